@@ -1,0 +1,10 @@
+/**
+ * Every migration, in order. `npm run migration:create -- <name>` prints the lines to add here,
+ * so the migrator never depends on file globbing (same code from source, tests and container).
+ */
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122154720_init } from './Migration20261122154720_init.ts';
+
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
+];

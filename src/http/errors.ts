@@ -1,0 +1,106 @@
+/**
+ * Errors as answers: every failure becomes `{error, details?}` with a 4xx status where the
+ * caller can do something about it. Only a genuine bug is a 500, and it never leaks internals.
+ */
+import {
+  CheckConstraintViolationException,
+  ForeignKeyConstraintViolationException,
+  NotNullConstraintViolationException,
+  UniqueConstraintViolationException,
+  DriverException,
+} from '@mikro-orm/core';
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import type { ErrorDto } from '../shared/api.ts';
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly details: ErrorDto['details'];
+  constructor(status: number, message: string, details?: ErrorDto['details']) {
+    super(message);
+    this.status = status;
+    this.details = details;
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+/** Readable messages for the database's own rules, keyed by constraint name. */
+const CONSTRAINT_MESSAGES: Record<string, [number, string]> = {
+  streams_normalized_url_unique: [409, 'Duplicate stream detected'],
+  scenes_slug_unique: [409, 'Another scene was just saved with the same name; please try again'],
+  scene_streams_scene_position_unique: [409, 'Two streams cannot share a slot'],
+  scene_streams_scene_stream_unique: [409, 'A stream can fill only one slot'],
+  discovery_sources_name_unique: [409, 'A source with this name already exists'],
+};
+
+/** Turns a zod failure into the answer of spec convention: "<field>: <message>" first. */
+export function fromZodError(error: z.ZodError, where: string): HttpError {
+  const details = error.issues.map((issue) => ({
+    path: issue.path.length ? issue.path.map(String).join('.') : where,
+    message: issue.message,
+  }));
+  const first = details[0];
+  return new HttpError(400, first ? `${first.path}: ${first.message}` : 'Invalid request', details);
+}
+
+interface StatusError {
+  status?: unknown;
+  statusCode?: unknown;
+  expose?: unknown;
+  type?: unknown;
+  message?: unknown;
+}
+
+/** Errors raised by Koa and co-body (bad JSON, body too large) carry their own 4xx status. */
+function clientErrorOf(error: unknown): HttpError | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const e = error as StatusError;
+  const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : 0;
+  if (status < 400 || status >= 500) return null;
+  if (e.type === 'entity.parse.failed') return new HttpError(400, 'Invalid JSON body');
+  if (e.type === 'entity.too.large') return new HttpError(413, 'Request body is too large');
+  if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return new HttpError(415, 'Unsupported body encoding');
+  return new HttpError(status, typeof e.message === 'string' && e.expose ? e.message : 'Bad request');
+}
+
+function fromDatabaseError(error: unknown): HttpError | null {
+  if (!(error instanceof DriverException)) return null;
+  const constraint = (error as DriverException & { constraint?: string }).constraint;
+  const known = constraint ? CONSTRAINT_MESSAGES[constraint] : undefined;
+  if (known) return new HttpError(known[0], known[1]);
+  if (error instanceof UniqueConstraintViolationException) return conflict('This record already exists');
+  if (error instanceof ForeignKeyConstraintViolationException) return conflict('A referenced record does not exist');
+  if (error instanceof CheckConstraintViolationException || error instanceof NotNullConstraintViolationException) {
+    return badRequest(`Value breaks the rule ${constraint ?? 'of the database'}`);
+  }
+  // SQLSTATE class 22 (data exception: out of range, bad encoding) is the caller's input.
+  const code = (error as DriverException & { code?: string }).code;
+  if (typeof code === 'string' && code.startsWith('22')) return badRequest('A value is out of range or malformed');
+  return null;
+}
+
+export function toHttpError(error: unknown): HttpError | null {
+  if (error instanceof HttpError) return error;
+  if (error instanceof z.ZodError) return fromZodError(error, 'body');
+  return clientErrorOf(error) ?? fromDatabaseError(error);
+}
+
+/** Outermost API middleware: answers every error as JSON; logs only the unexpected ones. */
+export const errorHandler: Middleware = async (ctx, next) => {
+  try {
+    await next();
+  } catch (error) {
+    const known = toHttpError(error);
+    if (known) {
+      ctx.status = known.status;
+      ctx.body = { error: known.message, ...(known.details ? { details: known.details } : {}) } satisfies ErrorDto;
+      return;
+    }
+    ctx.res.err = error instanceof Error ? error : new Error(String(error)); // picked up by the request log
+    ctx.status = 500;
+    ctx.body = { error: 'Internal server error' } satisfies ErrorDto;
+  }
+};

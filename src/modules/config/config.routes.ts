@@ -1,0 +1,24 @@
+import Router from '@koa/router';
+import { DefaultSceneUpdate, type DefaultSceneDto } from '../../shared/api.ts';
+import type { AppState } from '../../http/context.ts';
+import { notFound } from '../../http/errors.ts';
+import { handle } from '../../http/route.ts';
+import { runCommand, type ChangePublisher } from '../../realtime/changes.ts';
+import { getDefaultSceneId, setDefaultScene } from '../scenes/scenes.service.ts';
+
+export function configRouter(deps: { publisher: ChangePublisher }): Router<AppState> {
+  const router = new Router<AppState>();
+
+  router.get('/config/default-scene', handle({}, async (ctx) => {
+    const sceneId = await getDefaultSceneId(ctx.state.em);
+    if (sceneId === null) throw notFound('No default scene is configured');
+    return { scene_id: sceneId } satisfies DefaultSceneDto;
+  }));
+
+  router.put('/config/default-scene', handle({ body: DefaultSceneUpdate }, async (ctx, { body }) => {
+    await runCommand(ctx.state.em, deps.publisher, (tx, changes) => setDefaultScene(tx, changes, body.scene_id, 'admin'));
+    return { scene_id: body.scene_id } satisfies DefaultSceneDto;
+  }));
+
+  return router;
+}

@@ -1,0 +1,62 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { DISCOVERY_PLATFORMS, JOB_STATUSES } from '../../shared/constants.ts';
+
+/** Where discovery looks for new cams: a channel, a search, a page of links. */
+export const DiscoverySourceSchema = defineEntity({
+  name: 'DiscoverySource',
+  tableName: 'discovery_sources',
+  properties: {
+    id: p.integer().primary(),
+    name: p.text().unique('discovery_sources_name_unique'),
+    platform: p.enum(DISCOVERY_PLATFORMS),
+    url: p.text().nullable(),
+    /** Platform-specific settings (query, category hint, limits). */
+    options: p.json<Record<string, unknown>>().defaultRaw(`'{}'::jsonb`).onCreate(() => ({})),
+    active: p.boolean().default(true),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+  },
+});
+
+export class DiscoverySource extends DiscoverySourceSchema.class {}
+DiscoverySourceSchema.setClass(DiscoverySource);
+
+export const DiscoveryJobSchema = defineEntity({
+  name: 'DiscoveryJob',
+  tableName: 'discovery_jobs',
+  properties: {
+    id: p.integer().primary(),
+    source: () => p.manyToOne(DiscoverySource).nullable().deleteRule('set null').index('discovery_jobs_source_idx'),
+    status: p.enum(JOB_STATUSES).default('queued'),
+    errorMessage: p.text().nullable(),
+    streamsDiscovered: p.integer().default(0),
+    streamsAdded: p.integer().default(0),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).index('discovery_jobs_created_idx'),
+    finishedAt: p.datetime().nullable(),
+  },
+  checks: [
+    { name: 'discovery_jobs_counts_check', expression: 'streams_discovered >= 0 and streams_added >= 0' },
+  ],
+});
+
+export class DiscoveryJob extends DiscoveryJobSchema.class {}
+DiscoveryJobSchema.setClass(DiscoveryJob);
+
+/** Spec §3 discovery_stats: per source, its last run and what its jobs found and added. */
+export const DiscoveryStatSchema = defineEntity({
+  name: 'DiscoveryStat',
+  tableName: 'discovery_stats',
+  view: true,
+  expression: `select s.id as source_id, s.name as source_name, max(j.created_at) as last_run,
+  coalesce(sum(j.streams_added), 0)::int as total_added, coalesce(sum(j.streams_discovered), 0)::int as total_discovered
+  from discovery_sources s left join discovery_jobs j on j.source_id = s.id group by s.id, s.name`,
+  properties: {
+    sourceId: p.integer().primary(),
+    sourceName: p.text(),
+    lastRun: p.datetime().nullable(),
+    totalAdded: p.integer(),
+    totalDiscovered: p.integer(),
+  },
+});
+
+export class DiscoveryStat extends DiscoveryStatSchema.class {}
+DiscoveryStatSchema.setClass(DiscoveryStat);

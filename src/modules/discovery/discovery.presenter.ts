@@ -1,0 +1,37 @@
+import type { DiscoveryJobDto, DiscoverySourceDto, DiscoveryStatDto } from '../../shared/api.ts';
+import type { DiscoveryJob, DiscoverySource, DiscoveryStat } from './discovery.entity.ts';
+
+export function presentSource(s: DiscoverySource): DiscoverySourceDto {
+  return {
+    id: s.id,
+    name: s.name,
+    platform: s.platform,
+    url: s.url ?? null,
+    active: s.active,
+    created_at: s.createdAt.toISOString(),
+  };
+}
+
+export function presentJob(j: DiscoveryJob): DiscoveryJobDto {
+  return {
+    id: j.id,
+    source_id: j.source?.id ?? null,
+    source_name: j.source?.name ?? null,
+    status: j.status,
+    error_message: j.errorMessage ?? null,
+    streams_discovered: j.streamsDiscovered,
+    streams_added: j.streamsAdded,
+    created_at: j.createdAt.toISOString(),
+    finished_at: j.finishedAt ? j.finishedAt.toISOString() : null,
+  };
+}
+
+export function presentStat(s: DiscoveryStat): DiscoveryStatDto {
+  return {
+    source_id: s.sourceId,
+    source_name: s.sourceName,
+    last_run: s.lastRun ? s.lastRun.toISOString() : null,
+    total_added: s.totalAdded,
+    total_discovered: s.totalDiscovered,
+  };
+}

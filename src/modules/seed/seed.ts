@@ -1,0 +1,145 @@
+/**
+ * First-start data (spec §7 "Init"): the Default scene and `default_scene_id`, plus — once, and
+ * only if wanted — a demo pool of real nature cams and a few scenes, so a new wall is full.
+ * Idempotent and safe when several nodes start at once (one advisory lock).
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { CATEGORIES, DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
+import { normalizeStreamUrl } from '../../shared/streams/url.ts';
+import type { EntityManager } from '../../db.ts';
+import type { Logger } from '../../logger.ts';
+import { getConfigValue, setConfigValue } from '../config/config.service.ts';
+import { Scene, SceneStream } from '../scenes/scene.entity.ts';
+import { sceneSlugFor } from '../scenes/scenes.service.ts';
+import { Stream } from '../streams/stream.entity.ts';
+
+const DEMO_SEEDED_KEY = 'demo_seeded_at';
+const SEED_LOCK = 7_361_001; // pg_advisory_xact_lock key: one seeder at a time across nodes
+
+const DemoStream = z.object({
+  name: z.string(),
+  category: z.enum(CATEGORIES),
+  url: z.url(),
+  fallback: z.url().optional(),
+  location: z.string(),
+  lat: z.number(),
+  lon: z.number(),
+  tz: z.string(),
+  note: z.string().optional(),
+  confidence: z.enum(['high', 'medium', 'low']),
+});
+
+/** Demo scenes by stream name; the Default scene (recent) shows the newest five streams. */
+const DEMO_SCENES = [
+  {
+    name: 'Wildlife Watch',
+    description: 'Bears, waterholes and birds from four continents',
+    algorithm: 'manual',
+    layout: 'feature',
+    streams: ['Djuma Gowrie Dam waterhole', 'Brooks Falls brown bears', 'Namib Desert waterhole', 'Cornell Lab Bird Cams', 'Alveus Sanctuary'],
+  },
+  {
+    name: 'Fire & Water',
+    description: 'Volcanoes, waterfalls and a coral reef',
+    algorithm: 'manual',
+    layout: 'mosaic',
+    streams: ['Kilauea summit (USGS)', 'Niagara Falls Live', 'Sakurajima volcano', 'Rhine Falls', 'Coral City Camera'],
+  },
+  {
+    name: 'Best Rated',
+    description: 'The five streams with the best quality score right now',
+    algorithm: 'ranked',
+    layout: 'grid',
+    streams: [],
+  },
+] as const;
+
+/** The streams the Default (recent) scene should show go in last, so they are the newest. */
+const NEWEST_FIRST_ON_DEFAULT = [
+  'Mount Fuji over Lake Kawaguchi',
+  'Monterey Bay Aquarium',
+  'Namib Desert waterhole',
+  'Niagara Falls Live',
+  'Djuma Gowrie Dam waterhole',
+];
+
+async function loadDemoStreams(): Promise<z.infer<typeof DemoStream>[]> {
+  const raw = JSON.parse(await readFile(new URL('./demo-streams.json', import.meta.url), 'utf8')) as unknown;
+  const streams = z.array(DemoStream).parse(raw);
+  const rank = (name: string) => NEWEST_FIRST_ON_DEFAULT.indexOf(name);
+  return streams.sort((a, b) => rank(a.name) - rank(b.name)); // -1 (not listed) first, listed last in order
+}
+
+export async function seed(em: EntityManager, options: { demo: boolean; logger: Logger }): Promise<void> {
+  await em.transactional(async (tx) => {
+    await tx.getConnection().execute(`select pg_advisory_xact_lock(${SEED_LOCK})`);
+
+    let defaultScene = await tx.findOne(Scene, { name: 'Default' });
+    if (!defaultScene) {
+      defaultScene = tx.create(Scene, {
+        slug: await sceneSlugFor(tx, 'Default'),
+        name: 'Default',
+        description: 'The newest streams in the pool',
+        selectionAlgorithm: 'recent',
+        maxStreams: 5,
+        layoutType: 'grid',
+        active: true,
+      });
+      await tx.flush();
+      options.logger.info({ sceneId: defaultScene.id }, 'created the Default scene');
+    }
+    if ((await getConfigValue(tx, DEFAULT_SCENE_KEY)) === null) {
+      await setConfigValue(tx, DEFAULT_SCENE_KEY, String(defaultScene.id), {
+        updatedBy: 'system',
+        description: 'The scene walls and kiosks show by default',
+      });
+    }
+
+    if (!options.demo || (await getConfigValue(tx, DEMO_SEEDED_KEY)) !== null) return;
+    const byName = new Map<string, Stream>();
+    for (const demo of await loadDemoStreams()) {
+      const normalizedUrl = normalizeStreamUrl(demo.url);
+      const existing = await tx.findOne(Stream, { normalizedUrl });
+      const stream =
+        existing ??
+        tx.create(Stream, {
+          name: demo.name,
+          url: demo.url,
+          normalizedUrl,
+          fallbackUrl: demo.fallback ?? null,
+          description: demo.note ?? null,
+          category: demo.category,
+          quality: 'hd',
+          active: true,
+          locationName: demo.location,
+          latitude: demo.lat,
+          longitude: demo.lon,
+          timezone: demo.tz,
+        });
+      if (!existing) await tx.flush(); // one at a time, so creation order (and ids) follow the list
+      byName.set(demo.name, stream);
+    }
+    for (const demo of DEMO_SCENES) {
+      if (await tx.findOne(Scene, { name: demo.name })) continue;
+      const scene = tx.create(Scene, {
+        slug: await sceneSlugFor(tx, demo.name),
+        name: demo.name,
+        description: demo.description,
+        selectionAlgorithm: demo.algorithm,
+        maxStreams: 5,
+        layoutType: demo.layout,
+        active: true,
+      });
+      demo.streams.forEach((name, index) => {
+        const stream = byName.get(name);
+        if (stream) tx.create(SceneStream, { scene, stream, position: index + 1, manualPriority: 0 });
+      });
+    }
+    await setConfigValue(tx, DEMO_SEEDED_KEY, new Date().toISOString(), {
+      updatedBy: 'system',
+      description: 'When the demo streams and scenes were added (they are added once)',
+    });
+    options.logger.info({ streams: byName.size, scenes: DEMO_SCENES.length }, 'added demo streams and scenes');
+  });
+}

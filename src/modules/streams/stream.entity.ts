@@ -1,0 +1,41 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { CATEGORIES, QUALITIES } from '../../shared/constants.ts';
+
+export const StreamSchema = defineEntity({
+  name: 'Stream',
+  tableName: 'streams',
+  properties: {
+    id: p.integer().primary(),
+    name: p.text(),
+    url: p.text(),
+    /** Identity for duplicate detection (see normalizeStreamUrl); unique in the database. */
+    normalizedUrl: p.text().unique('streams_normalized_url_unique'),
+    /** A second address of the same camera, tried when the first one fails. */
+    fallbackUrl: p.text().nullable(),
+    description: p.text().nullable(),
+    category: p.enum(CATEGORIES).default('nature'),
+    quality: p.enum(QUALITIES).default('hd'),
+    active: p.boolean().default(true),
+    qualityScore: p.double().runtimeType('number').$type<number>().nullable(),
+    qualityAssessedAt: p.datetime().nullable(),
+    qualityConfidence: p.double().runtimeType('number').$type<number>().nullable(),
+    locationName: p.text().nullable(),
+    latitude: p.double().runtimeType('number').$type<number>().nullable(),
+    longitude: p.double().runtimeType('number').$type<number>().nullable(),
+    timezone: p.text().nullable(),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  indexes: [{ name: 'streams_active_created_idx', properties: ['active', 'createdAt'] }],
+  checks: [
+    { name: 'streams_name_check', expression: "btrim(name) <> ''" },
+    { name: 'streams_quality_score_check', expression: 'quality_score between 0 and 100' },
+    { name: 'streams_quality_confidence_check', expression: 'quality_confidence between 0 and 1' },
+    { name: 'streams_latitude_check', expression: 'latitude between -90 and 90' },
+    { name: 'streams_longitude_check', expression: 'longitude between -180 and 180' },
+    { name: 'streams_url_check', expression: "url ~* '^https?://'" },
+  ],
+});
+
+export class Stream extends StreamSchema.class {}
+StreamSchema.setClass(Stream);

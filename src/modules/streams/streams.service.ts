@@ -1,0 +1,84 @@
+/** Stream commands and queries: the stream pool every scene draws from. */
+import type { StreamCreate, StreamUpdate } from '../../shared/api.ts';
+import { normalizeStreamUrl } from '../../shared/streams/url.ts';
+import type { EntityManager } from '../../db.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import type { Changes } from '../../realtime/changes.ts';
+import { SceneStream } from '../scenes/scene.entity.ts';
+import { Stream } from './stream.entity.ts';
+
+export const DUPLICATE_STREAM = 'Duplicate stream detected';
+
+/** All streams, newest first; `active` narrows to active or inactive ones. */
+export async function listStreams(em: EntityManager, filter: { active?: boolean | undefined } = {}): Promise<Stream[]> {
+  return em.find(Stream, filter.active === undefined ? {} : { active: filter.active }, {
+    orderBy: { createdAt: 'desc', id: 'desc' },
+  });
+}
+
+export async function findStream(em: EntityManager, id: number): Promise<Stream> {
+  const stream = await em.findOne(Stream, { id });
+  if (!stream) throw notFound(`Stream not found: ${id}`);
+  return stream;
+}
+
+async function assertUniqueUrl(em: EntityManager, normalizedUrl: string, exceptId?: number): Promise<void> {
+  const existing = await em.findOne(Stream, { normalizedUrl }, { fields: ['id'] });
+  if (existing && existing.id !== exceptId) throw conflict(DUPLICATE_STREAM);
+}
+
+export async function createStream(em: EntityManager, changes: Changes, input: StreamCreate): Promise<Stream> {
+  const normalizedUrl = normalizeStreamUrl(input.url);
+  await assertUniqueUrl(em, normalizedUrl);
+  const stream = em.create(Stream, {
+    name: input.name,
+    url: input.url,
+    normalizedUrl,
+    fallbackUrl: input.fallback_url ?? null,
+    description: input.description ?? null,
+    category: input.category,
+    quality: input.quality,
+    active: input.active,
+    locationName: input.location_name ?? null,
+    latitude: input.latitude ?? null,
+    longitude: input.longitude ?? null,
+    timezone: input.timezone ?? null,
+  });
+  await em.flush();
+  changes.push({ type: 'stream.created', streamId: stream.id });
+  return stream;
+}
+
+/** Changes only the fields given; `null` clears an optional field. */
+export async function updateStream(em: EntityManager, changes: Changes, input: StreamUpdate): Promise<Stream> {
+  const stream = await findStream(em, input.id);
+  if (input.url !== undefined && input.url !== stream.url) {
+    const normalizedUrl = normalizeStreamUrl(input.url);
+    await assertUniqueUrl(em, normalizedUrl, stream.id);
+    stream.url = input.url;
+    stream.normalizedUrl = normalizedUrl;
+  }
+  if (input.name !== undefined) stream.name = input.name;
+  if (input.fallback_url !== undefined) stream.fallbackUrl = input.fallback_url;
+  if (input.description !== undefined) stream.description = input.description;
+  if (input.category !== undefined) stream.category = input.category;
+  if (input.quality !== undefined) stream.quality = input.quality;
+  if (input.active !== undefined) stream.active = input.active;
+  if (input.location_name !== undefined) stream.locationName = input.location_name;
+  if (input.latitude !== undefined) stream.latitude = input.latitude;
+  if (input.longitude !== undefined) stream.longitude = input.longitude;
+  if (input.timezone !== undefined) stream.timezone = input.timezone;
+  await em.flush();
+  changes.push({ type: 'stream.updated', streamId: stream.id });
+  return stream;
+}
+
+/** Removes the stream and its scene slots; scenes that placed it are reported as changed. */
+export async function deleteStream(em: EntityManager, changes: Changes, id: number): Promise<void> {
+  const stream = await findStream(em, id);
+  const slots = await em.find(SceneStream, { stream: id }, { fields: ['scene'] });
+  const sceneIds = [...new Set(slots.map((slot) => slot.scene.id))];
+  em.remove(stream);
+  await em.flush();
+  changes.push({ type: 'stream.deleted', streamId: id, sceneIds });
+}

@@ -1,0 +1,27 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { SUBMISSION_STATUSES } from '../../shared/constants.ts';
+import { Stream } from '../streams/stream.entity.ts';
+
+/** A visitor's stream link waiting for an admin to approve (it becomes a stream) or reject. */
+export const SubmissionSchema = defineEntity({
+  name: 'Submission',
+  tableName: 'submissions',
+  properties: {
+    id: p.integer().primary(),
+    url: p.text(),
+    normalizedUrl: p.text().index('submissions_normalized_url_idx'),
+    title: p.text().nullable(),
+    platform: p.text().nullable(),
+    thumbnail: p.text().nullable(),
+    submittedBy: p.text().default('anonymous'),
+    status: p.enum(SUBMISSION_STATUSES).default('pending'),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    reviewedAt: p.datetime().nullable(),
+    reviewNote: p.text().nullable(),
+    stream: () => p.manyToOne(Stream).nullable().deleteRule('set null'),
+  },
+  indexes: [{ name: 'submissions_status_created_idx', properties: ['status', 'createdAt'] }],
+});
+
+export class Submission extends SubmissionSchema.class {}
+SubmissionSchema.setClass(Submission);

@@ -1,0 +1,75 @@
+/**
+ * Entry point: start the database (embedded when DATABASE_URL is unset), migrate, seed, listen.
+ * SIGINT/SIGTERM drain the HTTP server, close the pool, then stop the embedded cluster.
+ */
+import http from 'node:http';
+import { createApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { initORM, migrate } from './db.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.ts';
+import { createLogger } from './logger.ts';
+import { seed } from './modules/seed/seed.ts';
+import { noopPublisher } from './realtime/changes.ts';
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
+
+let embedded: EmbeddedDatabase | undefined;
+
+async function main(): Promise<void> {
+  if (!config.databaseUrl) {
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, logger });
+  }
+  const orm = await initORM({ url: config.databaseUrl ?? embedded!.url, poolMax: config.dbPoolMax, logger });
+  const applied = await migrate(orm);
+  if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
+  await seed(orm.em.fork(), { demo: config.seedDemo, logger });
+
+  const app = createApp({ orm, logger, publisher: noopPublisher, webDist: config.webDist });
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
+
+  let closing: Promise<void> | undefined;
+  const drain = () =>
+    (closing ??= (async () => {
+      logger.info('shutting down');
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      });
+      await orm.close();
+    })());
+  embedded?.setBeforeStop(drain);
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'received signal');
+    try {
+      await drain();
+      await embedded?.stop();
+      logger.info('stopped cleanly');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'unclean shutdown');
+      process.exit(1);
+    }
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port, database: embedded ? 'embedded' : 'DATABASE_URL' }, `Nature Wall is running at http://localhost:${port}`);
+}
+
+main().catch(async (error: unknown) => {
+  logger.fatal({ err: error }, error instanceof Error ? error.message : 'failed to start');
+  await embedded?.stop().catch(() => undefined); // never leave an orphaned cluster behind
+  process.exit(1);
+});

@@ -1,0 +1,67 @@
+/**
+ * Closed vocabularies and limits of the product (spec §3, §9). The database enforces the same
+ * lists with CHECK constraints; the migrations import nothing from here on purpose, so a
+ * change of vocabulary is always a new migration.
+ */
+
+export const CATEGORIES = ['nature', 'volcano', 'ocean', 'waterfall', 'wildlife'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const QUALITIES = ['hd', '4k', 'sd'] as const;
+export type Quality = (typeof QUALITIES)[number];
+
+export const SELECTION_ALGORITHMS = ['manual', 'ranked', 'recent'] as const;
+export type SelectionAlgorithm = (typeof SELECTION_ALGORITHMS)[number];
+
+/** Labels the admin screens show for each algorithm. `ranked` works now, so no 'Coming Soon'. */
+export const SELECTION_ALGORITHM_LABELS: Record<SelectionAlgorithm, string> = {
+  manual: 'Manual',
+  ranked: 'AI Ranked',
+  recent: 'Most Recent',
+};
+
+export const LAYOUT_TYPES = ['grid', 'mosaic', 'feature'] as const;
+export type LayoutType = (typeof LAYOUT_TYPES)[number];
+
+export const DISCOVERY_PLATFORMS = ['youtube', 'twitch', 'vimeo', 'direct', 'earthcam', 'custom'] as const;
+export type DiscoveryPlatform = (typeof DISCOVERY_PLATFORMS)[number];
+
+/** Spec §3 lists running, failed, completed "and other"; the other one we need is queued. */
+export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+/** Streams per scene, slots in the scene editor and kiosk positions. */
+export const MAX_SCENE_STREAMS = 5;
+export const POSITIONS = [1, 2, 3, 4, 5] as const;
+
+export const DEFAULTS = {
+  category: 'nature',
+  quality: 'hd',
+  maxStreams: 5,
+  layoutType: 'grid',
+  submittedBy: 'anonymous',
+} as const satisfies {
+  category: Category;
+  quality: Quality;
+  maxStreams: number;
+  layoutType: LayoutType;
+  submittedBy: string;
+};
+
+/** system_config key holding the default scene id as text (spec §3). */
+export const DEFAULT_SCENE_KEY = 'default_scene_id';
+
+/** Field limits shared by the forms and the API, so both refuse the same input. */
+export const LIMITS = {
+  name: 200,
+  url: 2048,
+  description: 2000,
+  prompt: 2000,
+  locationName: 200,
+  sceneName: 120,
+  reviewNote: 1000,
+  listPage: 100,
+} as const;

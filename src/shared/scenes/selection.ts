@@ -1,0 +1,74 @@
+/**
+ * Which streams a scene shows (spec §4 "Scene selection by algorithm"), as one pure function
+ * so the REST endpoint, the hub's pushes and the tests agree on every rule.
+ */
+import type { SelectionAlgorithm } from '../constants.ts';
+
+export interface SelectableStream {
+  id: number;
+  active: boolean;
+  created_at: string | Date;
+  quality_score: number | null;
+}
+
+export interface Placement {
+  stream_id: number;
+  position: number;
+}
+
+export interface SelectableScene {
+  selection_algorithm: SelectionAlgorithm | (string & {});
+  max_streams: number;
+}
+
+export type Positioned<T> = T & { position: number };
+
+const time = (value: string | Date) => (value instanceof Date ? value.getTime() : Date.parse(value));
+
+/** Newest first; the higher id wins a tie so the order never depends on the database's mood. */
+export function byNewest(a: SelectableStream, b: SelectableStream): number {
+  return time(b.created_at) - time(a.created_at) || b.id - a.id;
+}
+
+/** Best quality score first, unanalysed streams last, newest first among equals. */
+export function byQuality(a: SelectableStream, b: SelectableStream): number {
+  const sa = a.quality_score ?? -1;
+  const sb = b.quality_score ?? -1;
+  return sb - sa || byNewest(a, b);
+}
+
+/**
+ * The scene's streams in screen order, numbered 1..n:
+ * - recent: newest active streams, up to max_streams;
+ * - ranked: active streams by quality score (best first, unanalysed last), up to max_streams;
+ * - manual: the placed streams in slot order, active ones only;
+ * - anything else: nothing.
+ * `pool` may hold every stream or only the candidates the database pre-selected in the same order.
+ */
+export function selectSceneStreams<T extends SelectableStream>(
+  scene: SelectableScene,
+  pool: readonly T[],
+  placements: readonly Placement[],
+): Positioned<T>[] {
+  const limit = Math.max(0, scene.max_streams);
+  let chosen: T[];
+  switch (scene.selection_algorithm) {
+    case 'recent':
+      chosen = pool.filter((s) => s.active).sort(byNewest).slice(0, limit);
+      break;
+    case 'ranked':
+      chosen = pool.filter((s) => s.active).sort(byQuality).slice(0, limit);
+      break;
+    case 'manual': {
+      const byId = new Map(pool.map((s) => [s.id, s]));
+      chosen = [...placements]
+        .sort((a, b) => a.position - b.position)
+        .map((p) => byId.get(p.stream_id))
+        .filter((s): s is T => s !== undefined && s.active);
+      break;
+    }
+    default:
+      chosen = [];
+  }
+  return chosen.map((stream, index) => ({ ...stream, position: index + 1 }));
+}
