@@ -9,7 +9,7 @@ import compose from 'koa-compose';
 import compress from 'koa-compress';
 import type { Orm } from './db.ts';
 import type { AppContext, AppState } from './http/context.ts';
-import { errorHandler, notFound } from './http/errors.ts';
+import { errorHandler, HttpError, notFound } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
 import { webApp } from './http/web.ts';
 import type { Logger } from './logger.ts';
@@ -46,16 +46,21 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const api = apiRouter(deps);
   const apiStack = compose<AppContext>([
     errorHandler,
+    async (ctx, next) => {
+      await next();
+      // No route answered: the router left 404, or 405/501 with an Allow header.
+      if (ctx.body !== undefined) return;
+      if (ctx.status === 404) throw notFound(`No such endpoint: ${ctx.method} ${ctx.path}`);
+      if (ctx.status === 405) throw new HttpError(405, `Method ${ctx.method} is not allowed here`);
+      if (ctx.status === 501) throw new HttpError(501, `Method ${ctx.method} is not implemented`);
+    },
     bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] }),
     async (ctx, next) => {
       ctx.state.em = deps.orm.em.fork();
       await next();
     },
     api.routes(),
-    api.allowedMethods({ throw: true }),
-    (ctx) => {
-      throw notFound(`No such endpoint: ${ctx.method} ${ctx.path}`);
-    },
+    api.allowedMethods(),
   ]);
 
   app.use(requestLog(deps.logger));

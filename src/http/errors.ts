@@ -60,7 +60,7 @@ function clientErrorOf(error: unknown): HttpError | null {
   const e = error as StatusError;
   const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : 0;
   if (status < 400 || status >= 500) return null;
-  if (e.type === 'entity.parse.failed') return new HttpError(400, 'Invalid JSON body');
+  if (e.type === 'entity.parse.failed' || error instanceof SyntaxError) return new HttpError(400, 'Invalid JSON body');
   if (e.type === 'entity.too.large') return new HttpError(413, 'Request body is too large');
   if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return new HttpError(415, 'Unsupported body encoding');
   return new HttpError(status, typeof e.message === 'string' && e.expose ? e.message : 'Bad request');

@@ -77,7 +77,9 @@ export function toAbsoluteUrl(input: string): URL | null {
   const direct = parseHttpUrl(text);
   if (direct) return direct;
   if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return null; // some other scheme: never guess
-  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?(\/|$)/i.test(text)) return null;
+  // A host needs an alphabetic top-level label; "live.m3u8" or "clip.mov" is a file, not a host.
+  const host = /^([a-z0-9-]+(?:\.[a-z0-9-]+)*\.([a-z]{2,63}))(:\d+)?(\/|$)/i.exec(text);
+  if (!host || DIRECT_EXTENSIONS[host[2]!.toLowerCase()]) return null;
   return parseHttpUrl(`https://${text}`);
 }
 

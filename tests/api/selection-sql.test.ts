@@ -1,0 +1,46 @@
+/**
+ * The database pre-selects candidates for recent and ranked scenes; this property checks that
+ * the result always equals the pure rule applied to the whole pool.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Scene } from '../../src/modules/scenes/scene.entity.ts';
+import { resolveSceneStreams } from '../../src/modules/scenes/scenes.service.ts';
+import { presentStream } from '../../src/modules/streams/stream.presenter.ts';
+import { Stream } from '../../src/modules/streams/stream.entity.ts';
+import { selectSceneStreams } from '../../src/shared/scenes/selection.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { buildScene, buildStream } from '../support/factories.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => app?.close());
+
+const streamSpec = fc.record({
+  active: fc.boolean(),
+  minute: fc.integer({ min: 0, max: 5 }), // few values: many ties in creation time
+  score: fc.option(fc.integer({ min: 0, max: 4 }).map((n) => n * 25), { nil: null }),
+});
+
+describe('resolveSceneStreams agrees with selectSceneStreams', () => {
+  it.each(['recent', 'ranked'] as const)('%s', async (algorithm) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(streamSpec, { maxLength: 12 }), fc.integer({ min: 1, max: 5 }), async (specs, max) => {
+        const em = app.orm.em.fork();
+        await em.nativeDelete(Scene, {});
+        await em.nativeDelete(Stream, {});
+        for (const spec of specs) {
+          await buildStream(em, { active: spec.active, qualityScore: spec.score, createdAt: new Date(Date.UTC(2026, 0, 1, 0, spec.minute)) });
+        }
+        const scene = await buildScene(em, { selectionAlgorithm: algorithm, maxStreams: max });
+        const fromDb = await resolveSceneStreams(app.orm.em.fork(), scene);
+        const all = (await app.orm.em.fork().find(Stream, {})).map(presentStream);
+        const expected = selectSceneStreams({ selection_algorithm: algorithm, max_streams: max }, all, []);
+        expect(fromDb.map((s) => [s.id, s.position])).toEqual(expected.map((s) => [s.id, s.position]));
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * The real entry point, as `npm start` runs it: no DATABASE_URL, so it starts its own
+ * PostgreSQL under DATA_DIR. Data survives a SIGTERM and a restart; two instances with their
+ * own DATA_DIR run side by side.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/embedded-postgres.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+async function startServer(dataDir: string) {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', WEB_DIST: path.join(dataDir, 'no-web') };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`);
+    const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error(`server not ready in time:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    base,
+    output: () => output,
+    async stop(): Promise<number | null> {
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+async function newDataDir() {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'nw-server-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('npm start on the embedded database', () => {
+  it('keeps every row across a SIGTERM and a restart', async () => {
+    const dataDir = await newDataDir();
+    const first = await startServer(dataDir);
+    const created = await fetch(`${first.base}/api/streams`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Survivor cam', url: 'https://example.org/survivor.m3u8', category: 'ocean' }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    expect(await first.stop()).toBe(0);
+    expect(first.output()).toContain('stopped cleanly');
+    expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false); // the cluster shut down
+
+    const second = await startServer(dataDir);
+    const res = await fetch(`${second.base}/api/streams/${id}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ name: 'Survivor cam', category: 'ocean' });
+    const streams = (await (await fetch(`${second.base}/api/streams`)).json()) as unknown[];
+    expect(streams).toHaveLength(20); // 19 demo cams, seeded once, plus ours
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('runs two instances with their own DATA_DIR side by side', async () => {
+    const [a, b] = await Promise.all([newDataDir().then(startServer), newDataDir().then(startServer)]);
+    try {
+      const [sa, sb] = await Promise.all([a, b].map(async (s) => (await fetch(`${s.base}/api/config/default-scene`)).json()));
+      expect(sa).toEqual({ scene_id: 1 });
+      expect(sb).toEqual({ scene_id: 1 });
+    } finally {
+      expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
+    }
+  });
+});
