@@ -19,10 +19,12 @@ import { healthRouter } from './modules/health/health.routes.ts';
 import { scenesRouter } from './modules/scenes/scenes.routes.ts';
 import { streamsRouter } from './modules/streams/streams.routes.ts';
 import type { ChangePublisher } from './realtime/changes.ts';
+import { SceneSnapshots } from './modules/scenes/scene-snapshots.ts';
 
 export interface AppDeps {
   orm: Orm;
   logger: Logger;
+  /** Receives every change after commit (the hub, in production). */
   publisher: ChangePublisher;
   /** Folder of the built web app; omitted in API-only tests. */
   webDist?: string;
@@ -30,10 +32,27 @@ export interface AppDeps {
 
 export const BODY_LIMIT = '100kb';
 
+/** What the routes share: the snapshot cache, and a publisher that clears it before passing changes on. */
+interface Services {
+  publisher: ChangePublisher;
+  snapshots: SceneSnapshots;
+}
+
+function createServices(deps: AppDeps): Services {
+  const snapshots = new SceneSnapshots(deps.orm);
+  const publisher: ChangePublisher = {
+    async publish(changes) {
+      snapshots.invalidate();
+      await deps.publisher.publish(changes);
+    },
+  };
+  return { publisher, snapshots };
+}
+
 /** The /api router with every module's routes, exposed for tools that list the routes. */
-export function apiRouter(deps: AppDeps): Router<AppState> {
+export function apiRouter(services: Services): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api' });
-  for (const router of [streamsRouter(deps), scenesRouter(deps), configRouter(deps), discoveryRouter()]) {
+  for (const router of [streamsRouter(services), scenesRouter(services), configRouter(services), discoveryRouter()]) {
     api.use(router.routes());
   }
   return api;
@@ -43,7 +62,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   app.silent = true; // errors are answered by errorHandler and logged by the request log
 
-  const api = apiRouter(deps);
+  const api = apiRouter(createServices(deps));
   const apiStack = compose<AppContext>([
     errorHandler,
     async (ctx, next) => {

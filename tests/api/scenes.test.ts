@@ -201,3 +201,38 @@ describe('DELETE /api/scenes (soft delete)', () => {
     expect((await app.request('DELETE', '/api/scenes', { id: 343434 })).status).toBe(404);
   });
 });
+
+describe('screens read the scene controller memory, and see every write at once', () => {
+  it('a stream edit shows on the next read of a scene that shows it', async () => {
+    const em = app.orm.em.fork();
+    const stream = await buildStream(em, { name: 'Before edit' });
+    const scene = await buildScene(em, { name: 'Cache Check', streams: [stream] });
+    const first = await app.request<SceneStreamDto[]>('GET', `/api/scenes/${scene.slug}/streams`);
+    expect(first.body[0]!.name).toBe('Before edit');
+    await app.request('PUT', '/api/streams', { id: stream.id, name: 'After edit' });
+    const second = await app.request<SceneStreamDto[]>('GET', `/api/scenes/${scene.slug}/streams`);
+    expect(second.body[0]!.name).toBe('After edit');
+  });
+
+  it('a slot change and a default switch show on the next read', async () => {
+    const em = app.orm.em.fork();
+    const [a, b] = [await buildStream(em), await buildStream(em)];
+    const scene = await buildScene(em, { name: 'Cache Slots', streams: [a] });
+    expect((await app.request<SceneStreamDto[]>('GET', `/api/scenes/${scene.id}/streams`)).body.map((s) => s.id)).toEqual([a.id]);
+    await app.request('PUT', '/api/scenes', { id: scene.id, stream_ids: [b.id, a.id] });
+    expect((await app.request<SceneStreamDto[]>('GET', `/api/scenes/${scene.id}/streams`)).body.map((s) => s.id)).toEqual([b.id, a.id]);
+
+    const before = (await app.request<{ scene_id: number }>('GET', '/api/config/default-scene')).body.scene_id;
+    await app.request('PUT', '/api/config/default-scene', { scene_id: scene.id });
+    expect((await app.request('GET', '/api/config/default-scene')).body).toEqual({ scene_id: scene.id });
+    expect((await app.request<SceneDto>('GET', `/api/scenes/${scene.id}`)).body.is_default).toBe(true);
+    await app.request('PUT', '/api/config/default-scene', { scene_id: before });
+  });
+
+  it('a deleted scene is gone from the next read', async () => {
+    const scene = await buildScene(app.orm.em.fork(), { name: 'Cache Delete' });
+    expect((await app.request('GET', '/api/scenes/cache-delete/streams')).status).toBe(200);
+    await app.request('DELETE', '/api/scenes', { id: scene.id });
+    expect((await app.request('GET', '/api/scenes/cache-delete/streams')).status).toBe(404);
+  });
+});

@@ -4,13 +4,14 @@ import type { AppState } from '../../http/context.ts';
 import { notFound } from '../../http/errors.ts';
 import { handle } from '../../http/route.ts';
 import { runCommand, type ChangePublisher } from '../../realtime/changes.ts';
-import { getDefaultSceneId, setDefaultScene } from '../scenes/scenes.service.ts';
+import type { SceneSnapshots } from '../scenes/scene-snapshots.ts';
+import { setDefaultScene } from '../scenes/scenes.service.ts';
 
-export function configRouter(deps: { publisher: ChangePublisher }): Router<AppState> {
+export function configRouter(deps: { publisher: ChangePublisher; snapshots: SceneSnapshots }): Router<AppState> {
   const router = new Router<AppState>();
 
-  router.get('/config/default-scene', handle({}, async (ctx) => {
-    const sceneId = await getDefaultSceneId(ctx.state.em);
+  router.get('/config/default-scene', handle({}, async () => {
+    const sceneId = await deps.snapshots.defaultSceneId();
     if (sceneId === null) throw notFound('No default scene is configured');
     return { scene_id: sceneId } satisfies DefaultSceneDto;
   }));

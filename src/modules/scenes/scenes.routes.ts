@@ -10,19 +10,19 @@ import {
   type SuccessDto,
 } from '../../shared/api.ts';
 import type { AppState } from '../../http/context.ts';
+import { notFound } from '../../http/errors.ts';
 import { handle } from '../../http/route.ts';
 import { runCommand, type ChangePublisher } from '../../realtime/changes.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Scene } from './scene.entity.ts';
 import { presentScene } from './scene.presenter.ts';
+import type { SceneSnapshot, SceneSnapshots } from './scene-snapshots.ts';
 import {
   createScene,
   deleteScene,
-  findActiveScene,
   getDefaultSceneId,
   listScenes,
   loadSlots,
-  resolveSceneStreams,
   updateScene,
 } from './scenes.service.ts';
 
@@ -31,21 +31,26 @@ async function present(em: EntityManager, scenes: Scene[]): Promise<SceneDto[]> 
   return scenes.map((scene) => presentScene(scene, slots.get(scene.id) ?? [], defaultId));
 }
 
-export function scenesRouter(deps: { publisher: ChangePublisher }): Router<AppState> {
+async function snapshotOf(snapshots: SceneSnapshots, idOrSlug: string): Promise<SceneSnapshot> {
+  const snapshot = await snapshots.byRef(idOrSlug);
+  if (!snapshot) throw notFound(`Scene not found: ${idOrSlug}`);
+  return snapshot;
+}
+
+export function scenesRouter(deps: { publisher: ChangePublisher; snapshots: SceneSnapshots }): Router<AppState> {
   const router = new Router<AppState>();
 
   router.get('/scenes', handle({ query: SceneListQuery }, async (ctx, { query }) => {
     return present(ctx.state.em, await listScenes(ctx.state.em, query));
   }));
 
-  router.get('/scenes/:idOrSlug', handle({ params: SceneRef }, async (ctx, { params }) => {
-    const [dto] = await present(ctx.state.em, [await findActiveScene(ctx.state.em, params.idOrSlug)]);
-    return dto;
+  // Screens read these on every load: they come from the snapshot cache.
+  router.get('/scenes/:idOrSlug', handle({ params: SceneRef }, async (_ctx, { params }) => {
+    return (await snapshotOf(deps.snapshots, params.idOrSlug)).scene satisfies SceneDto;
   }));
 
-  router.get('/scenes/:idOrSlug/streams', handle({ params: SceneRef }, async (ctx, { params }) => {
-    const scene = await findActiveScene(ctx.state.em, params.idOrSlug);
-    return (await resolveSceneStreams(ctx.state.em, scene)) satisfies SceneStreamDto[];
+  router.get('/scenes/:idOrSlug/streams', handle({ params: SceneRef }, async (_ctx, { params }) => {
+    return (await snapshotOf(deps.snapshots, params.idOrSlug)).streams satisfies SceneStreamDto[];
   }));
 
   router.post('/scenes', handle({ body: SceneCreate }, async (ctx, { body }) => {

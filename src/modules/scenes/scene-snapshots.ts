@@ -1,0 +1,93 @@
+/**
+ * The scene controller's memory: each active scene resolved to what screens show (the scene
+ * and its streams, positions 1..n), kept until something changes. Walls and kiosks read the
+ * same few scenes thousands of times between two admin edits, so reads come from here and
+ * every published change clears it (before the write's answer is sent: read-your-writes).
+ * A TTL bounds staleness from writes that bypass the publisher (a manual SQL edit).
+ */
+import type { SceneDto, SceneStreamDto } from '../../shared/api.ts';
+import type { EntityManager, Orm } from '../../db.ts';
+import { HttpError } from '../../http/errors.ts';
+import { Scene } from './scene.entity.ts';
+import { presentScene } from './scene.presenter.ts';
+import { findActiveScene, getDefaultSceneId, loadSlots, resolveSceneStreams } from './scenes.service.ts';
+
+export interface SceneSnapshot {
+  scene: SceneDto;
+  streams: SceneStreamDto[];
+}
+
+interface Entry<T> {
+  value: Promise<T>;
+  expires: number;
+}
+
+export class SceneSnapshots {
+  readonly #orm: Orm;
+  readonly #ttlMs: number;
+  readonly #byId = new Map<number, Entry<SceneSnapshot | null>>();
+  /** By the slug or id text of a request; only references that found a scene stay (bounded). */
+  readonly #byRef = new Map<string, Entry<SceneSnapshot | null>>();
+  readonly #default = new Map<'id', Entry<number | null>>();
+
+  constructor(orm: Orm, options: { ttlMs?: number } = {}) {
+    this.#orm = orm;
+    this.#ttlMs = options.ttlMs ?? 60_000;
+  }
+
+  /** Forget everything; reads already under way are not stored. */
+  invalidate(): void {
+    this.#byId.clear();
+    this.#byRef.clear();
+    this.#default.clear();
+  }
+
+  #cached<K, T>(map: Map<K, Entry<T>>, key: K, load: () => Promise<T>): Promise<T> {
+    const hit = map.get(key);
+    if (hit && hit.expires > Date.now()) return hit.value;
+    const entry: Entry<T> = { value: load(), expires: Date.now() + this.#ttlMs };
+    map.set(key, entry);
+    const forget = () => {
+      if (map.get(key) === entry) map.delete(key);
+    };
+    entry.value.then((value) => value === null && forget(), forget);
+    return entry.value;
+  }
+
+  defaultSceneId(): Promise<number | null> {
+    return this.#cached(this.#default, 'id', () => getDefaultSceneId(this.#orm.em.fork()));
+  }
+
+  /** The active scene with this id, or null. */
+  byId(id: number): Promise<SceneSnapshot | null> {
+    return this.#cached(this.#byId, id, () =>
+      this.#load((em) => em.findOne(Scene, { id, active: true })),
+    );
+  }
+
+  /** An active scene by slug, or by id when no slug matches (spec routes /scenes/{slug}); or null. */
+  byRef(idOrSlug: string): Promise<SceneSnapshot | null> {
+    return this.#cached(this.#byRef, idOrSlug, () =>
+      this.#load((em) => findActiveScene(em, idOrSlug).catch((error: unknown) => {
+        if (error instanceof HttpError && error.status === 404) return null;
+        throw error;
+      })),
+    );
+  }
+
+  /** What a screen following the default scene shows. */
+  async defaultSnapshot(): Promise<SceneSnapshot | null> {
+    const id = await this.defaultSceneId();
+    return id === null ? null : this.byId(id);
+  }
+
+  async #load(find: (em: EntityManager) => Promise<Scene | null>): Promise<SceneSnapshot | null> {
+    const em = this.#orm.em.fork();
+    const scene = await find(em);
+    if (!scene) return null;
+    const slots = await loadSlots(em, [scene.id]);
+    const streams = await resolveSceneStreams(em, scene);
+    const defaultId = await this.defaultSceneId();
+    return { scene: presentScene(scene, slots.get(scene.id) ?? [], defaultId), streams };
+  }
+}
