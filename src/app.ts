@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
 import compress from 'koa-compress';
-import type { Orm } from './db.ts';
+import type { EntityManager, Orm } from './db.ts';
 import type { AppContext, AppState } from './http/context.ts';
 import { errorHandler, HttpError, notFound } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
@@ -75,7 +75,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     },
     bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] }),
     async (ctx, next) => {
-      ctx.state.em = deps.orm.em.fork();
+      // One EntityManager per request, forked on first use: cached reads never need one.
+      let em: EntityManager | undefined;
+      Object.defineProperty(ctx.state, 'em', { get: () => (em ??= deps.orm.em.fork()), configurable: true });
       await next();
     },
     api.routes(),

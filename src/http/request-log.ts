@@ -2,11 +2,17 @@ import type { Middleware } from 'koa';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../logger.ts';
 
-/** One JSON line per request (method, url, status, time); 5xx at error level with the error. */
+/**
+ * One JSON line per request (method, url, status, time) at info; 5xx at error with the error.
+ * Health probes log at debug, so a load balancer polling every second does not drown the log.
+ */
 export function requestLog(logger: Logger): Middleware {
   const httpLogger = pinoHttp({
     logger,
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
+    customLogLevel: (req, res, err) => {
+      if (err || res.statusCode >= 500) return 'error';
+      return req.url === '/healthz' || req.url === '/readyz' ? 'debug' : 'info';
+    },
     serializers: {
       req: (req: { method: string; url: string; id: unknown }) => ({ id: req.id, method: req.method, url: req.url }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

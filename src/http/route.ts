@@ -28,7 +28,8 @@ function parse(schema: z.ZodType, value: unknown, where: string): unknown {
 
 /**
  * `handle({ body: StreamCreate }, async (ctx, { body }) => ...)`: the handler sees parsed,
- * typed input; what it returns becomes the JSON body (status 200 unless it set another).
+ * typed input; what it returns becomes the JSON body (status 200 unless it set another);
+ * a Buffer is sent as ready-made JSON.
  */
 export function handle<S extends RouteSchemas>(
   schemas: S,
@@ -40,6 +41,7 @@ export function handle<S extends RouteSchemas>(
     if (schemas.query) input.query = parse(schemas.query, ctx.query, 'query');
     if (schemas.body) input.body = parse(schemas.body, ctx.request.body ?? {}, 'body');
     const result = await handler(ctx, input as Parsed<S>);
+    if (Buffer.isBuffer(result)) ctx.type = 'application/json'; // pre-serialised JSON (frozenJson)
     if (result !== undefined) ctx.body = result;
   };
   middleware.schemas = schemas;

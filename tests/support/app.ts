@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.ts';
 import { initORM, type Orm } from '../../src/db.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger, type Logger } from '../../src/logger.ts';
 import { noopPublisher, type ChangePublisher, type DomainChange } from '../../src/realtime/changes.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
@@ -24,9 +24,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { publisher?: ChangePublisher } = {}): Promise<TestApp> {
+export async function startTestApp(options: { publisher?: ChangePublisher; logger?: Logger } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const orm = await initORM({ url: db.url, logger });
   const published: DomainChange[] = [];
   const inner = options.publisher ?? noopPublisher;

@@ -11,6 +11,7 @@ import {
 } from '../../shared/api.ts';
 import type { AppState } from '../../http/context.ts';
 import { notFound } from '../../http/errors.ts';
+import { frozenJson } from '../../http/frozen-json.ts';
 import { handle } from '../../http/route.ts';
 import { runCommand, type ChangePublisher } from '../../realtime/changes.ts';
 import type { EntityManager } from '../../db.ts';
@@ -46,11 +47,11 @@ export function scenesRouter(deps: { publisher: ChangePublisher; snapshots: Scen
 
   // Screens read these on every load: they come from the snapshot cache.
   router.get('/scenes/:idOrSlug', handle({ params: SceneRef }, async (_ctx, { params }) => {
-    return (await snapshotOf(deps.snapshots, params.idOrSlug)).scene satisfies SceneDto;
+    return frozenJson((await snapshotOf(deps.snapshots, params.idOrSlug)).scene satisfies SceneDto);
   }));
 
   router.get('/scenes/:idOrSlug/streams', handle({ params: SceneRef }, async (_ctx, { params }) => {
-    return (await snapshotOf(deps.snapshots, params.idOrSlug)).streams satisfies SceneStreamDto[];
+    return frozenJson((await snapshotOf(deps.snapshots, params.idOrSlug)).streams satisfies SceneStreamDto[]);
   }));
 
   router.post('/scenes', handle({ body: SceneCreate }, async (ctx, { body }) => {
