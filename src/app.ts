@@ -1,6 +1,8 @@
 /**
- * createApp(deps): the Koa application with every route mounted, no listen — the server entry
- * and the tests both mount it on an HTTP server of their own.
+ * createApp(deps): the Koa application with every route mounted, and the scene controller
+ * (hub) ready to attach — no listen: the server entry and the tests mount it on an HTTP
+ * server of their own. This is where modules meet the hub: the scenes module's directory is
+ * handed to it, and every route's writes go through its publisher.
  */
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
@@ -18,51 +20,74 @@ import { discoveryRouter } from './modules/discovery/discovery.routes.ts';
 import { healthRouter } from './modules/health/health.routes.ts';
 import { scenesRouter } from './modules/scenes/scenes.routes.ts';
 import { streamsRouter } from './modules/streams/streams.routes.ts';
-import type { ChangePublisher } from './realtime/changes.ts';
+import type { ChangePublisher, DomainChange } from './realtime/changes.ts';
+import { createHub, type Hub, type HubOptions } from './realtime/hub.ts';
+import type { SceneDirectory } from './realtime/scene-directory.ts';
+import type { ScreenPresence } from './shared/events.ts';
+import { createSceneDirectory } from './modules/scenes/scene-directory.ts';
+import { screensRouter } from './modules/screens/screens.routes.ts';
 import { SceneSnapshots } from './modules/scenes/scene-snapshots.ts';
 
 export interface AppDeps {
   orm: Orm;
   logger: Logger;
-  /** Receives every change after commit (the hub, in production). */
-  publisher: ChangePublisher;
   /** Folder of the built web app; omitted in API-only tests. */
   webDist?: string;
+  /** Sees every committed change before it is pushed (tests). */
+  onChanges?: (changes: readonly DomainChange[]) => void;
 }
 
 export const BODY_LIMIT = '100kb';
 
-/** What the routes share: the snapshot cache, and a publisher that clears it before passing changes on. */
+/** What the routes share: the scene cache, the publisher, and the hub's screen list. */
 interface Services {
   publisher: ChangePublisher;
   snapshots: SceneSnapshots;
-}
-
-function createServices(deps: AppDeps): Services {
-  const snapshots = new SceneSnapshots(deps.orm);
-  const publisher: ChangePublisher = {
-    async publish(changes) {
-      snapshots.invalidate();
-      await deps.publisher.publish(changes);
-    },
-  };
-  return { publisher, snapshots };
+  listScreens: () => Promise<ScreenPresence[]>;
 }
 
 /** The /api router with every module's routes, exposed for tools that list the routes. */
 export function apiRouter(services: Services): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api' });
-  for (const router of [streamsRouter(services), scenesRouter(services), configRouter(services), discoveryRouter()]) {
+  for (const router of [
+    streamsRouter(services),
+    scenesRouter(services),
+    configRouter(services),
+    discoveryRouter(),
+    screensRouter(services),
+  ]) {
     api.use(router.routes());
   }
   return api;
 }
 
-export function createApp(deps: AppDeps): Koa<AppState> {
-  const app = new Koa<AppState>();
-  app.silent = true; // errors are answered by errorHandler and logged by the request log
+export interface NatureWall {
+  koa: Koa<AppState>;
+  directory: SceneDirectory;
+  /** Starts the scene controller on an HTTP server; from then on every change is pushed. */
+  attachHub(options: Omit<HubOptions, 'directory' | 'logger'>): Promise<Hub>;
+}
 
-  const api = apiRouter(createServices(deps));
+export function createApp(deps: AppDeps): NatureWall {
+  const snapshots = new SceneSnapshots(deps.orm);
+  const directory = createSceneDirectory(deps.orm, snapshots);
+  let hub: Hub | undefined;
+  const services: Services = {
+    snapshots,
+    publisher: {
+      async publish(changes) {
+        deps.onChanges?.(changes);
+        if (hub) await hub.publisher.publish(changes);
+        else directory.invalidate();
+      },
+    },
+    listScreens: async () => (hub ? hub.screens() : []),
+  };
+
+  const koa = new Koa<AppState>();
+  koa.silent = true; // errors are answered by errorHandler and logged by the request log
+
+  const api = apiRouter(services);
   const apiStack = compose<AppContext>([
     errorHandler,
     async (ctx, next) => {
@@ -84,10 +109,18 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     api.allowedMethods(),
   ]);
 
-  app.use(requestLog(deps.logger));
-  app.use(compress({ threshold: 1024 }));
-  app.use(healthRouter(deps).routes());
-  app.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx as AppContext, next) : next()));
-  if (deps.webDist) app.use(webApp(deps.webDist));
-  return app;
+  koa.use(requestLog(deps.logger));
+  koa.use(compress({ threshold: 1024 }));
+  koa.use(healthRouter(deps).routes());
+  koa.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx as AppContext, next) : next()));
+  if (deps.webDist) koa.use(webApp(deps.webDist));
+
+  return {
+    koa,
+    directory,
+    async attachHub(options) {
+      hub = await createHub({ ...options, directory, logger: deps.logger });
+      return hub;
+    },
+  };
 }

@@ -27,6 +27,12 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO: flag(true),
   WEB_DIST: z.string().min(1).default('dist/web'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  ALLOWED_ORIGINS: z.string().default(''),
   NODE_ENV: z.string().default('development'),
 });
 
@@ -40,6 +46,9 @@ export type Config = {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   seedDemo: boolean;
   webDist: string;
+  redisUrl: string | undefined;
+  /** Browser origins besides our own that may open sockets and send cookie-authenticated writes. */
+  allowedOrigins: string[];
   production: boolean;
 };
 
@@ -61,6 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO,
     webDist: path.resolve(e.WEB_DIST),
+    redisUrl: e.REDIS_URL,
+    allowedOrigins: e.ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     production: e.NODE_ENV === 'production',
   };
 }

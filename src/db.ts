@@ -13,11 +13,12 @@ import { SystemConfig } from './modules/config/system-config.entity.ts';
 import { Scene, SceneStream } from './modules/scenes/scene.entity.ts';
 import { Stream } from './modules/streams/stream.entity.ts';
 import { Submission } from './modules/submissions/submission.entity.ts';
+import { SocketIoAttachment } from './realtime/attachment.entity.ts';
 
 export type { EntityManager } from '@mikro-orm/postgresql';
 export type Orm = MikroORM;
 
-export const entities = [Stream, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission];
+export const entities = [Stream, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment];
 
 export const migrationsPath = fileURLToPath(new URL('../migrations', import.meta.url));
 

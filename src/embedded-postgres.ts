@@ -40,6 +40,52 @@ class OrderedEmbeddedPostgres extends EmbeddedPostgres {
   }
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The parent pid of a process (Linux /proc), or null when it cannot be read. */
+async function parentOf(pid: number): Promise<number | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) ? ppid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A server killed with SIGKILL (or by the OOM killer) leaves its PostgreSQL running, holding
+ * DATA_DIR. Such an orphan (re-parented to init) is stopped; a cluster whose parent still
+ * runs belongs to another live server, and starting is refused with a clear message.
+ */
+async function stopOrphanedCluster(databaseDir: string, log: Logger): Promise<void> {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return; // a stale file: PostgreSQL handles it
+  const parent = await parentOf(pid);
+  if (parent !== null && parent !== 1 && isAlive(parent)) {
+    throw new Error(`The database in ${databaseDir} is in use by another running server (process ${parent}). Stop it, or set another DATA_DIR.`);
+  }
+  log.warn({ pid }, 'stopping the embedded PostgreSQL a previous run left behind');
+  process.kill(pid, 'SIGINT'); // fast shutdown: consistent on disk
+  const deadline = Date.now() + 15_000;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) {
+      process.kill(pid, 'SIGQUIT');
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Asks the kernel for a free loopback port. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -112,6 +158,7 @@ export async function startEmbeddedPostgres(options: {
       throw fail('initialise', error);
     });
   }
+  await stopOrphanedCluster(databaseDir, log);
   await pg.start().catch((error: unknown) => {
     throw fail('start', error);
   });

@@ -9,7 +9,7 @@ import { initORM, migrate } from './db.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.ts';
 import { createLogger } from './logger.ts';
 import { seed } from './modules/seed/seed.ts';
-import { noopPublisher } from './realtime/changes.ts';
+import { postgresAdapter, redisAdapter } from './realtime/adapter.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
@@ -27,19 +27,21 @@ async function main(): Promise<void> {
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
   await seed(orm.em.fork(), { demo: config.seedDemo, logger });
 
-  const app = createApp({ orm, logger, publisher: noopPublisher, webDist: config.webDist });
-  const server = http.createServer(app.callback());
+  const app = createApp({ orm, logger, webDist: config.webDist });
+  const server = http.createServer(app.koa.callback());
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
+  const databaseUrl = config.databaseUrl ?? embedded!.url;
+  const adapter = config.redisUrl ? await redisAdapter(config.redisUrl, logger) : postgresAdapter(databaseUrl, logger);
+  const hub = await app.attachHub({ server, adapter, allowedOrigins: config.allowedOrigins });
 
   let closing: Promise<void> | undefined;
   const drain = () =>
     (closing ??= (async () => {
       logger.info('shutting down');
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 5_000).unref();
-      });
+      const closed = hub.close(); // disconnects screens (they reconnect to another node) and closes the server
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      await closed;
       await orm.close();
     })());
   embedded?.setBeforeStop(drain);
@@ -65,7 +67,10 @@ async function main(): Promise<void> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port, database: embedded ? 'embedded' : 'DATABASE_URL' }, `Nature Wall is running at http://localhost:${port}`);
+  logger.info(
+    { port, database: embedded ? 'embedded' : 'DATABASE_URL', adapter: adapter.name },
+    `Nature Wall is running at http://localhost:${port}`,
+  );
 }
 
 main().catch(async (error: unknown) => {

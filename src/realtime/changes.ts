@@ -21,7 +21,6 @@ export interface ChangePublisher {
 /** Records changes during a transaction. */
 export type Changes = DomainChange[];
 
-export const noopPublisher: ChangePublisher = { publish: async () => {} };
 
 /**
  * Runs `command` in one transaction and publishes what it changed once it has committed.

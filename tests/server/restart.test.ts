@@ -41,9 +41,9 @@ async function startServer(dataDir: string) {
   return {
     base,
     output: () => output,
-    async stop(): Promise<number | null> {
+    async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      child.kill('SIGTERM');
+      child.kill(signal);
       return exited;
     },
   };
@@ -77,6 +77,35 @@ describe('npm start on the embedded database', () => {
     const streams = (await (await fetch(`${second.base}/api/streams`)).json()) as unknown[];
     expect(streams).toHaveLength(20); // 19 demo cams, seeded once, plus ours
     expect(await second.stop()).toBe(0);
+  });
+
+  it('recovers after being killed with SIGKILL: the orphaned database is stopped and reused', async () => {
+    const dataDir = await newDataDir();
+    const first = await startServer(dataDir);
+    const created = await fetch(`${first.base}/api/scenes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Survives a crash' }),
+    });
+    expect(created.status).toBe(201);
+    await first.stop('SIGKILL'); // PostgreSQL keeps running, orphaned, holding DATA_DIR
+    expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(true);
+
+    const second = await startServer(dataDir);
+    expect(second.output()).toContain('stopping the embedded PostgreSQL a previous run left behind');
+    expect((await fetch(`${second.base}/api/scenes/survives-a-crash`)).status).toBe(200);
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('refuses to share a DATA_DIR with a running server, with a clear message', async () => {
+    const dataDir = await newDataDir();
+    const first = await startServer(dataDir);
+    try {
+      await expect(startServer(dataDir)).rejects.toThrow(/is in use by another running server/);
+      expect((await fetch(`${first.base}/readyz`)).status).toBe(200);
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
   });
 
   it('runs two instances with their own DATA_DIR side by side', async () => {

@@ -1,10 +1,12 @@
 /** The real app on a real HTTP server (port 0) over a fresh database, plus a small JSON client. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app.ts';
+import { createApp, type NatureWall } from '../../src/app.ts';
 import { initORM, type Orm } from '../../src/db.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
-import { noopPublisher, type ChangePublisher, type DomainChange } from '../../src/realtime/changes.ts';
+import { postgresAdapter } from '../../src/realtime/adapter.ts';
+import type { DomainChange } from '../../src/realtime/changes.ts';
+import type { Hub, HubOptions } from '../../src/realtime/hub.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 export interface TestResponse<T> {
@@ -17,6 +19,9 @@ export interface TestApp {
   baseUrl: string;
   orm: Orm;
   db: TestDatabase;
+  app: NatureWall;
+  /** The scene controller, when started with `hub`. */
+  hub: Hub | undefined;
   /** Every change the app published, in order. */
   published: DomainChange[];
   /** JSON request; the answer's body is typed as the caller expects (tests assert it anyway). */
@@ -24,20 +29,32 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { publisher?: ChangePublisher; logger?: Logger } = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
+export interface TestAppOptions {
+  logger?: Logger;
+  /** Start the Socket.IO hub; `cluster: true` uses the Postgres adapter like production. */
+  hub?: boolean | (Partial<Omit<HubOptions, 'server' | 'directory' | 'logger'>> & { cluster?: boolean });
+  /** Share another test app's database (a second node). */
+  database?: TestDatabase;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = options.database ?? (await createTestDatabase());
+  const ownsDatabase = !options.database;
   const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const orm = await initORM({ url: db.url, logger });
   const published: DomainChange[] = [];
-  const inner = options.publisher ?? noopPublisher;
-  const publisher: ChangePublisher = {
-    async publish(changes) {
-      published.push(...changes);
-      await inner.publish(changes);
-    },
-  };
-  const app = createApp({ orm, logger, publisher });
-  const server = http.createServer(app.callback());
+  const app = createApp({ orm, logger, onChanges: (changes) => published.push(...changes) });
+  const server = http.createServer(app.koa.callback());
+  let hub: Hub | undefined;
+  if (options.hub) {
+    const { cluster, ...hubOptions } = options.hub === true ? { cluster: false } : options.hub;
+    hub = await app.attachHub({
+      server,
+      ...(cluster ? { adapter: postgresAdapter(db.url, logger) } : {}),
+      presenceDebounceMs: 50,
+      ...hubOptions,
+    });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -45,6 +62,8 @@ export async function startTestApp(options: { publisher?: ChangePublisher; logge
     baseUrl,
     orm,
     db,
+    app,
+    hub,
     published,
     async request<T>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<TestResponse<T>> {
       const res = await fetch(`${baseUrl}${path}`, {
@@ -64,9 +83,10 @@ export async function startTestApp(options: { publisher?: ChangePublisher; logge
     },
     async close() {
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (hub) await hub.close();
+      else await new Promise<void>((resolve) => server.close(() => resolve()));
       await orm.close();
-      await db.drop();
+      if (ownsDatabase) await db.drop();
     },
   };
 }

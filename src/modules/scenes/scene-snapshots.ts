@@ -17,6 +17,11 @@ export interface SceneSnapshot {
   streams: SceneStreamDto[];
 }
 
+export interface ReadOptions {
+  /** Read the database now and replace the cached entry (pushes use this). */
+  fresh?: boolean;
+}
+
 interface Entry<T> {
   value: Promise<T>;
   expires: number;
@@ -42,9 +47,9 @@ export class SceneSnapshots {
     this.#default.clear();
   }
 
-  #cached<K, T>(map: Map<K, Entry<T>>, key: K, load: () => Promise<T>): Promise<T> {
+  #cached<K, T>(map: Map<K, Entry<T>>, key: K, load: () => Promise<T>, fresh = false): Promise<T> {
     const hit = map.get(key);
-    if (hit && hit.expires > Date.now()) return hit.value;
+    if (!fresh && hit && hit.expires > Date.now()) return hit.value;
     const entry: Entry<T> = { value: load(), expires: Date.now() + this.#ttlMs };
     map.set(key, entry);
     const forget = () => {
@@ -54,40 +59,38 @@ export class SceneSnapshots {
     return entry.value;
   }
 
-  defaultSceneId(): Promise<number | null> {
-    return this.#cached(this.#default, 'id', () => getDefaultSceneId(this.#orm.em.fork()));
+  defaultSceneId(options: ReadOptions = {}): Promise<number | null> {
+    return this.#cached(this.#default, 'id', () => getDefaultSceneId(this.#orm.em.fork()), options.fresh);
   }
 
   /** The active scene with this id, or null. */
-  byId(id: number): Promise<SceneSnapshot | null> {
-    return this.#cached(this.#byId, id, () =>
-      this.#load((em) => em.findOne(Scene, { id, active: true })),
-    );
+  byId(id: number, options: ReadOptions = {}): Promise<SceneSnapshot | null> {
+    return this.#cached(this.#byId, id, () => this.#load((em) => em.findOne(Scene, { id, active: true }), options), options.fresh);
   }
 
   /** An active scene by slug, or by id when no slug matches (spec routes /scenes/{slug}); or null. */
-  byRef(idOrSlug: string): Promise<SceneSnapshot | null> {
-    return this.#cached(this.#byRef, idOrSlug, () =>
-      this.#load((em) => findActiveScene(em, idOrSlug).catch((error: unknown) => {
+  byRef(idOrSlug: string, options: ReadOptions = {}): Promise<SceneSnapshot | null> {
+    const find = (em: EntityManager) =>
+      findActiveScene(em, idOrSlug).catch((error: unknown) => {
         if (error instanceof HttpError && error.status === 404) return null;
         throw error;
-      })),
-    );
+      });
+    return this.#cached(this.#byRef, idOrSlug, () => this.#load(find, options), options.fresh);
   }
 
-  /** What a screen following the default scene shows. */
-  async defaultSnapshot(): Promise<SceneSnapshot | null> {
-    const id = await this.defaultSceneId();
-    return id === null ? null : this.byId(id);
+  /** What a screen following the default scene shows; null when no default is configured. */
+  async defaultSnapshot(options: ReadOptions = {}): Promise<SceneSnapshot | null> {
+    const id = await this.defaultSceneId(options);
+    return id === null ? null : this.byId(id, options);
   }
 
-  async #load(find: (em: EntityManager) => Promise<Scene | null>): Promise<SceneSnapshot | null> {
+  async #load(find: (em: EntityManager) => Promise<Scene | null>, options: ReadOptions): Promise<SceneSnapshot | null> {
     const em = this.#orm.em.fork();
     const scene = await find(em);
     if (!scene) return null;
     const slots = await loadSlots(em, [scene.id]);
     const streams = await resolveSceneStreams(em, scene);
-    const defaultId = await this.defaultSceneId();
+    const defaultId = await this.defaultSceneId(options);
     return { scene: presentScene(scene, slots.get(scene.id) ?? [], defaultId), streams };
   }
 }

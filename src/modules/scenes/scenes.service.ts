@@ -9,7 +9,7 @@ import { selectSceneStreams } from '../../shared/scenes/selection.ts';
 import { slugify, uniqueSlug } from '../../shared/scenes/slug.ts';
 import type { EntityManager } from '../../db.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import type { Changes } from '../../realtime/changes.ts';
+import type { Changes, DomainChange } from '../../realtime/changes.ts';
 import { getConfigValue, setConfigValue } from '../config/config.service.ts';
 import { presentStream } from '../streams/stream.presenter.ts';
 import { Stream } from '../streams/stream.entity.ts';
@@ -174,4 +174,45 @@ export async function setDefaultScene(em: EntityManager, changes: Changes, scene
     description: 'The scene walls and kiosks show by default',
   });
   changes.push({ type: 'default-scene.changed', sceneId: scene.id });
+}
+
+/**
+ * The scenes a batch of changes may change on screen: edited scenes; for stream changes,
+ * every active recent or ranked scene (any stream can enter or leave their pool) and every
+ * scene that places the stream (deleted streams carry the scenes they were in).
+ */
+export async function affectedScenes(
+  em: EntityManager,
+  changes: readonly DomainChange[],
+): Promise<{ sceneIds: number[]; defaultChanged: boolean }> {
+  const sceneIds = new Set<number>();
+  const streamIds = new Set<number>();
+  let defaultChanged = false;
+  for (const change of changes) {
+    switch (change.type) {
+      case 'scene.created':
+      case 'scene.updated':
+      case 'scene.deleted':
+        sceneIds.add(change.sceneId);
+        break;
+      case 'default-scene.changed':
+        defaultChanged = true;
+        break;
+      case 'stream.deleted':
+        change.sceneIds.forEach((id) => sceneIds.add(id));
+        streamIds.add(change.streamId);
+        break;
+      case 'stream.created':
+      case 'stream.updated':
+        streamIds.add(change.streamId);
+        break;
+    }
+  }
+  if (streamIds.size > 0) {
+    const poolScenes = await em.find(Scene, { active: true, selectionAlgorithm: { $in: ['recent', 'ranked'] } }, { fields: ['id'] });
+    poolScenes.forEach((scene) => sceneIds.add(scene.id));
+    const slots = await em.find(SceneStream, { stream: { $in: [...streamIds] } }, { fields: ['scene'] });
+    slots.forEach((slot) => sceneIds.add(slot.scene.id));
+  }
+  return { sceneIds: [...sceneIds].sort((a, b) => a - b), defaultChanged };
 }

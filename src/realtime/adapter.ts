@@ -1,0 +1,46 @@
+/**
+ * How hub nodes reach each other: the Socket.IO Postgres adapter on the app's own database
+ * (no extra service), or the Redis Streams adapter when REDIS_URL is set — the latter also
+ * supports Socket.IO connection-state recovery.
+ */
+import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
+import { createAdapter as createRedisStreamsAdapter } from '@socket.io/redis-streams-adapter';
+import pg from 'pg';
+import { createClient } from 'redis';
+import type { Logger } from '../logger.ts';
+
+export interface AdapterSetup {
+  name: 'postgres' | 'redis';
+  /** Whether disconnected sockets can be recovered with their rooms and missed packets. */
+  supportsRecovery: boolean;
+  factory: ReturnType<typeof createPostgresAdapter> | ReturnType<typeof createRedisStreamsAdapter>;
+  close(): Promise<void>;
+}
+
+export function postgresAdapter(databaseUrl: string, logger: Logger): AdapterSetup {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  pool.on('error', (err) => logger.warn({ err }, 'socket.io postgres adapter pool error'));
+  return {
+    name: 'postgres',
+    supportsRecovery: false,
+    factory: createPostgresAdapter(pool, {
+      tableName: 'socket_io_attachments',
+      errorHandler: (err) => logger.warn({ err }, 'socket.io postgres adapter error'),
+    }),
+    close: () => pool.end(),
+  };
+}
+
+export async function redisAdapter(redisUrl: string, logger: Logger): Promise<AdapterSetup> {
+  const client = createClient({ url: redisUrl });
+  client.on('error', (err: unknown) => logger.warn({ err }, 'socket.io redis adapter error'));
+  await client.connect();
+  return {
+    name: 'redis',
+    supportsRecovery: true,
+    factory: createRedisStreamsAdapter(client, { streamName: 'nature-wall:socket.io' }),
+    close: async () => {
+      await client.quit().catch(() => undefined);
+    },
+  };
+}

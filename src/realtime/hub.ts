@@ -1,0 +1,373 @@
+/**
+ * The central scene controller: one Socket.IO server on the app's HTTP server.
+ *
+ * - Screens register (`screen:register`) and get their full state in the answer; they join the
+ *   room of what they follow. A reconnect registers again, so it always shows the truth.
+ * - `publisher.publish(changes)` runs after a command commits: it takes a cluster-wide version,
+ *   works out which scenes the changes touch, tells the other nodes, and each node pushes fresh
+ *   state to its own screens. Only this file emits screen state.
+ * - Presence lives in `socket.data`; admins get `screens:updated`, and `screens()` lists every
+ *   node's screens through the adapter.
+ */
+import type http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { Server, type Socket } from 'socket.io';
+import { z } from 'zod';
+import {
+  HealthReport,
+  Registration,
+  type Ack,
+  type ClientToServerEvents,
+  type KioskState,
+  type PlaybackState,
+  type ScreenPresence,
+  type ScreenState,
+  type ServerToClientEvents,
+  type WallState,
+} from '../shared/events.ts';
+import { isAllowedOrigin } from '../http/origin.ts';
+import type { Logger } from '../logger.ts';
+import type { AdapterSetup } from './adapter.ts';
+import type { ChangePublisher, DomainChange } from './changes.ts';
+import { KIND_ROOMS, parseTargetRoom, targetOf, targetRoom, type Target } from './rooms.ts';
+import type { ResolvedScene, SceneDirectory } from './scene-directory.ts';
+
+/** What one node tells the others after a commit. */
+const ChangeNotice = z.object({
+  version: z.number().int().nonnegative(),
+  sceneIds: z.array(z.number().int()),
+  defaultChanged: z.boolean(),
+  streams: z.object({
+    created: z.array(z.number().int()),
+    updated: z.array(z.number().int()),
+    deleted: z.array(z.number().int()),
+  }),
+});
+type ChangeNotice = z.infer<typeof ChangeNotice>;
+
+interface InterServerEvents {
+  'nw:changes': (notice: ChangeNotice) => void;
+}
+
+interface SocketData {
+  presence?: ScreenPresence;
+  registration?: Registration;
+}
+
+type HubServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+export interface HubOptions {
+  server: http.Server;
+  directory: SceneDirectory;
+  logger: Logger;
+  adapter?: AdapterSetup;
+  /** Origins besides the server's own that may open a socket (ALLOWED_ORIGINS). */
+  allowedOrigins?: readonly string[];
+  /** Access policy for a registration: true, or the reason it is refused. */
+  authorize?: (registration: Registration, socket: HubSocket) => true | string;
+  presenceDebounceMs?: number;
+}
+
+export interface Hub {
+  io: HubServer;
+  /** Hand this to runCommand: it pushes every committed change to every screen. */
+  publisher: ChangePublisher;
+  /** Every connected, registered screen on every node. */
+  screens(): Promise<ScreenPresence[]>;
+  close(): Promise<void>;
+}
+
+const MAX_MESSAGE_BYTES = 16 * 1024;
+
+export async function createHub(options: HubOptions): Promise<Hub> {
+  const { directory, logger } = options;
+  const log = logger.child({ component: 'hub' });
+  const node = randomBytes(4).toString('hex');
+  const allowed = options.allowedOrigins ?? [];
+
+  const io: HubServer = new Server(options.server, {
+    serveClient: false,
+    maxHttpBufferSize: MAX_MESSAGE_BYTES,
+    ...(options.adapter ? { adapter: options.adapter.factory } : {}),
+    ...(options.adapter?.supportsRecovery ? { connectionStateRecovery: { maxDisconnectionDuration: 120_000 } } : {}),
+    // Browsers always send Origin; a cross-site page must not open a socket as our screens.
+    allowRequest: (req, callback) => {
+      const origin = req.headers.origin;
+      callback(null, origin === undefined || isAllowedOrigin(origin, req.headers.host, allowed));
+    },
+  });
+
+  /** Highest version this node has applied: snapshots are labelled with it (read before state). */
+  let appliedVersion = await directory.currentVersion();
+  /** Last scene id each followed reference resolved to on this node (null: unresolved). */
+  const resolvedRefs = new Map<string, number | null>();
+  const refKey = (ref: string | null) => ref ?? '';
+
+  // ---- screen state ---------------------------------------------------------------------
+
+  function wallState(version: number, ref: string | null, resolved: ResolvedScene | null): WallState {
+    return {
+      kind: 'wall',
+      version,
+      follows: ref,
+      scene: resolved?.scene ?? null,
+      streams: resolved?.streams ?? [],
+      problem: resolved ? null : ref === null ? 'no-default-scene' : 'scene-not-found',
+    };
+  }
+
+  function kioskState(version: number, ref: string | null, position: number, resolved: ResolvedScene | null): KioskState {
+    const stream = resolved?.streams.find((s) => s.position === position) ?? null;
+    return {
+      kind: 'kiosk',
+      version,
+      follows: ref,
+      position,
+      scene: resolved?.scene ?? null,
+      stream,
+      problem: !resolved ? (ref === null ? 'no-default-scene' : 'scene-not-found') : stream ? null : 'no-stream-at-position',
+    };
+  }
+
+  async function stateFor(registration: Registration): Promise<ScreenState> {
+    const version = appliedVersion; // read before the state: a push with a higher version may follow
+    const target = targetOf(registration);
+    if (!target) return { kind: registration.kind as 'admin' | 'rater', version };
+    const resolved = await directory.resolve(target.ref);
+    resolvedRefs.set(refKey(target.ref), resolved?.scene.id ?? null);
+    return target.kind === 'wall' ? wallState(version, target.ref, resolved) : kioskState(version, target.ref, target.position, resolved);
+  }
+
+  /** The followed targets that have screens on this node, grouped by reference. */
+  function localTargets(): Map<string | null, Target[]> {
+    const byRef = new Map<string | null, Target[]>();
+    for (const [room, members] of io.of('/').adapter.rooms) {
+      if (members.size === 0) continue;
+      const target = parseTargetRoom(room);
+      if (!target) continue;
+      const list = byRef.get(target.ref) ?? [];
+      list.push(target);
+      byRef.set(target.ref, list);
+    }
+    return byRef;
+  }
+
+  async function applyNotice(notice: ChangeNotice): Promise<void> {
+    directory.invalidate();
+    appliedVersion = Math.max(appliedVersion, notice.version);
+    const { version } = notice;
+    const touched = new Set(notice.sceneIds);
+    const local = io.local;
+
+    for (const [ref, targets] of localTargets()) {
+      const before = resolvedRefs.get(refKey(ref));
+      const relevant =
+        before === undefined || before === null || touched.has(before) || (ref === null && notice.defaultChanged);
+      if (!relevant) continue;
+      const resolved = await directory.resolve(ref, { fresh: true });
+      resolvedRefs.set(refKey(ref), resolved?.scene.id ?? null);
+      for (const target of targets) {
+        const room = targetRoom(target);
+        for (const id of io.of('/').adapter.rooms.get(room) ?? []) {
+          const presence = io.of('/').sockets.get(id)?.data.presence;
+          if (presence) presence.scene_id = resolved?.scene.id ?? null;
+        }
+        if (target.kind === 'kiosk') {
+          local.to(room).emit('kiosk:stream', kioskState(version, ref, target.position, resolved));
+        } else if (resolved) {
+          const payload = { version, scene: resolved.scene, streams: resolved.streams };
+          if (ref === null && notice.defaultChanged) local.to(room).emit('scene:default-changed', payload);
+          else local.to(room).emit('scene:updated', payload);
+        } else if (typeof before === 'number') {
+          local.to(room).emit('scene:deleted', { version, scene_id: before });
+        } else {
+          local.to(room).emit('screen:state', wallState(version, ref, null));
+        }
+      }
+    }
+
+    // Admin consoles keep their lists in step.
+    if ((io.of('/').adapter.rooms.get(KIND_ROOMS.admin)?.size ?? 0) > 0) {
+      const admins = local.to(KIND_ROOMS.admin);
+      const changed = [...notice.streams.created, ...notice.streams.updated];
+      const streams = new Map((await directory.streams(changed)).map((s) => [s.id, s]));
+      for (const id of notice.streams.created) {
+        const stream = streams.get(id);
+        if (stream) admins.emit('stream:created', { version, stream });
+      }
+      for (const id of notice.streams.updated) {
+        const stream = streams.get(id);
+        if (stream) admins.emit('stream:updated', { version, stream });
+      }
+      for (const id of notice.streams.deleted) admins.emit('stream:deleted', { version, stream_id: id });
+      for (const id of notice.sceneIds) {
+        const resolved = await directory.resolveId(id, { fresh: true });
+        if (resolved) admins.emit('scene:updated', { version, ...resolved });
+        else admins.emit('scene:deleted', { version, scene_id: id });
+      }
+      if (notice.defaultChanged) {
+        const resolved = await directory.resolve(null, { fresh: true });
+        if (resolved) admins.emit('scene:default-changed', { version, ...resolved });
+      }
+    }
+  }
+
+  // One notice at a time on each node, in arrival order.
+  let queue: Promise<void> = Promise.resolve();
+  const enqueue = (notice: ChangeNotice) => {
+    queue = queue.then(() => applyNotice(notice)).catch((err: unknown) => log.error({ err, version: notice.version }, 'push failed'));
+    return queue;
+  };
+
+  io.on('nw:changes', (notice) => {
+    const parsed = ChangeNotice.safeParse(notice);
+    if (parsed.success) void enqueue(parsed.data);
+    else log.warn('ignored a malformed change notice from another node');
+  });
+
+  const publisher: ChangePublisher = {
+    async publish(changes: readonly DomainChange[]) {
+      directory.invalidate(); // before the write's answer goes out: read-your-writes on this node
+      try {
+        const [version, affected] = await Promise.all([directory.nextVersion(), directory.affected(changes)]);
+        const ids = (type: DomainChange['type']) =>
+          changes.flatMap((c) => (c.type === type && 'streamId' in c ? [c.streamId] : []));
+        const notice: ChangeNotice = {
+          version,
+          ...affected,
+          streams: { created: ids('stream.created'), updated: ids('stream.updated'), deleted: ids('stream.deleted') },
+        };
+        io.serverSideEmit('nw:changes', notice);
+        await enqueue(notice);
+      } catch (err) {
+        log.error({ err }, 'could not publish changes'); // the write is committed; screens catch up on the next change or TTL
+      }
+    },
+  };
+
+  // ---- presence -------------------------------------------------------------------------
+
+  let presenceTimer: NodeJS.Timeout | undefined;
+  const presenceDebounceMs = options.presenceDebounceMs ?? 1000;
+
+  async function screens(): Promise<ScreenPresence[]> {
+    const sockets = await io.fetchSockets();
+    return sockets
+      .flatMap((s) => (s.data.presence ? [s.data.presence] : []))
+      .sort((a, b) => a.connected_at.localeCompare(b.connected_at));
+  }
+
+  function presenceChanged(): void {
+    if (presenceTimer) return;
+    presenceTimer = setTimeout(async () => {
+      presenceTimer = undefined;
+      try {
+        const admins = await io.in(KIND_ROOMS.admin).fetchSockets();
+        if (admins.length > 0) io.to(KIND_ROOMS.admin).emit('screens:updated', await screens());
+      } catch (err) {
+        log.warn({ err }, 'could not push presence');
+      }
+    }, presenceDebounceMs);
+    presenceTimer.unref();
+  }
+
+  // ---- sockets --------------------------------------------------------------------------
+
+  const limiter = new RateLimiterMemory({ points: 30, duration: 10 });
+
+  function reply<T>(ack: unknown, result: Ack<T>): void {
+    if (typeof ack === 'function') (ack as (r: Ack<T>) => void)(result);
+  }
+
+  io.on('connection', (socket: HubSocket) => {
+    // Every client message: rate-limited; a handler that throws answers an error, never crashes.
+    socket.use((packet, next) => {
+      limiter.consume(socket.id).then(
+        () => next(),
+        () => reply(packet[packet.length - 1], { error: 'Too many messages; slow down' }),
+      );
+    });
+
+    socket.on('screen:register', async (raw: unknown, ack: unknown) => {
+      try {
+        const parsed = Registration.safeParse(raw);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          return reply(ack, { error: `Invalid registration: ${issue ? `${issue.path.join('.') || 'registration'}: ${issue.message}` : 'unknown'}` });
+        }
+        const registration = parsed.data;
+        const verdict = options.authorize?.(registration, socket) ?? true;
+        if (verdict !== true) return reply(ack, { error: verdict });
+
+        for (const room of socket.rooms) if (room !== socket.id) await socket.leave(room);
+        const target = targetOf(registration);
+        await socket.join(target ? [KIND_ROOMS[registration.kind], targetRoom(target)] : [KIND_ROOMS[registration.kind]]);
+
+        const now = new Date().toISOString();
+        socket.data.registration = registration;
+        socket.data.presence = {
+          id: socket.id,
+          kind: registration.kind,
+          name: registration.name ?? null,
+          follows: target?.ref ?? null,
+          scene_id: null,
+          position: target?.kind === 'kiosk' ? target.position : null,
+          connected_at: socket.data.presence?.connected_at ?? now,
+          last_heartbeat: now,
+          health: {},
+          node,
+        };
+        const state = await stateFor(registration);
+        if (state.kind === 'wall' || state.kind === 'kiosk') socket.data.presence.scene_id = state.scene?.id ?? null;
+        presenceChanged();
+        reply(ack, { data: state });
+      } catch (err) {
+        log.error({ err }, 'screen:register failed');
+        reply(ack, { error: 'Registration failed; try again' });
+      }
+    });
+
+    socket.on('screen:health', (raw: unknown, ack: unknown) => {
+      const parsed = HealthReport.safeParse(raw);
+      if (!parsed.success) return reply(ack, { error: 'Invalid health report' });
+      const presence = socket.data.presence;
+      if (!presence) return reply(ack, { error: 'Register first' });
+      const health: Record<string, PlaybackState> = {};
+      for (const entry of parsed.data.streams) health[String(entry.stream_id)] = entry.state;
+      const changed = JSON.stringify(health) !== JSON.stringify(presence.health);
+      presence.health = health;
+      presence.last_heartbeat = new Date().toISOString();
+      if (changed) presenceChanged();
+      reply(ack, { data: { ok: true } });
+    });
+
+    // Engine.IO answers our pings with pongs: that is the screen's heartbeat.
+    socket.conn.on('packet', (packet: { type: string }) => {
+      if (packet.type === 'pong' && socket.data.presence) socket.data.presence.last_heartbeat = new Date().toISOString();
+    });
+
+    socket.on('disconnect', () => {
+      if (socket.data.presence) presenceChanged();
+    });
+  });
+
+  io.of('/').adapter.on('delete-room', (room: string) => {
+    const target = parseTargetRoom(room);
+    if (target && !localTargets().has(target.ref)) resolvedRefs.delete(refKey(target.ref));
+  });
+
+  return {
+    io,
+    publisher,
+    screens,
+    async close() {
+      if (presenceTimer) clearTimeout(presenceTimer);
+      await new Promise<void>((resolve) => {
+        io.close(() => resolve());
+      });
+      await options.adapter?.close();
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The Socket.IO contract between the scene controller and every screen, declared once:
+ * `new Server<ClientToServerEvents, ServerToClientEvents>` on the server and
+ * `io() as Socket<ServerToClientEvents, ClientToServerEvents>` in the browser.
+ *
+ * Screen state travels with a `version` from one cluster-wide counter: a screen applies a
+ * push only when its version is higher than what it shows, so a late or repeated push never
+ * rolls it back, and the snapshot sent on every (re)connect goes through the same check.
+ */
+import { z } from 'zod';
+import type { SceneDto, SceneStreamDto, StreamDto } from './api.ts';
+import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
+
+export const SCREEN_KINDS = ['wall', 'kiosk', 'admin', 'rater'] as const;
+export type ScreenKind = (typeof SCREEN_KINDS)[number];
+
+/** What a screen says about itself when it connects (and again after every reconnect). */
+export const Registration = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('wall'),
+    name: z.string().trim().max(80).optional(),
+    /** A scene slug or id to follow; absent: follow the default scene. */
+    sceneSlug: z.string().trim().min(1).max(LIMITS.sceneName * 2).optional(),
+  }),
+  z.object({
+    kind: z.literal('kiosk'),
+    name: z.string().trim().max(80).optional(),
+    sceneSlug: z.string().trim().min(1).max(LIMITS.sceneName * 2).optional(),
+    position: z.number().int().min(1).max(MAX_SCENE_STREAMS),
+  }),
+  z.object({ kind: z.literal('admin'), name: z.string().trim().max(80).optional() }),
+  z.object({ kind: z.literal('rater'), name: z.string().trim().max(80).optional() }),
+]);
+export type Registration = z.infer<typeof Registration>;
+
+export const PLAYBACK_STATES = ['loading', 'playing', 'stalled', 'error'] as const;
+export type PlaybackState = (typeof PLAYBACK_STATES)[number];
+
+/** A screen's report of how its players are doing (presence for admins). */
+export const HealthReport = z.object({
+  streams: z
+    .array(z.object({ stream_id: z.number().int().positive(), state: z.enum(PLAYBACK_STATES) }))
+    .max(MAX_SCENE_STREAMS * 2),
+});
+export type HealthReport = z.infer<typeof HealthReport>;
+
+/** Why a screen has nothing to show. */
+export type ScreenProblem = 'no-default-scene' | 'scene-not-found' | 'no-stream-at-position';
+
+/** Everything a wall needs to render. */
+export interface WallState {
+  kind: 'wall';
+  version: number;
+  /** The slug or id it follows, or null when it follows the default scene. */
+  follows: string | null;
+  scene: SceneDto | null;
+  streams: SceneStreamDto[];
+  problem: ScreenProblem | null;
+}
+
+/** Everything a kiosk tablet needs to render: its one stream. */
+export interface KioskState {
+  kind: 'kiosk';
+  version: number;
+  follows: string | null;
+  position: number;
+  scene: SceneDto | null;
+  stream: SceneStreamDto | null;
+  problem: ScreenProblem | null;
+}
+
+/** Admins and raters get no screen state on connect, only the current version. */
+export interface ConsoleState {
+  kind: 'admin' | 'rater';
+  version: number;
+}
+
+export type ScreenState = WallState | KioskState | ConsoleState;
+
+/** One connected screen, as admins see it. */
+export interface ScreenPresence {
+  id: string;
+  kind: ScreenKind;
+  name: string | null;
+  follows: string | null;
+  scene_id: number | null;
+  position: number | null;
+  connected_at: string;
+  last_heartbeat: string;
+  /** Playback per stream id as last reported by the screen. */
+  health: Record<string, PlaybackState>;
+  node: string;
+}
+
+/** Acknowledgements: data, or a readable error. */
+export type Ack<T> = { data: T } | { error: string };
+
+export interface SceneStatePayload {
+  version: number;
+  scene: SceneDto;
+  streams: SceneStreamDto[];
+}
+
+export interface ServerToClientEvents {
+  /** The full state for this screen's registration (also the answer to screen:register). */
+  'screen:state': (state: ScreenState) => void;
+  /** The default scene switched: walls following the default show this scene now. */
+  'scene:default-changed': (payload: SceneStatePayload) => void;
+  /** A scene a wall shows changed (its fields, slots, or the streams it resolves to). */
+  'scene:updated': (payload: SceneStatePayload) => void;
+  /** A scene a wall shows was deleted (deactivated). */
+  'scene:deleted': (payload: { version: number; scene_id: number }) => void;
+  /** A kiosk's stream at its position changed. */
+  'kiosk:stream': (state: KioskState) => void;
+  /** For admin consoles: the stream pool changed. */
+  'stream:created': (payload: { version: number; stream: StreamDto }) => void;
+  'stream:updated': (payload: { version: number; stream: StreamDto }) => void;
+  'stream:deleted': (payload: { version: number; stream_id: number }) => void;
+  /** For admin consoles: the list of connected screens. */
+  'screens:updated': (screens: ScreenPresence[]) => void;
+  /** Reserved for the discovery, quality and evaluation features. */
+  'discovery:progress': (payload: { job_id: number; status: string; streams_discovered: number; streams_added: number }) => void;
+  'quality:progress': (payload: { stream_id: number; status: string; score: number | null }) => void;
+  'evaluation:queue': (payload: { pending: number; completedToday: number }) => void;
+}
+
+export interface ClientToServerEvents {
+  'screen:register': (registration: Registration, ack: (result: Ack<ScreenState>) => void) => void;
+  'screen:health': (report: HealthReport, ack?: (result: Ack<{ ok: true }>) => void) => void;
+}
+
+/** Socket.IO path and client options every screen uses (the benchmark uses them too). */
+export const SOCKET_OPTIONS = {
+  path: '/socket.io',
+  transports: ['websocket'],
+  reconnectionDelay: 500,
+  reconnectionDelayMax: 3000,
+  randomizationFactor: 0.5,
+} as const;

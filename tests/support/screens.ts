@@ -1,0 +1,58 @@
+/** Real socket.io clients playing walls, kiosks and admins, folding pushes like the web app does. */
+import type { Registration, ScreenState } from '../../src/shared/events.ts';
+import { connectScreen, type ScreenClient } from '../../src/shared/screen-client.ts';
+import { applyScreenMessage, type ScreenMessage, type ScreenTarget } from '../../src/shared/screen-state.ts';
+
+export interface TestScreen {
+  client: ScreenClient;
+  messages: ScreenMessage[];
+  errors: string[];
+  readonly state: ScreenState | null;
+  /** Resolves with the state once `predicate` holds; rejects after `timeoutMs`. */
+  waitFor(predicate: (state: ScreenState | null) => boolean, timeoutMs?: number): Promise<ScreenState>;
+  close(): void;
+}
+
+export function targetOf(registration: Registration): ScreenTarget {
+  return {
+    kind: registration.kind,
+    follows: 'sceneSlug' in registration ? (registration.sceneSlug ?? null) : null,
+    ...(registration.kind === 'kiosk' ? { position: registration.position } : {}),
+  };
+}
+
+export function openScreen(baseUrl: string, registration: Registration, headers?: Record<string, string>): TestScreen {
+  const messages: ScreenMessage[] = [];
+  const errors: string[] = [];
+  const target = targetOf(registration);
+  let state: ScreenState | null = null;
+  const client = connectScreen({
+    url: baseUrl,
+    registration,
+    onMessage: (message) => {
+      messages.push(message);
+      state = applyScreenMessage(state, message, target);
+    },
+    onError: (error) => errors.push(error),
+    socketOptions: { reconnectionDelay: 50, reconnectionDelayMax: 200, ...(headers ? { extraHeaders: headers } : {}) },
+  });
+  return {
+    client,
+    messages,
+    errors,
+    get state() {
+      return state;
+    },
+    async waitFor(predicate, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(state)) {
+        if (Date.now() > deadline) {
+          throw new Error(`screen state never matched; last: ${JSON.stringify(state)?.slice(0, 400)}; errors: ${errors.join(', ')}`);
+        }
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return state!;
+    },
+    close: () => client.close(),
+  };
+}
