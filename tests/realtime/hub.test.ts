@@ -26,7 +26,6 @@ afterEach(() => {
 afterAll(async () => app?.close());
 
 const wall = (s: TestScreen) => s.state as WallState | null;
-const kiosk = (s: TestScreen) => s.state as KioskState | null;
 const defaultId = async () => (await app.request<{ scene_id: number }>('GET', '/api/config/default-scene')).body.scene_id;
 
 describe('walls and kiosks following the default scene', () => {
