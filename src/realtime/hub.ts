@@ -50,9 +50,21 @@ interface InterServerEvents {
   'nw:changes': (notice: ChangeNotice) => void;
 }
 
+/** Presence kept per socket, compact (it is multiplied by every idle screen). */
+interface Presence {
+  kind: ScreenPresence['kind'];
+  name: string | null;
+  follows: string | null;
+  sceneId: number | null;
+  position: number | null;
+  connectedAt: number;
+  heartbeatAt: number;
+  health: Record<string, PlaybackState> | null;
+  node: string;
+}
+
 interface SocketData {
-  presence?: ScreenPresence;
-  registration?: Registration;
+  presence?: Presence;
 }
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -172,7 +184,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
         const room = targetRoom(target);
         for (const id of io.of('/').adapter.rooms.get(room) ?? []) {
           const presence = io.of('/').sockets.get(id)?.data.presence;
-          if (presence) presence.scene_id = resolved?.scene.id ?? null;
+          if (presence) presence.sceneId = resolved?.scene.id ?? null;
         }
         if (target.kind === 'kiosk') {
           local.to(room).emit('kiosk:stream', kioskState(version, ref, target.position, resolved));
@@ -230,6 +242,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const publisher: ChangePublisher = {
     async publish(changes: readonly DomainChange[]) {
       directory.invalidate(); // before the write's answer goes out: read-your-writes on this node
+      const started = performance.now();
       try {
         const [version, affected] = await Promise.all([directory.nextVersion(), directory.affected(changes)]);
         const ids = (type: DomainChange['type']) =>
@@ -240,7 +253,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
           streams: { created: ids('stream.created'), updated: ids('stream.updated'), deleted: ids('stream.deleted') },
         };
         io.serverSideEmit('nw:changes', notice);
+        const versioned = performance.now();
         await enqueue(notice);
+        log.debug({ version, ms: Math.round((performance.now() - started) * 10) / 10, versionMs: Math.round((versioned - started) * 10) / 10 }, 'published');
       } catch (err) {
         log.error({ err }, 'could not publish changes'); // the write is committed; screens catch up on the next change or TTL
       }
@@ -255,7 +270,22 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   async function screens(): Promise<ScreenPresence[]> {
     const sockets = await io.fetchSockets();
     return sockets
-      .flatMap((s) => (s.data.presence ? [s.data.presence] : []))
+      .flatMap(({ id, data: { presence: p } }) =>
+        p
+          ? [{
+              id,
+              kind: p.kind,
+              name: p.name,
+              follows: p.follows,
+              scene_id: p.sceneId,
+              position: p.position,
+              connected_at: new Date(p.connectedAt).toISOString(),
+              last_heartbeat: new Date(p.heartbeatAt).toISOString(),
+              health: p.health ?? {},
+              node: p.node,
+            }]
+          : [],
+      )
       .sort((a, b) => a.connected_at.localeCompare(b.connected_at));
   }
 
@@ -281,76 +311,87 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     if (typeof ack === 'function') (ack as (r: Ack<T>) => void)(result);
   }
 
-  io.on('connection', (socket: HubSocket) => {
-    // Every client message: rate-limited; a handler that throws answers an error, never crashes.
-    socket.use((packet, next) => {
-      limiter.consume(socket.id).then(
-        () => next(),
-        () => reply(packet[packet.length - 1], { error: 'Too many messages; slow down' }),
-      );
-    });
+  /** Per-socket message budget; over it, the message is answered with an error and dropped. */
+  async function withinBudget(socket: HubSocket, ack: unknown): Promise<boolean> {
+    try {
+      await limiter.consume(socket.id);
+      return true;
+    } catch {
+      reply(ack, { error: 'Too many messages; slow down' });
+      return false;
+    }
+  }
 
-    socket.on('screen:register', async (raw: unknown, ack: unknown) => {
-      try {
-        const parsed = Registration.safeParse(raw);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          return reply(ack, { error: `Invalid registration: ${issue ? `${issue.path.join('.') || 'registration'}: ${issue.message}` : 'unknown'}` });
-        }
-        const registration = parsed.data;
-        const verdict = options.authorize?.(registration, socket) ?? true;
-        if (verdict !== true) return reply(ack, { error: verdict });
+  // Handlers are shared by every socket (`this` is the socket): no closures per idle screen.
+  function onRegister(this: HubSocket, raw: unknown, ack: unknown): Promise<void> {
+    return register(this, raw, ack);
+  }
 
-        for (const room of socket.rooms) if (room !== socket.id) await socket.leave(room);
-        const target = targetOf(registration);
-        await socket.join(target ? [KIND_ROOMS[registration.kind], targetRoom(target)] : [KIND_ROOMS[registration.kind]]);
-
-        const now = new Date().toISOString();
-        socket.data.registration = registration;
-        socket.data.presence = {
-          id: socket.id,
-          kind: registration.kind,
-          name: registration.name ?? null,
-          follows: target?.ref ?? null,
-          scene_id: null,
-          position: target?.kind === 'kiosk' ? target.position : null,
-          connected_at: socket.data.presence?.connected_at ?? now,
-          last_heartbeat: now,
-          health: {},
-          node,
-        };
-        const state = await stateFor(registration);
-        if (state.kind === 'wall' || state.kind === 'kiosk') socket.data.presence.scene_id = state.scene?.id ?? null;
-        presenceChanged();
-        reply(ack, { data: state });
-      } catch (err) {
-        log.error({ err }, 'screen:register failed');
-        reply(ack, { error: 'Registration failed; try again' });
+  async function register(socket: HubSocket, raw: unknown, ack: unknown): Promise<void> {
+    if (!(await withinBudget(socket, ack))) return;
+    try {
+      const parsed = Registration.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return reply(ack, { error: `Invalid registration: ${issue ? `${issue.path.join('.') || 'registration'}: ${issue.message}` : 'unknown'}` });
       }
-    });
+      const registration = parsed.data;
+      const verdict = options.authorize?.(registration, socket) ?? true;
+      if (verdict !== true) return reply(ack, { error: verdict });
 
-    socket.on('screen:health', (raw: unknown, ack: unknown) => {
-      const parsed = HealthReport.safeParse(raw);
-      if (!parsed.success) return reply(ack, { error: 'Invalid health report' });
-      const presence = socket.data.presence;
-      if (!presence) return reply(ack, { error: 'Register first' });
-      const health: Record<string, PlaybackState> = {};
-      for (const entry of parsed.data.streams) health[String(entry.stream_id)] = entry.state;
-      const changed = JSON.stringify(health) !== JSON.stringify(presence.health);
-      presence.health = health;
-      presence.last_heartbeat = new Date().toISOString();
-      if (changed) presenceChanged();
-      reply(ack, { data: { ok: true } });
-    });
+      for (const room of socket.rooms) if (room !== socket.id) await socket.leave(room);
+      const target = targetOf(registration);
+      await socket.join(target ? [KIND_ROOMS[registration.kind], targetRoom(target)] : [KIND_ROOMS[registration.kind]]);
 
-    // Engine.IO answers our pings with pongs: that is the screen's heartbeat.
-    socket.conn.on('packet', (packet: { type: string }) => {
-      if (packet.type === 'pong' && socket.data.presence) socket.data.presence.last_heartbeat = new Date().toISOString();
-    });
+      const now = Date.now();
+      const presence: Presence = {
+        kind: registration.kind,
+        name: registration.name ?? null,
+        follows: target?.ref ?? null,
+        sceneId: null,
+        position: target?.kind === 'kiosk' ? target.position : null,
+        connectedAt: socket.data.presence?.connectedAt ?? now,
+        heartbeatAt: now,
+        health: null,
+        node,
+      };
+      socket.data.presence = presence;
+      const state = await stateFor(registration);
+      if (state.kind === 'wall' || state.kind === 'kiosk') presence.sceneId = state.scene?.id ?? null;
+      presenceChanged();
+      reply(ack, { data: state });
+    } catch (err) {
+      log.error({ err }, 'screen:register failed');
+      reply(ack, { error: 'Registration failed; try again' });
+    }
+  }
 
-    socket.on('disconnect', () => {
-      if (socket.data.presence) presenceChanged();
-    });
+  async function onHealth(this: HubSocket, raw: unknown, ack: unknown): Promise<void> {
+    if (!(await withinBudget(this, ack))) return;
+    const parsed = HealthReport.safeParse(raw);
+    if (!parsed.success) return reply(ack, { error: 'Invalid health report' });
+    const presence = this.data.presence;
+    if (!presence) return reply(ack, { error: 'Register first' });
+    const health: Record<string, PlaybackState> = {};
+    for (const entry of parsed.data.streams) health[String(entry.stream_id)] = entry.state;
+    const changed = JSON.stringify(health) !== JSON.stringify(presence.health ?? {});
+    presence.health = health;
+    presence.heartbeatAt = Date.now(); // screens report in periodically: that is their heartbeat
+    if (changed) presenceChanged();
+    reply(ack, { data: { ok: true } });
+  }
+
+  function onDisconnect(this: HubSocket): void {
+    if (this.data.presence) presenceChanged();
+  }
+
+  io.on('connection', (socket: HubSocket) => {
+    // Socket.IO's memory guide: drop the engine's reference to the upgrade request;
+    // socket.handshake keeps the headers we need.
+    (socket.conn as { request: unknown }).request = null;
+    socket.on('screen:register', onRegister);
+    socket.on('screen:health', onHealth);
+    socket.on('disconnect', onDisconnect);
   });
 
   io.of('/').adapter.on('delete-room', (room: string) => {

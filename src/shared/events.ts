@@ -129,11 +129,15 @@ export interface ClientToServerEvents {
   'screen:health': (report: HealthReport, ack?: (result: Ack<{ ok: true }>) => void) => void;
 }
 
-/** Socket.IO path and client options every screen uses (the benchmark uses them too). */
+/**
+ * Client options every screen uses (the benchmark too): WebSocket first, long-polling when a
+ * proxy refuses it; quick, jittered reconnects so a restarted node is repopulated in seconds.
+ */
 export const SOCKET_OPTIONS = {
   path: '/socket.io',
-  transports: ['websocket'],
+  transports: ['websocket', 'polling'],
+  tryAllTransports: true,
   reconnectionDelay: 500,
-  reconnectionDelayMax: 3000,
+  reconnectionDelayMax: 2000,
   randomizationFactor: 0.5,
 } as const;

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Scene } from '../../src/modules/scenes/scene.entity.ts';
-import { resolveSceneStreams } from '../../src/modules/scenes/scenes.service.ts';
+import { loadSceneSnapshot } from '../../src/modules/scenes/scene-queries.ts';
 import { presentStream } from '../../src/modules/streams/stream.presenter.ts';
 import { Stream } from '../../src/modules/streams/stream.entity.ts';
 import { selectSceneStreams } from '../../src/shared/scenes/selection.ts';
@@ -24,7 +24,7 @@ const streamSpec = fc.record({
   score: fc.option(fc.integer({ min: 0, max: 4 }).map((n) => n * 25), { nil: null }),
 });
 
-describe('resolveSceneStreams agrees with selectSceneStreams', () => {
+describe('loadSceneSnapshot (SQL pre-selection) agrees with selectSceneStreams on the whole pool', () => {
   it.each(['recent', 'ranked'] as const)('%s', async (algorithm) => {
     await fc.assert(
       fc.asyncProperty(fc.array(streamSpec, { maxLength: 12 }), fc.integer({ min: 1, max: 5 }), async (specs, max) => {
@@ -35,7 +35,7 @@ describe('resolveSceneStreams agrees with selectSceneStreams', () => {
           await buildStream(em, { active: spec.active, qualityScore: spec.score, createdAt: new Date(Date.UTC(2026, 0, 1, 0, spec.minute)) });
         }
         const scene = await buildScene(em, { selectionAlgorithm: algorithm, maxStreams: max });
-        const fromDb = await resolveSceneStreams(app.orm.em.fork(), scene);
+        const fromDb = (await loadSceneSnapshot(app.orm.em.fork(), { id: scene.id }))!.streams;
         const all = (await app.orm.em.fork().find(Stream, {})).map(presentStream);
         const expected = selectSceneStreams({ selection_algorithm: algorithm, max_streams: max }, all, []);
         expect(fromDb.map((s) => [s.id, s.position])).toEqual(expected.map((s) => [s.id, s.position]));

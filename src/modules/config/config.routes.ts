@@ -17,7 +17,9 @@ export function configRouter(deps: { publisher: ChangePublisher; snapshots: Scen
   }));
 
   router.put('/config/default-scene', handle({ body: DefaultSceneUpdate }, async (ctx, { body }) => {
-    await runCommand(ctx.state.em, deps.publisher, (tx, changes) => setDefaultScene(tx, changes, body.scene_id, 'admin'));
+    await runCommand(ctx.state.em, deps.publisher, (em, changes) => setDefaultScene(em, changes, body.scene_id, 'admin'), {
+      transaction: false,
+    });
     return { scene_id: body.scene_id } satisfies DefaultSceneDto;
   }));
 

@@ -5,17 +5,11 @@
  * every published change clears it (before the write's answer is sent: read-your-writes).
  * A TTL bounds staleness from writes that bypass the publisher (a manual SQL edit).
  */
-import type { SceneDto, SceneStreamDto } from '../../shared/api.ts';
-import type { EntityManager, Orm } from '../../db.ts';
-import { HttpError } from '../../http/errors.ts';
-import { Scene } from './scene.entity.ts';
-import { presentScene } from './scene.presenter.ts';
-import { findActiveScene, getDefaultSceneId, loadSlots, resolveSceneStreams } from './scenes.service.ts';
+import type { Orm } from '../../db.ts';
+import { getDefaultSceneId } from './scenes.service.ts';
+import { loadSceneSnapshot, type SceneSnapshot, type SceneWhere } from './scene-queries.ts';
 
-export interface SceneSnapshot {
-  scene: SceneDto;
-  streams: SceneStreamDto[];
-}
+export type { SceneSnapshot };
 
 export interface ReadOptions {
   /** Read the database now and replace the cached entry (pushes use this). */
@@ -33,7 +27,8 @@ export class SceneSnapshots {
   readonly #byId = new Map<number, Entry<SceneSnapshot | null>>();
   /** By the slug or id text of a request; only references that found a scene stay (bounded). */
   readonly #byRef = new Map<string, Entry<SceneSnapshot | null>>();
-  readonly #default = new Map<'id', Entry<number | null>>();
+  readonly #defaultId = new Map<'id', Entry<number | null>>();
+  readonly #default = new Map<'snapshot', Entry<SceneSnapshot | null>>();
 
   constructor(orm: Orm, options: { ttlMs?: number } = {}) {
     this.#orm = orm;
@@ -44,6 +39,7 @@ export class SceneSnapshots {
   invalidate(): void {
     this.#byId.clear();
     this.#byRef.clear();
+    this.#defaultId.clear();
     this.#default.clear();
   }
 
@@ -60,37 +56,25 @@ export class SceneSnapshots {
   }
 
   defaultSceneId(options: ReadOptions = {}): Promise<number | null> {
-    return this.#cached(this.#default, 'id', () => getDefaultSceneId(this.#orm.em.fork()), options.fresh);
+    return this.#cached(this.#defaultId, 'id', () => getDefaultSceneId(this.#orm.em.fork()), options.fresh);
   }
 
   /** The active scene with this id, or null. */
   byId(id: number, options: ReadOptions = {}): Promise<SceneSnapshot | null> {
-    return this.#cached(this.#byId, id, () => this.#load((em) => em.findOne(Scene, { id, active: true }), options), options.fresh);
+    return this.#cached(this.#byId, id, () => this.#load({ id }), options.fresh);
   }
 
   /** An active scene by slug, or by id when no slug matches (spec routes /scenes/{slug}); or null. */
   byRef(idOrSlug: string, options: ReadOptions = {}): Promise<SceneSnapshot | null> {
-    const find = (em: EntityManager) =>
-      findActiveScene(em, idOrSlug).catch((error: unknown) => {
-        if (error instanceof HttpError && error.status === 404) return null;
-        throw error;
-      });
-    return this.#cached(this.#byRef, idOrSlug, () => this.#load(find, options), options.fresh);
+    return this.#cached(this.#byRef, idOrSlug, () => this.#load({ ref: idOrSlug }), options.fresh);
   }
 
   /** What a screen following the default scene shows; null when no default is configured. */
-  async defaultSnapshot(options: ReadOptions = {}): Promise<SceneSnapshot | null> {
-    const id = await this.defaultSceneId(options);
-    return id === null ? null : this.byId(id, options);
+  defaultSnapshot(options: ReadOptions = {}): Promise<SceneSnapshot | null> {
+    return this.#cached(this.#default, 'snapshot', () => this.#load('default'), options.fresh);
   }
 
-  async #load(find: (em: EntityManager) => Promise<Scene | null>, options: ReadOptions): Promise<SceneSnapshot | null> {
-    const em = this.#orm.em.fork();
-    const scene = await find(em);
-    if (!scene) return null;
-    const slots = await loadSlots(em, [scene.id]);
-    const streams = await resolveSceneStreams(em, scene);
-    const defaultId = await this.defaultSceneId(options);
-    return { scene: presentScene(scene, slots.get(scene.id) ?? [], defaultId), streams };
+  #load(where: SceneWhere): Promise<SceneSnapshot | null> {
+    return loadSceneSnapshot(this.#orm.em.fork(), where);
   }
 }

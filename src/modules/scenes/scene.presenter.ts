@@ -1,7 +1,23 @@
 import type { SceneDto } from '../../shared/api.ts';
-import type { Scene } from './scene.entity.ts';
+import type { LayoutType, SelectionAlgorithm } from '../../shared/constants.ts';
+import { iso } from '../streams/stream.presenter.ts';
 
-export function presentScene(scene: Scene, slots: readonly (number | null)[], defaultSceneId: number | null): SceneDto {
+/** A scene as an entity or a raw row (same property names; raw dates arrive as text). */
+export interface SceneFields {
+  id: number;
+  slug?: string | null;
+  name: string;
+  description?: string | null;
+  prompt?: string | null;
+  selectionAlgorithm: SelectionAlgorithm;
+  maxStreams: number;
+  layoutType: LayoutType;
+  active: boolean;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+}
+
+export function presentScene(scene: SceneFields, slots: readonly (number | null)[], defaultSceneId: number | null): SceneDto {
   return {
     id: scene.id,
     slug: scene.slug ?? null,
@@ -12,8 +28,8 @@ export function presentScene(scene: Scene, slots: readonly (number | null)[], de
     max_streams: scene.maxStreams,
     layout_type: scene.layoutType,
     active: scene.active,
-    created_at: scene.createdAt.toISOString(),
-    updated_at: scene.updatedAt.toISOString(),
+    created_at: iso(scene.createdAt),
+    updated_at: iso(scene.updatedAt),
     stream_ids: [...slots],
     is_default: scene.id === defaultSceneId,
   };

@@ -2,20 +2,16 @@
  * Scenes: saving (slug, slots), soft deletion, the default scene, and resolving which streams a
  * scene shows right now through the shared selection rules.
  */
-import { QueryOrder } from '@mikro-orm/core';
-import type { SceneCreate, SceneStreamDto, SceneUpdate } from '../../shared/api.ts';
+import type { SceneCreate, SceneUpdate } from '../../shared/api.ts';
 import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
-import { selectSceneStreams } from '../../shared/scenes/selection.ts';
 import { slugify, uniqueSlug } from '../../shared/scenes/slug.ts';
 import type { EntityManager } from '../../db.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Changes, DomainChange } from '../../realtime/changes.ts';
-import { getConfigValue, setConfigValue } from '../config/config.service.ts';
-import { presentStream } from '../streams/stream.presenter.ts';
+import { getConfigValue } from '../config/config.service.ts';
 import { Stream } from '../streams/stream.entity.ts';
 import { Scene, SceneStream } from './scene.entity.ts';
-
-const MAX_INT = 2_147_483_647;
+import { slotList } from './scene-queries.ts';
 
 export async function getDefaultSceneId(em: EntityManager): Promise<number | null> {
   const value = await getConfigValue(em, DEFAULT_SCENE_KEY);
@@ -31,58 +27,20 @@ export async function listScenes(em: EntityManager, filter: { active?: boolean |
 
 /** Manual slots per scene: index i holds the stream at position i+1, null for an empty slot. */
 export async function loadSlots(em: EntityManager, sceneIds: readonly number[]): Promise<Map<number, (number | null)[]>> {
-  const slots = new Map<number, (number | null)[]>(sceneIds.map((id) => [id, []]));
-  if (sceneIds.length === 0) return slots;
+  if (sceneIds.length === 0) return new Map();
   const rows = await em.find(SceneStream, { scene: { $in: [...sceneIds] } }, { orderBy: { position: 'asc' } });
-  for (const row of rows) {
-    const list = slots.get(row.scene.id) ?? [];
-    while (list.length < row.position - 1) list.push(null);
-    list[row.position - 1] = row.stream.id;
-    slots.set(row.scene.id, list);
-  }
-  return slots;
+  return new Map(
+    sceneIds.map((id) => [
+      id,
+      slotList(rows.filter((row) => row.scene.id === id).map((row) => ({ stream_id: row.stream.id, position: row.position }))),
+    ]),
+  );
 }
 
 export async function findScene(em: EntityManager, id: number): Promise<Scene> {
   const scene = await em.findOne(Scene, { id });
   if (!scene) throw notFound(`Scene not found: ${id}`);
   return scene;
-}
-
-/** An active scene by slug, or by id when no slug matches (the switcher links by id without a slug). */
-export async function findActiveScene(em: EntityManager, idOrSlug: string): Promise<Scene> {
-  const bySlug = await em.findOne(Scene, { slug: idOrSlug, active: true });
-  if (bySlug) return bySlug;
-  if (/^\d{1,10}$/.test(idOrSlug) && Number(idOrSlug) <= MAX_INT) {
-    const byId = await em.findOne(Scene, { id: Number(idOrSlug), active: true });
-    if (byId) return byId;
-  }
-  throw notFound(`Scene not found: ${idOrSlug}`);
-}
-
-/** The streams the scene shows now, numbered 1..n by the scene's selection algorithm. */
-export async function resolveSceneStreams(em: EntityManager, scene: Scene): Promise<SceneStreamDto[]> {
-  const limit = scene.maxStreams;
-  let pool: Stream[] = [];
-  let placements: { stream_id: number; position: number }[] = [];
-  // The database pre-selects in the same order selectSceneStreams sorts, so the pure rule decides.
-  if (scene.selectionAlgorithm === 'recent') {
-    pool = await em.find(Stream, { active: true }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
-  } else if (scene.selectionAlgorithm === 'ranked') {
-    pool = await em.find(Stream, { active: true }, {
-      orderBy: { qualityScore: QueryOrder.DESC_NULLS_LAST, createdAt: 'desc', id: 'desc' },
-      limit,
-    });
-  } else if (scene.selectionAlgorithm === 'manual') {
-    const slots = await em.find(SceneStream, { scene: scene.id }, { populate: ['stream'], orderBy: { position: 'asc' } });
-    pool = slots.map((slot) => slot.stream);
-    placements = slots.map((slot) => ({ stream_id: slot.stream.id, position: slot.position }));
-  }
-  return selectSceneStreams(
-    { selection_algorithm: scene.selectionAlgorithm, max_streams: scene.maxStreams },
-    pool.map(presentStream),
-    placements,
-  );
 }
 
 /** The slug for a scene named `name`, unique against every other scene. */
@@ -165,15 +123,27 @@ export async function deleteScene(em: EntityManager, changes: Changes, id: numbe
   changes.push({ type: 'scene.deleted', sceneId: scene.id });
 }
 
+/**
+ * Makes an active scene the default, in one statement (atomic, no transaction needed): the
+ * scene check and the write cannot be split by a concurrent deactivation. Every wall waits on
+ * this write, so it is one round trip.
+ */
 export async function setDefaultScene(em: EntityManager, changes: Changes, sceneId: number, actor: string): Promise<void> {
-  const scene = await findScene(em, sceneId);
-  if (!scene.active) throw conflict('An inactive scene cannot be the default scene');
-  if ((await getDefaultSceneId(em)) === scene.id) return;
-  await setConfigValue(em, DEFAULT_SCENE_KEY, String(scene.id), {
-    updatedBy: actor,
-    description: 'The scene walls and kiosks show by default',
-  });
-  changes.push({ type: 'default-scene.changed', sceneId: scene.id });
+  const [result] = await em.execute<{ active: boolean | null; changed: boolean }[]>(
+    `with target as (select active from scenes where id = ?),
+     up as (
+       insert into system_config as c (key, value, description, updated_by, updated_at)
+       select ?, ?, 'The scene walls and kiosks show by default', ?, now() from target where active
+       on conflict (key) do update set value = excluded.value, updated_by = excluded.updated_by, updated_at = now()
+       where c.value is distinct from excluded.value
+       returning 1
+     )
+     select (select active from target) as active, exists (select 1 from up) as changed`,
+    [sceneId, DEFAULT_SCENE_KEY, String(sceneId), actor],
+  );
+  if (!result || result.active === null) throw notFound(`Scene not found: ${sceneId}`);
+  if (!result.active) throw conflict('An inactive scene cannot be the default scene');
+  if (result.changed) changes.push({ type: 'default-scene.changed', sceneId });
 }
 
 /**

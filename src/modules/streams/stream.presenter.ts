@@ -1,9 +1,34 @@
-import type { SceneStreamDto, StreamDto } from '../../shared/api.ts';
-import type { Stream } from './stream.entity.ts';
+import type { StreamDto } from '../../shared/api.ts';
+import type { Category, Quality } from '../../shared/constants.ts';
 
-const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+/** A stream as an entity or a raw row (same property names; raw dates arrive as text). */
+export interface StreamFields {
+  id: number;
+  name: string;
+  url: string;
+  fallbackUrl?: string | null;
+  description?: string | null;
+  category: Category;
+  quality: Quality;
+  active: boolean;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  qualityScore?: number | null;
+  qualityAssessedAt?: Date | string | null;
+  qualityConfidence?: number | null;
+  locationName?: string | null;
+  latitude?: number | null;
+  longitude?: number | null;
+  timezone?: string | null;
+}
 
-export function presentStream(s: Stream): StreamDto {
+/** ISO 8601 in UTC with milliseconds, from a Date or PostgreSQL's "2026-11-22 15:57:58.783+00". */
+export function iso(value: Date | string): string {
+  if (value instanceof Date) return value.toISOString();
+  return new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
+}
+
+export function presentStream(s: StreamFields): StreamDto {
   return {
     id: s.id,
     name: s.name,
@@ -13,18 +38,14 @@ export function presentStream(s: Stream): StreamDto {
     category: s.category,
     quality: s.quality,
     active: s.active,
-    created_at: s.createdAt.toISOString(),
-    updated_at: s.updatedAt.toISOString(),
+    created_at: iso(s.createdAt),
+    updated_at: iso(s.updatedAt),
     quality_score: s.qualityScore ?? null,
-    quality_assessed_at: iso(s.qualityAssessedAt),
+    quality_assessed_at: s.qualityAssessedAt ? iso(s.qualityAssessedAt) : null,
     quality_confidence: s.qualityConfidence ?? null,
     location_name: s.locationName ?? null,
     latitude: s.latitude ?? null,
     longitude: s.longitude ?? null,
     timezone: s.timezone ?? null,
   };
-}
-
-export function presentSceneStream(s: Stream & { position: number }): SceneStreamDto {
-  return { ...presentStream(s), position: s.position };
 }

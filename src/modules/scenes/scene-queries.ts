@@ -1,0 +1,97 @@
+/**
+ * Reading a scene as screens show it, in one plain SQL round trip: the scene, its slots, the
+ * default scene id and the candidate streams its algorithm needs. This is the hot path of every
+ * push and cache fill, so it skips entity hydration; the shared selectSceneStreams still
+ * decides which streams are shown, in which order.
+ */
+import type { SceneDto, SceneStreamDto } from '../../shared/api.ts';
+import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
+import { selectSceneStreams, type Placement } from '../../shared/scenes/selection.ts';
+import type { EntityManager } from '../../db.ts';
+import { presentStream, type StreamFields } from '../streams/stream.presenter.ts';
+import { presentScene, type SceneFields } from './scene.presenter.ts';
+
+export interface SceneSnapshot {
+  scene: SceneDto;
+  streams: SceneStreamDto[];
+}
+
+export type SceneWhere = { id: number } | { ref: string } | 'default';
+
+const MAX_INT = 2_147_483_647;
+
+const STREAM_COLUMNS = `st.id, st.name, st.url, st.fallback_url as "fallbackUrl", st.description, st.category,
+  st.quality, st.active, st.created_at as "createdAt", st.updated_at as "updatedAt", st.quality_score as "qualityScore",
+  st.quality_assessed_at as "qualityAssessedAt", st.quality_confidence as "qualityConfidence",
+  st.location_name as "locationName", st.latitude, st.longitude, st.timezone`;
+
+/** Candidates of one algorithm as a JSON array; empty unless the scene uses that algorithm. */
+const candidates = (algorithm: string, where: string, order: string) => `
+  coalesce((select json_agg(c) from (
+    select ${STREAM_COLUMNS} from streams st
+    where s."selectionAlgorithm" = '${algorithm}' and ${where} ${order}
+  ) c), '[]'::json) as ${algorithm}`;
+
+/**
+ * One round trip: the scene, the default scene id, its slots, and the candidate streams its
+ * algorithm needs (pre-selected in the order selectSceneStreams sorts).
+ */
+const sceneQuery = (where: string, order = '') => `
+  with d as (select value::int as id from system_config where key = '${DEFAULT_SCENE_KEY}' and value ~ '^[0-9]{1,9}$'),
+  s as (
+    select s.id, s.slug, s.name, s.description, s.prompt, s.selection_algorithm as "selectionAlgorithm",
+      s.max_streams as "maxStreams", s.layout_type as "layoutType", s.active, s.created_at as "createdAt",
+      s.updated_at as "updatedAt"
+    from scenes s where s.active and ${where} ${order} limit 1
+  )
+  select s.*, (select id from d) as "defaultId",
+    coalesce((select json_agg(json_build_object('stream_id', ss.stream_id, 'position', ss.position) order by ss.position)
+      from scene_streams ss where ss.scene_id = s.id), '[]'::json) as slots,
+    ${candidates('recent', 'st.active', 'order by st.created_at desc, st.id desc limit s."maxStreams"')},
+    ${candidates('ranked', 'st.active', 'order by st.quality_score desc nulls last, st.created_at desc, st.id desc limit s."maxStreams"')},
+    ${candidates('manual', 'st.id in (select stream_id from scene_streams where scene_id = s.id)', '')}
+  from s`;
+
+const BY_DEFAULT = sceneQuery('s.id = (select id from d)');
+const BY_ID = sceneQuery('s.id = ?');
+// A slug wins over an id made of the same digits (spec: /scenes/{slug}, id when there is no slug).
+const BY_REF = sceneQuery('(s.slug = ? or s.id = ?)', 'order by (s.slug = ?) desc nulls last');
+
+type SceneRow = SceneFields & {
+  defaultId: number | null;
+  slots: Placement[];
+  recent: StreamFields[];
+  ranked: StreamFields[];
+  manual: StreamFields[];
+};
+
+async function findSceneRow(em: EntityManager, where: SceneWhere): Promise<SceneRow | null> {
+  let rows: SceneRow[];
+  if (where === 'default') rows = await em.execute<SceneRow[]>(BY_DEFAULT);
+  else if ('id' in where) rows = await em.execute<SceneRow[]>(BY_ID, [where.id]);
+  else {
+    const id = /^\d{1,10}$/.test(where.ref) && Number(where.ref) <= MAX_INT ? Number(where.ref) : -1;
+    rows = await em.execute<SceneRow[]>(BY_REF, [where.ref, id, where.ref]);
+  }
+  return rows[0] ?? null;
+}
+
+/** Slots as the editor shows them: index i is position i+1, null for an empty slot. */
+export function slotList(placements: readonly Placement[]): (number | null)[] {
+  const list: (number | null)[] = [];
+  for (const { stream_id, position } of placements) {
+    while (list.length < position - 1) list.push(null);
+    list[position - 1] = stream_id;
+  }
+  return list;
+}
+
+/** The active scene `where` points at, resolved to what screens show; null when there is none. */
+export async function loadSceneSnapshot(em: EntityManager, where: SceneWhere): Promise<SceneSnapshot | null> {
+  const row = await findSceneRow(em, where);
+  if (!row) return null;
+  const algorithm = row.selectionAlgorithm;
+  const pool = (algorithm === 'recent' || algorithm === 'ranked' || algorithm === 'manual' ? row[algorithm] : []).map(presentStream);
+  const streams = selectSceneStreams({ selection_algorithm: row.selectionAlgorithm, max_streams: row.maxStreams }, pool, row.slots);
+  return { scene: presentScene(row, slotList(row.slots), row.defaultId), streams };
+}
