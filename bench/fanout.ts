@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { Registration, ScreenState } from '../src/shared/events.ts';
 import { connectScreen, type ScreenClient } from '../src/shared/screen-client.ts';
 import { applyScreenMessage } from '../src/shared/screen-state.ts';
-import { startServerProcess, type Memory, type ServerProcess } from './server-process.ts';
+import { benchAuth, startServerProcess, type Memory, type ServerProcess } from './server-process.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -134,7 +134,7 @@ log('measuring Nature Wall');
 const nwResult = await measure(walls, async (i) => {
   const res = await fetch(`${base}/api/config/default-scene`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...benchAuth },
     body: JSON.stringify({ scene_id: i % 2 === 0 ? other : defaultId }),
   });
   if (!res.ok) throw new Error(`PUT default scene: ${res.status}`);

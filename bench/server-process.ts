@@ -29,12 +29,23 @@ export interface ServerProcess {
 
 const root = path.resolve(import.meta.dirname, '..');
 
+/** Benchmarks write through the API as an admin, with this ADMIN_API_TOKEN. */
+export const BENCH_TOKEN = 'bench-admin-token-0123456789abcdef';
+export const benchAuth = { authorization: `Bearer ${BENCH_TOKEN}` };
+
 export async function startServerProcess(
   options: { script?: string; env?: NodeJS.ProcessEnv; dataDir?: string; port?: number; keepDataDir?: boolean } = {},
 ): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'nw-bench-')));
   const port = options.port ?? (await freePort());
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ...options.env };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    ADMIN_API_TOKEN: BENCH_TOKEN,
+    ...options.env,
+  };
   if (!options.env?.DATABASE_URL) delete env.DATABASE_URL;
   const child = spawn(
     process.execPath,

@@ -10,7 +10,13 @@ import Koa from 'koa';
 import compose from 'koa-compose';
 import compress from 'koa-compress';
 import type { EntityManager, Orm } from './db.ts';
-import type { AppContext, AppState } from './http/context.ts';
+import type { Actor, AppContext, AppState } from './http/context.ts';
+import { createLimiter, type LimiterStore } from './http/rate-limit.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { authRouter, type AuthRouteDeps } from './modules/auth/auth.routes.ts';
+import { accessGuard } from './modules/auth/guard.ts';
+import { resolveActor, type Credentials } from './modules/auth/identity.ts';
+import { assertPolicyCovers, SOCKET_POLICY } from './modules/auth/policy.ts';
 import { errorHandler, HttpError, notFound } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
 import { webApp } from './http/web.ts';
@@ -35,12 +41,20 @@ export interface AppDeps {
   webDist?: string;
   /** Sees every committed change before it is pushed (tests). */
   onChanges?: (changes: readonly DomainChange[]) => void;
+  /** ADMIN_API_TOKEN: a bearer token with admin rights for scripts and CI. */
+  adminApiToken?: string | undefined;
+  /** Browser origins besides our own (ALLOWED_ORIGINS). */
+  allowedOrigins?: readonly string[];
+  /** Where rate-limit counters live (memory unless several nodes share them). */
+  limiterStore?: LimiterStore;
+  /** TRUST_PROXY: client IP and protocol from X-Forwarded-* headers. */
+  trustProxy?: boolean;
 }
 
 export const BODY_LIMIT = '100kb';
 
-/** What the routes share: the scene cache, the publisher, and the hub's screen list. */
-interface Services {
+/** What the routes share: the scene cache, the publisher, the hub's screen list, login limits. */
+interface Services extends AuthRouteDeps {
   publisher: ChangePublisher;
   snapshots: SceneSnapshots;
   listScreens: () => Promise<ScreenPresence[]>;
@@ -55,6 +69,7 @@ export function apiRouter(services: Services): Router<AppState> {
     configRouter(services),
     discoveryRouter(),
     screensRouter(services),
+    authRouter(services),
   ]) {
     api.use(router.routes());
   }
@@ -63,6 +78,8 @@ export function apiRouter(services: Services): Router<AppState> {
 
 export interface NatureWall {
   koa: Koa<AppState>;
+  /** The /api router (its route table is what the access policy must cover). */
+  api: Router<AppState>;
   directory: SceneDirectory;
   /** Starts the scene controller on an HTTP server; from then on every change is pushed. */
   attachHub(options: Omit<HubOptions, 'directory' | 'logger'>): Promise<Hub>;
@@ -71,6 +88,8 @@ export interface NatureWall {
 export function createApp(deps: AppDeps): NatureWall {
   const snapshots = new SceneSnapshots(deps.orm);
   const directory = createSceneDirectory(deps.orm, snapshots);
+  const allowedOrigins = deps.allowedOrigins ?? [];
+  const limiterStore = deps.limiterStore ?? { kind: 'memory' };
   let hub: Hub | undefined;
   const services: Services = {
     snapshots,
@@ -82,12 +101,20 @@ export function createApp(deps: AppDeps): NatureWall {
       },
     },
     listScreens: async () => (hub ? hub.screens() : []),
+    loginLimits: {
+      byIp: createLimiter(limiterStore, { name: 'login-ip', points: 20, durationSeconds: 15 * 60 }),
+      byUsername: createLimiter(limiterStore, { name: 'login-user', points: 10, durationSeconds: 15 * 60 }),
+    },
+    onSessionEnded: (sessionHash) => void hub?.disconnectSession(sessionHash),
   };
+  const actorOf = (em: EntityManager, credentials: Credentials) => resolveActor(em, credentials, deps.adminApiToken);
 
   const koa = new Koa<AppState>();
   koa.silent = true; // errors are answered by errorHandler and logged by the request log
+  koa.proxy = deps.trustProxy ?? false;
 
   const api = apiRouter(services);
+  assertPolicyCovers(api);
   const apiStack = compose<AppContext>([
     errorHandler,
     async (ctx, next) => {
@@ -98,18 +125,22 @@ export function createApp(deps: AppDeps): NatureWall {
       if (ctx.status === 405) throw new HttpError(405, `Method ${ctx.method} is not allowed here`);
       if (ctx.status === 501) throw new HttpError(501, `Method ${ctx.method} is not implemented`);
     },
-    bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] }),
     async (ctx, next) => {
       // One EntityManager per request, forked on first use: cached reads never need one.
       let em: EntityManager | undefined;
       Object.defineProperty(ctx.state, 'em', { get: () => (em ??= deps.orm.em.fork()), configurable: true });
+      let actor: Promise<Actor | null> | undefined;
+      ctx.state.actor = () => (actor ??= actorOf(ctx.state.em, { cookie: ctx.get('cookie'), authorization: ctx.get('authorization') }));
       await next();
     },
+    accessGuard(api, allowedOrigins),
+    bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] }),
     api.routes(),
     api.allowedMethods(),
   ]);
 
   koa.use(requestLog(deps.logger));
+  koa.use(securityHeaders());
   koa.use(compress({ threshold: 1024 }));
   koa.use(healthRouter(deps).routes());
   koa.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx as AppContext, next) : next()));
@@ -117,9 +148,24 @@ export function createApp(deps: AppDeps): NatureWall {
 
   return {
     koa,
+    api,
     directory,
     async attachHub(options) {
-      hub = await createHub({ ...options, directory, logger: deps.logger });
+      hub = await createHub({
+        allowedOrigins,
+        ...options,
+        directory,
+        logger: deps.logger,
+        // The one socket policy: screens are public, the admin room needs an admin.
+        authorize: async (registration, handshake) => {
+          if (SOCKET_POLICY[registration.kind] === 'public') return { ok: true };
+          const actor = await actorOf(deps.orm.em.fork(), {
+            cookie: handshake.headers.cookie,
+            authorization: handshake.headers.authorization ?? (typeof handshake.auth.token === 'string' ? `Bearer ${handshake.auth.token}` : undefined),
+          });
+          return actor ? { ok: true, sessionHash: actor.sessionHash } : { ok: false, error: 'Authentication required' };
+        },
+      });
       return hub;
     },
   };

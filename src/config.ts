@@ -33,6 +33,10 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   ALLOWED_ORIGINS: z.string().default(''),
+  ADMIN_USERNAME: z.string().trim().min(1).max(64).default('admin'),
+  ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional().or(z.literal('').transform(() => undefined)),
+  ADMIN_API_TOKEN: z.string().min(24, 'must be at least 24 characters').optional().or(z.literal('').transform(() => undefined)),
+  TRUST_PROXY: flag(false),
   NODE_ENV: z.string().default('development'),
 });
 
@@ -49,6 +53,10 @@ export type Config = {
   redisUrl: string | undefined;
   /** Browser origins besides our own that may open sockets and send cookie-authenticated writes. */
   allowedOrigins: string[];
+  adminUsername: string;
+  adminPassword: string | undefined;
+  adminApiToken: string | undefined;
+  trustProxy: boolean;
   production: boolean;
 };
 
@@ -72,6 +80,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST),
     redisUrl: e.REDIS_URL,
     allowedOrigins: e.ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD,
+    adminApiToken: e.ADMIN_API_TOKEN,
+    trustProxy: e.TRUST_PROXY,
     production: e.NODE_ENV === 'production',
   };
 }

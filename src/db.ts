@@ -8,6 +8,7 @@ import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import { fileURLToPath } from 'node:url';
 import { migrationsList } from '../migrations/index.ts';
 import type { Logger } from './logger.ts';
+import { AdminSession, AdminUser, ApiToken } from './modules/auth/auth.entity.ts';
 import { DiscoveryJob, DiscoverySource, DiscoveryStat } from './modules/discovery/discovery.entity.ts';
 import { SystemConfig } from './modules/config/system-config.entity.ts';
 import { Scene, SceneStream } from './modules/scenes/scene.entity.ts';
@@ -18,7 +19,7 @@ import { SocketIoAttachment } from './realtime/attachment.entity.ts';
 export type { EntityManager } from '@mikro-orm/postgresql';
 export type Orm = MikroORM;
 
-export const entities = [Stream, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment];
+export const entities = [Stream, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment, AdminUser, AdminSession, ApiToken];
 
 export const migrationsPath = fileURLToPath(new URL('../migrations', import.meta.url));
 

@@ -8,6 +8,9 @@ import { loadConfig } from './config.ts';
 import { initORM, migrate } from './db.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.ts';
 import { createLogger } from './logger.ts';
+import pg from 'pg';
+import type { LimiterStore } from './http/rate-limit.ts';
+import { ensureInitialAdmin } from './modules/auth/admins.service.ts';
 import { seed } from './modules/seed/seed.ts';
 import { postgresAdapter, redisAdapter } from './realtime/adapter.ts';
 
@@ -26,13 +29,30 @@ async function main(): Promise<void> {
   const applied = await migrate(orm);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
   await seed(orm.em.fork(), { demo: config.seedDemo, logger });
+  await ensureInitialAdmin(orm.em.fork(), { username: config.adminUsername, password: config.adminPassword, logger });
 
-  const app = createApp({ orm, logger, webDist: config.webDist });
-  const server = http.createServer(app.koa.callback());
-  server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
   const databaseUrl = config.databaseUrl ?? embedded!.url;
   const adapter = config.redisUrl ? await redisAdapter(config.redisUrl, logger) : postgresAdapter(databaseUrl, logger);
-  const hub = await app.attachHub({ server, adapter, allowedOrigins: config.allowedOrigins });
+  // Rate-limit counters: shared through the adapter's store when several nodes may run.
+  const limiterPool = config.databaseUrl && !adapter.redisClient ? new pg.Pool({ connectionString: databaseUrl, max: 2 }) : undefined;
+  const limiterStore: LimiterStore = adapter.redisClient
+    ? { kind: 'redis', client: adapter.redisClient }
+    : limiterPool
+      ? { kind: 'postgres', pool: limiterPool }
+      : { kind: 'memory' };
+
+  const app = createApp({
+    orm,
+    logger,
+    webDist: config.webDist,
+    adminApiToken: config.adminApiToken,
+    allowedOrigins: config.allowedOrigins,
+    limiterStore,
+    trustProxy: config.trustProxy,
+  });
+  const server = http.createServer(app.koa.callback());
+  server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
+  const hub = await app.attachHub({ server, adapter });
 
   let closing: Promise<void> | undefined;
   const drain = () =>
@@ -42,6 +62,7 @@ async function main(): Promise<void> {
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 5_000).unref();
       await closed;
+      await limiterPool?.end();
       await orm.close();
     })());
   embedded?.setBeforeStop(drain);

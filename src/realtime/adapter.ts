@@ -13,6 +13,8 @@ export interface AdapterSetup {
   /** Whether disconnected sockets can be recovered with their rooms and missed packets. */
   supportsRecovery: boolean;
   factory: ReturnType<typeof createPostgresAdapter> | ReturnType<typeof createRedisStreamsAdapter>;
+  /** The Redis client, when Redis is used: other cluster-wide state (rate limits) shares it. */
+  redisClient?: unknown;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function redisAdapter(redisUrl: string, logger: Logger): Promise<Ad
     name: 'redis',
     supportsRecovery: true,
     factory: createAdapter(client, { streamName: 'nature-wall:socket.io' }),
+    redisClient: client,
     close: async () => {
       await client.quit().catch(() => undefined);
     },

@@ -65,6 +65,8 @@ interface Presence {
 
 interface SocketData {
   presence?: Presence;
+  /** Set for admin sockets that authenticated with a session cookie. */
+  sessionHash?: string;
 }
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -77,13 +79,20 @@ export interface HubOptions {
   adapter?: AdapterSetup;
   /** Origins besides the server's own that may open a socket (ALLOWED_ORIGINS). */
   allowedOrigins?: readonly string[];
-  /** Access policy for a registration: true, or the reason it is refused. */
-  authorize?: (registration: Registration, socket: HubSocket) => true | string;
+  /**
+   * Access policy for a registration, from the handshake (cookie, Authorization header or
+   * `auth.token`). Checked on every registration and again when a connection is recovered.
+   */
+  authorize?: (registration: Registration, handshake: HubSocket['handshake']) => Promise<Authorization>;
   presenceDebounceMs?: number;
 }
 
+export type Authorization = { ok: true; sessionHash?: string | undefined } | { ok: false; error: string };
+
 export interface Hub {
   io: HubServer;
+  /** Disconnects every socket (on every node) that authenticated with this session. */
+  disconnectSession(sessionHash: string): Promise<void>;
   /** Hand this to runCommand: it pushes every committed change to every screen. */
   publisher: ChangePublisher;
   /** Every connected, registered screen on every node. */
@@ -336,8 +345,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
         return reply(ack, { error: `Invalid registration: ${issue ? `${issue.path.join('.') || 'registration'}: ${issue.message}` : 'unknown'}` });
       }
       const registration = parsed.data;
-      const verdict = options.authorize?.(registration, socket) ?? true;
-      if (verdict !== true) return reply(ack, { error: verdict });
+      const verdict = options.authorize ? await options.authorize(registration, socket.handshake) : { ok: true as const };
+      if (!verdict.ok) return reply(ack, { error: verdict.error });
+      if (verdict.sessionHash) socket.data.sessionHash = verdict.sessionHash;
 
       for (const room of socket.rooms) if (room !== socket.id) await socket.leave(room);
       const target = targetOf(registration);
@@ -392,6 +402,12 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     socket.on('screen:register', onRegister);
     socket.on('screen:health', onHealth);
     socket.on('disconnect', onDisconnect);
+    // A recovered connection comes back with its rooms and no registration: check it again.
+    if (socket.recovered && socket.data.presence && options.authorize) {
+      void options.authorize({ kind: socket.data.presence.kind } as Registration, socket.handshake).then((verdict) => {
+        if (!verdict.ok) socket.disconnect(true);
+      });
+    }
   });
 
   io.of('/').adapter.on('delete-room', (room: string) => {
@@ -403,6 +419,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     io,
     publisher,
     screens,
+    async disconnectSession(sessionHash) {
+      for (const socket of await io.fetchSockets()) if (socket.data.sessionHash === sessionHash) socket.disconnect(true);
+    },
     async close() {
       if (presenceTimer) clearTimeout(presenceTimer);
       await new Promise<void>((resolve) => {

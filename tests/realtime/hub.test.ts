@@ -3,7 +3,7 @@ import { io as ioClient } from 'socket.io-client';
 import type { KioskState, ScreenPresence, WallState } from '../../src/shared/events.ts';
 import { seed } from '../../src/modules/seed/seed.ts';
 import { createLogger } from '../../src/logger.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { adminHeaders, startTestApp, type TestApp } from '../support/app.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
 import { openScreen, type TestScreen } from '../support/screens.ts';
 
@@ -151,7 +151,7 @@ describe('presence', () => {
   });
 
   it('pushes screens:updated to admins when screens come and go', async () => {
-    const admin = open(app.baseUrl, { kind: 'admin' });
+    const admin = open(app.baseUrl, { kind: 'admin' }, adminHeaders);
     await admin.waitFor((s) => s?.kind === 'admin');
     const updates: ScreenPresence[][] = [];
     admin.client.socket.on('screens:updated', (list) => updates.push(list));
@@ -163,7 +163,7 @@ describe('presence', () => {
   });
 
   it('pushes stream and scene changes to admins', async () => {
-    const admin = open(app.baseUrl, { kind: 'admin' });
+    const admin = open(app.baseUrl, { kind: 'admin' }, adminHeaders);
     await admin.waitFor((s) => s?.kind === 'admin');
     const events: string[] = [];
     admin.client.socket.on('stream:created', (p) => events.push(`created:${p.stream.name}`));

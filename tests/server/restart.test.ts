@@ -12,6 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/embedded-postgres.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
+const TOKEN = 'restart-test-token-0123456789abcdef';
+const writeHeaders = { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` };
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
@@ -22,7 +24,14 @@ afterAll(async () => {
 
 async function startServer(dataDir: string) {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', WEB_DIST: path.join(dataDir, 'no-web') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ADMIN_API_TOKEN: TOKEN,
+  };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, ['src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
@@ -61,13 +70,14 @@ describe('npm start on the embedded database', () => {
     const first = await startServer(dataDir);
     const created = await fetch(`${first.base}/api/streams`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: writeHeaders,
       body: JSON.stringify({ name: 'Survivor cam', url: 'https://example.org/survivor.m3u8', category: 'ocean' }),
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: number };
     expect(await first.stop()).toBe(0);
     expect(first.output()).toContain('stopped cleanly');
+    expect(first.output()).toMatch(/First start: created admin 'admin' with password \S{20,}/); // zero-config login
     expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false); // the cluster shut down
 
     const second = await startServer(dataDir);
@@ -84,7 +94,7 @@ describe('npm start on the embedded database', () => {
     const first = await startServer(dataDir);
     const created = await fetch(`${first.base}/api/scenes`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: writeHeaders,
       body: JSON.stringify({ name: 'Survives a crash' }),
     });
     expect(created.status).toBe(201);

@@ -24,10 +24,19 @@ export interface TestApp {
   hub: Hub | undefined;
   /** Every change the app published, in order. */
   published: DomainChange[];
-  /** JSON request; the answer's body is typed as the caller expects (tests assert it anyway). */
+  /**
+   * JSON request as an admin (the ADMIN_API_TOKEN bearer); the answer's body is typed as the
+   * caller expects (tests assert it anyway).
+   */
   request<T = unknown>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<TestResponse<T>>;
+  /** The same request with no credentials at all (a visitor, a screen). */
+  anonymous<T = unknown>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<TestResponse<T>>;
   close(): Promise<void>;
 }
+
+/** The ADMIN_API_TOKEN every test app accepts. */
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+export const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 export interface TestAppOptions {
   logger?: Logger;
@@ -35,6 +44,7 @@ export interface TestAppOptions {
   hub?: boolean | (Partial<Omit<HubOptions, 'server' | 'directory' | 'logger'>> & { cluster?: boolean });
   /** Share another test app's database (a second node). */
   database?: TestDatabase;
+  appOptions?: Partial<Parameters<typeof createApp>[0]>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -43,7 +53,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const orm = await initORM({ url: db.url, logger });
   const published: DomainChange[] = [];
-  const app = createApp({ orm, logger, onChanges: (changes) => published.push(...changes) });
+  const app = createApp({
+    orm,
+    logger,
+    adminApiToken: TEST_ADMIN_TOKEN,
+    onChanges: (changes) => published.push(...changes),
+    ...options.appOptions,
+  });
   const server = http.createServer(app.koa.callback());
   let hub: Hub | undefined;
   if (options.hub) {
@@ -65,22 +81,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     hub,
     published,
-    async request<T>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<TestResponse<T>> {
-      const res = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-        ...init,
-      });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : null;
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: res.status, body: parsed as T, headers: res.headers };
-    },
+    request: <T>(method: string, path: string, body?: unknown, init?: RequestInit) =>
+      send<T>(baseUrl, method, path, body, { ...init, headers: { ...adminHeaders, ...(init?.headers as Record<string, string>) } }),
+    anonymous: <T>(method: string, path: string, body?: unknown, init?: RequestInit) => send<T>(baseUrl, method, path, body, init),
     async close() {
       server.closeAllConnections();
       if (hub) await hub.close();
@@ -89,4 +92,23 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (ownsDatabase) await db.drop();
     },
   };
+}
+
+async function send<T>(baseUrl: string, method: string, path: string, body?: unknown, init?: RequestInit): Promise<TestResponse<T>> {
+  const headers: Record<string, string> = { ...(init?.headers as Record<string, string>) };
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    ...init,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
 }

@@ -41,8 +41,11 @@ async function snapshotOf(snapshots: SceneSnapshots, idOrSlug: string): Promise<
 export function scenesRouter(deps: { publisher: ChangePublisher; snapshots: SceneSnapshots }): Router<AppState> {
   const router = new Router<AppState>();
 
+  // Anonymous callers see active scenes only (soft-deleted ones are admin business).
   router.get('/scenes', handle({ query: SceneListQuery }, async (ctx, { query }) => {
-    return present(ctx.state.em, await listScenes(ctx.state.em, query));
+    const admin = await ctx.state.actor();
+    if (!admin && query.active === false) return [];
+    return present(ctx.state.em, await listScenes(ctx.state.em, { active: admin ? query.active : true }));
   }));
 
   // Screens read these on every load: they come from the snapshot cache.

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { Id, IdBody, StreamCreate, StreamListQuery, StreamUpdate, type SuccessDto } from '../../shared/api.ts';
 import type { AppState } from '../../http/context.ts';
+import { notFound } from '../../http/errors.ts';
 import { handle } from '../../http/route.ts';
 import { runCommand, type ChangePublisher } from '../../realtime/changes.ts';
 import { presentStream } from './stream.presenter.ts';
@@ -10,12 +11,17 @@ import { createStream, deleteStream, findStream, listStreams, updateStream } fro
 export function streamsRouter(deps: { publisher: ChangePublisher }): Router<AppState> {
   const router = new Router<AppState>();
 
+  // Anonymous callers (screens, visitors) see active streams only; admins see the whole pool.
   router.get('/streams', handle({ query: StreamListQuery }, async (ctx, { query }) => {
-    return (await listStreams(ctx.state.em, query)).map(presentStream);
+    const admin = await ctx.state.actor();
+    if (!admin && query.active === false) return [];
+    return (await listStreams(ctx.state.em, { active: admin ? query.active : true })).map(presentStream);
   }));
 
   router.get('/streams/:id', handle({ params: z.object({ id: Id }) }, async (ctx, { params }) => {
-    return presentStream(await findStream(ctx.state.em, params.id));
+    const stream = await findStream(ctx.state.em, params.id);
+    if (!stream.active && !(await ctx.state.actor())) throw notFound(`Stream not found: ${params.id}`);
+    return presentStream(stream);
   }));
 
   router.post('/streams', handle({ body: StreamCreate }, async (ctx, { body }) => {

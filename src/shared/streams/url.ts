@@ -23,6 +23,20 @@ export type StreamType = 'embedded' | 'direct';
 
 export type YouTubeRef = { kind: 'video'; id: string } | { kind: 'channel'; channelId: string };
 
+/**
+ * The only hosts a player may frame (and the Content-Security-Policy's frame-src): anything
+ * else is a link-out tile, never an iframe of an arbitrary page.
+ */
+export const FRAME_HOSTS = [
+  'www.youtube.com',
+  'www.youtube-nocookie.com',
+  'player.twitch.tv',
+  'player.vimeo.com',
+  'vimeo.com',
+  'www.earthcam.com',
+  'www.skylinewebcams.com',
+] as const;
+
 const YOUTUBE_HOSTS = new Set([
   'youtube.com',
   'www.youtube.com',

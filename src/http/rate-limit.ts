@@ -1,0 +1,50 @@
+/**
+ * Abuse limits for anonymous endpoints (login now; submissions, extraction and ratings use the
+ * same helpers). Counters live in memory on a single node, and in PostgreSQL (table
+ * rate_limits) or Redis when several nodes share the load, so a limit holds across nodes.
+ */
+import type { Context } from 'koa';
+import type pg from 'pg';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { HttpError } from './errors.ts';
+
+export type LimiterStore =
+  | { kind: 'memory' }
+  | { kind: 'postgres'; pool: pg.Pool }
+  | { kind: 'redis'; client: unknown };
+
+export function createLimiter(store: LimiterStore, options: { name: string; points: number; durationSeconds: number }): RateLimiterAbstract {
+  const common = { keyPrefix: `nw:${options.name}`, points: options.points, duration: options.durationSeconds };
+  switch (store.kind) {
+    case 'memory':
+      return new RateLimiterMemory(common);
+    case 'postgres':
+      return new RateLimiterPostgres({ ...common, storeClient: store.pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true });
+    case 'redis':
+      return new RateLimiterRedis({ ...common, storeClient: store.client, useRedisPackage: true });
+  }
+}
+
+/** 429 with Retry-After (seconds), from a limiter's answer. */
+export function tooManyRequests(ctx: Context, state: RateLimiterRes | null, message: string): HttpError {
+  const seconds = Math.max(1, Math.ceil((state?.msBeforeNext ?? 60_000) / 1000));
+  ctx.set('Retry-After', String(seconds));
+  return new HttpError(429, message);
+}
+
+/** True when the key has no points left (without spending one). */
+export async function isExhausted(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> {
+  const state = await limiter.get(key);
+  return state && state.consumedPoints >= limiter.points ? state : null;
+}
+
+/** Spend a point; answers the limiter state when over the limit. */
+export async function spend(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> {
+  try {
+    await limiter.consume(key);
+    return null;
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return rejection;
+    throw rejection; // the store failed: let the error handler answer
+  }
+}

@@ -1,0 +1,81 @@
+/** Administrator accounts: the first one at start-up, shell management, and login checks. */
+import type { EntityManager } from '../../db.ts';
+import type { Logger } from '../../logger.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { AdminSession, AdminUser } from './auth.entity.ts';
+import { dummyHash, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
+
+export function normalizeUsername(username: string): string {
+  return username.trim().toLowerCase();
+}
+
+function checkCredentials(username: string, password: string): void {
+  if (!/^[a-z0-9._-]{1,64}$/.test(username)) {
+    throw badRequest('username: Use 1-64 letters, digits, dots, dashes or underscores');
+  }
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw badRequest(`password: Use at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+}
+
+export async function createAdmin(em: EntityManager, rawUsername: string, password: string): Promise<AdminUser> {
+  const username = normalizeUsername(rawUsername);
+  checkCredentials(username, password);
+  if (await em.findOne(AdminUser, { username })) throw conflict(`Admin ${username} already exists`);
+  const admin = em.create(AdminUser, { username, passwordHash: await hashPassword(password) });
+  await em.flush();
+  return admin;
+}
+
+/** Sets a new password and ends every session of that admin. */
+export async function setAdminPassword(em: EntityManager, rawUsername: string, password: string): Promise<void> {
+  const username = normalizeUsername(rawUsername);
+  checkCredentials(username, password);
+  const admin = await em.findOne(AdminUser, { username });
+  if (!admin) throw notFound(`No admin named ${username}`);
+  admin.passwordHash = await hashPassword(password);
+  await em.nativeDelete(AdminSession, { user: admin.id });
+  await em.flush();
+}
+
+export async function deleteAdmin(em: EntityManager, rawUsername: string): Promise<void> {
+  const deleted = await em.nativeDelete(AdminUser, { username: normalizeUsername(rawUsername) });
+  if (deleted === 0) throw notFound(`No admin named ${rawUsername}`);
+}
+
+/** The admin these credentials belong to, or null; the same work whether or not the name exists. */
+export async function authenticate(em: EntityManager, rawUsername: string, password: string): Promise<AdminUser | null> {
+  const admin = await em.findOne(AdminUser, { username: normalizeUsername(rawUsername) });
+  const ok = await verifyPassword(admin?.passwordHash ?? (await dummyHash()), password);
+  return admin && ok ? admin : null;
+}
+
+/**
+ * Start-up: ADMIN_USERNAME (default `admin`) gets ADMIN_PASSWORD when it is set (so changing the
+ * variable and restarting resets a lost password). With no admin at all and no password set, a
+ * strong one is generated and printed once, so `npm start` works with zero configuration.
+ */
+export async function ensureInitialAdmin(
+  em: EntityManager,
+  options: { username: string; password: string | undefined; logger: Logger },
+): Promise<void> {
+  const username = normalizeUsername(options.username);
+  const existing = await em.findOne(AdminUser, { username });
+  if (options.password !== undefined) {
+    if (!existing) {
+      await createAdmin(em, username, options.password);
+      options.logger.info({ username }, 'created the admin from ADMIN_USERNAME/ADMIN_PASSWORD');
+    } else if (!(await verifyPassword(existing.passwordHash, options.password))) {
+      await setAdminPassword(em, username, options.password);
+      options.logger.warn({ username }, 'ADMIN_PASSWORD changed: the admin password was reset and its sessions ended');
+    }
+    return;
+  }
+  if ((await em.count(AdminUser, {})) > 0) return;
+  const password = generatePassword();
+  await createAdmin(em, username, password);
+  options.logger.warn(
+    { username },
+    `First start: created admin '${username}' with password ${password} — shown once. Change it with: npm run admin -- passwd ${username}`,
+  );
+}

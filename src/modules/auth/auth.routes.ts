@@ -1,0 +1,105 @@
+import Router from '@koa/router';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  IdBody,
+  LoginRequest,
+  TokenCreate,
+  type ApiTokenDto,
+  type CreatedApiTokenDto,
+  type MeDto,
+  type SuccessDto,
+} from '../../shared/api.ts';
+import type { AppState } from '../../http/context.ts';
+import { HttpError, notFound } from '../../http/errors.ts';
+import { isExhausted, spend, tooManyRequests } from '../../http/rate-limit.ts';
+import { handle } from '../../http/route.ts';
+import { AdminUser, ApiToken } from './auth.entity.ts';
+import { authenticate, normalizeUsername } from './admins.service.ts';
+import { createSession, endSession, SESSION_COOKIE, sessionTokenOf } from './identity.ts';
+import { generateToken, sha256 } from './passwords.ts';
+
+export interface AuthRouteDeps {
+  loginLimits: { byIp: RateLimiterAbstract; byUsername: RateLimiterAbstract };
+  /** Ends live sockets of a session that logged out. */
+  onSessionEnded: (sessionHash: string) => void;
+}
+
+const INVALID = 'Invalid username or password';
+
+function presentToken(t: ApiToken): ApiTokenDto {
+  return {
+    id: t.id,
+    name: t.name,
+    created_at: t.createdAt.toISOString(),
+    last_used_at: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
+  };
+}
+
+export function authRouter(deps: AuthRouteDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  const { byIp, byUsername } = deps.loginLimits;
+
+  router.post('/auth/login', handle({ body: LoginRequest }, async (ctx, { body }) => {
+    const ipKey = ctx.ip || 'unknown';
+    const userKey = normalizeUsername(body.username);
+    const blocked = (await isExhausted(byIp, ipKey)) ?? (await isExhausted(byUsername, userKey));
+    if (blocked) throw tooManyRequests(ctx, blocked, 'Too many failed logins; try again later');
+
+    const admin = await authenticate(ctx.state.em, body.username, body.password);
+    if (!admin) {
+      const over = (await spend(byIp, ipKey)) ?? (await spend(byUsername, userKey));
+      if (over) throw tooManyRequests(ctx, over, 'Too many failed logins; try again later');
+      throw new HttpError(401, INVALID); // never says which half was wrong
+    }
+    await byUsername.delete(userKey);
+    const { token, expiresAt } = await createSession(ctx.state.em, admin.id);
+    await ctx.state.em.nativeUpdate(AdminUser, { id: admin.id }, { lastLoginAt: new Date() });
+    ctx.cookies.set(SESSION_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: ctx.secure,
+      expires: expiresAt,
+      path: '/',
+      overwrite: true,
+    });
+    return { authenticated: true, username: admin.username, via: 'session' } satisfies MeDto;
+  }));
+
+  router.post('/auth/logout', handle({}, async (ctx) => {
+    const token = sessionTokenOf(ctx.get('cookie'));
+    if (token) {
+      const hash = await endSession(ctx.state.em, token);
+      if (hash) deps.onSessionEnded(hash);
+    }
+    ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', secure: ctx.secure, expires: new Date(0), path: '/' });
+    return { success: true } satisfies SuccessDto;
+  }));
+
+  router.get('/auth/me', handle({}, async (ctx): Promise<MeDto> => {
+    const actor = await ctx.state.actor();
+    return actor ? { authenticated: true, username: actor.username, via: actor.via } : { authenticated: false };
+  }));
+
+  router.get('/auth/tokens', handle({}, async (ctx) => {
+    const tokens = await ctx.state.em.find(ApiToken, {}, { orderBy: { createdAt: 'desc' } });
+    return tokens.map(presentToken);
+  }));
+
+  router.post('/auth/tokens', handle({ body: TokenCreate }, async (ctx, { body }) => {
+    const actor = await ctx.state.actor();
+    const creator = actor?.via === 'session' ? await ctx.state.em.findOne(AdminUser, { username: actor.username }) : null;
+    const secret = generateToken();
+    const token = ctx.state.em.create(ApiToken, { name: body.name, tokenHash: sha256(secret), createdBy: creator });
+    await ctx.state.em.flush();
+    ctx.status = 201;
+    return { ...presentToken(token), token: secret } satisfies CreatedApiTokenDto;
+  }));
+
+  router.delete('/auth/tokens', handle({ body: IdBody }, async (ctx, { body }) => {
+    const deleted = await ctx.state.em.nativeDelete(ApiToken, { id: body.id });
+    if (deleted === 0) throw notFound(`Token not found: ${body.id}`);
+    return { success: true } satisfies SuccessDto;
+  }));
+
+  return router;
+}

@@ -1,0 +1,64 @@
+/**
+ * Who is asking: an admin through a session cookie or a bearer token (ADMIN_API_TOKEN or a
+ * token created in the console), or nobody. The same resolution serves HTTP requests and
+ * Socket.IO handshakes.
+ */
+import { parseCookie } from 'cookie';
+import type { EntityManager } from '../../db.ts';
+import type { Actor } from '../../http/context.ts';
+import { AdminSession, ApiToken } from './auth.entity.ts';
+import { generateToken, secretsEqual, sha256 } from './passwords.ts';
+
+export const SESSION_COOKIE = 'nw_session';
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export type { Actor };
+
+export interface Credentials {
+  cookie?: string | undefined;
+  authorization?: string | undefined;
+}
+
+export async function createSession(em: EntityManager, userId: number): Promise<{ token: string; expiresAt: Date }> {
+  await em.nativeDelete(AdminSession, { expiresAt: { $lt: new Date() } }); // housekeeping on each login
+  const token = generateToken();
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  await em.insert(AdminSession, { tokenHash: sha256(token), user: userId, expiresAt });
+  return { token, expiresAt };
+}
+
+/** Ends the session; answers its hash (for disconnecting its sockets) when there was one. */
+export async function endSession(em: EntityManager, token: string): Promise<string | null> {
+  const tokenHash = sha256(token);
+  const deleted = await em.nativeDelete(AdminSession, { tokenHash });
+  return deleted > 0 ? tokenHash : null;
+}
+
+function bearerOf(authorization: string | undefined): string | null {
+  const match = /^Bearer\s+(\S{16,512})$/i.exec(authorization ?? '');
+  return match ? match[1]! : null;
+}
+
+export function sessionTokenOf(cookieHeader: string | undefined): string | null {
+  if (!cookieHeader) return null;
+  const token = parseCookie(cookieHeader)[SESSION_COOKIE];
+  return token && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : null;
+}
+
+export async function resolveActor(em: EntityManager, credentials: Credentials, envToken: string | undefined): Promise<Actor | null> {
+  const bearer = bearerOf(credentials.authorization);
+  if (bearer) {
+    if (envToken && secretsEqual(bearer, envToken)) return { username: 'api-token', via: 'token' };
+    const token = await em.findOne(ApiToken, { tokenHash: sha256(bearer) });
+    if (!token) return null;
+    if (!token.lastUsedAt || Date.now() - token.lastUsedAt.getTime() > 60_000) {
+      await em.nativeUpdate(ApiToken, { id: token.id }, { lastUsedAt: new Date() });
+    }
+    return { username: `token:${token.name}`, via: 'token' };
+  }
+  const sessionToken = sessionTokenOf(credentials.cookie);
+  if (!sessionToken) return null;
+  const tokenHash = sha256(sessionToken);
+  const session = await em.findOne(AdminSession, { tokenHash, expiresAt: { $gt: new Date() } }, { populate: ['user'] });
+  return session ? { username: session.user.username, via: 'session', sessionHash: tokenHash } : null;
+}

@@ -1,0 +1,76 @@
+/**
+ * Who may call what — the one table. Every route of the API router must appear here: the
+ * server refuses to start otherwise (see assertPolicyCovers), so a new route cannot be
+ * forgotten. Public: what screens, visitors and raters need. Admin: everything else.
+ */
+import type Router from '@koa/router';
+
+export type Access = 'public' | 'admin';
+
+export const POLICY: Record<string, Access> = {
+  'GET /api/streams': 'public', // anonymous callers see active streams only
+  'GET /api/streams/:id': 'public',
+  'POST /api/streams': 'admin',
+  'PUT /api/streams': 'admin',
+  'DELETE /api/streams': 'admin',
+
+  'GET /api/scenes': 'public', // anonymous callers see active scenes only
+  'GET /api/scenes/:idOrSlug': 'public',
+  'GET /api/scenes/:idOrSlug/streams': 'public',
+  'POST /api/scenes': 'admin',
+  'PUT /api/scenes': 'admin',
+  'DELETE /api/scenes': 'admin',
+
+  'GET /api/config/default-scene': 'public',
+  'PUT /api/config/default-scene': 'admin',
+
+  'GET /api/discovery/sources': 'admin',
+  'GET /api/discovery/jobs': 'admin',
+  'GET /api/discovery/stats': 'admin',
+
+  'GET /api/screens': 'admin',
+
+  'POST /api/auth/login': 'public',
+  'POST /api/auth/logout': 'public',
+  'GET /api/auth/me': 'public',
+  'GET /api/auth/tokens': 'admin',
+  'POST /api/auth/tokens': 'admin',
+  'DELETE /api/auth/tokens': 'admin',
+};
+
+/** Socket.IO registrations: screens are public, the admin room needs an admin. */
+export const SOCKET_POLICY: Record<'wall' | 'kiosk' | 'rater' | 'admin', Access> = {
+  wall: 'public',
+  kiosk: 'public',
+  rater: 'public',
+  admin: 'admin',
+};
+
+export interface RouteEntry {
+  method: string;
+  path: string;
+}
+
+/** Every (method, path) the router serves, HEAD folded into GET. */
+export function routeTable<S, C>(router: Router<S, C>): RouteEntry[] {
+  const entries: RouteEntry[] = [];
+  for (const layer of router.stack) {
+    if (typeof layer.path !== 'string') continue;
+    for (const method of layer.methods) {
+      if (method === 'HEAD') continue;
+      entries.push({ method, path: layer.path });
+    }
+  }
+  return entries;
+}
+
+export function accessFor(method: string, path: string): Access | undefined {
+  return POLICY[`${method === 'HEAD' ? 'GET' : method} ${path}`];
+}
+
+export function assertPolicyCovers<S, C>(router: Router<S, C>): void {
+  const missing = routeTable(router).filter((r) => !accessFor(r.method, r.path));
+  if (missing.length > 0) {
+    throw new Error(`Routes without an access policy: ${missing.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+  }
+}
