@@ -41,7 +41,7 @@ export async function redisAdapter(redisUrl: string, logger: Logger): Promise<Ad
   return {
     name: 'redis',
     supportsRecovery: true,
-    factory: createAdapter(client, { streamName: 'nature-wall:socket.io' }),
+    factory: createAdapter(client, { streamName: process.env.NW_REDIS_STREAM ?? 'nature-wall:socket.io' }),
     redisClient: client,
     close: async () => {
       await client.quit().catch(() => undefined);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type NatureWall } from '../../src/app.ts';
 import { initORM, type Orm } from '../../src/db.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
-import { postgresAdapter } from '../../src/realtime/adapter.ts';
+import { postgresAdapter, redisAdapter } from '../../src/realtime/adapter.ts';
 import type { DomainChange } from '../../src/realtime/changes.ts';
 import type { Hub, HubOptions } from '../../src/realtime/hub.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
@@ -40,8 +40,11 @@ export const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 export interface TestAppOptions {
   logger?: Logger;
-  /** Start the Socket.IO hub; `cluster: true` uses the Postgres adapter like production. */
-  hub?: boolean | (Partial<Omit<HubOptions, 'server' | 'directory' | 'logger'>> & { cluster?: boolean });
+  /**
+   * Start the Socket.IO hub; `cluster: true` uses the Postgres adapter like production,
+   * `redisUrl` the Redis Streams adapter.
+   */
+  hub?: boolean | (Partial<Omit<HubOptions, 'server' | 'directory' | 'logger'>> & { cluster?: boolean; redisUrl?: string });
   /** Share another test app's database (a second node). */
   database?: TestDatabase;
   appOptions?: Partial<Parameters<typeof createApp>[0]>;
@@ -63,10 +66,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const server = http.createServer(app.koa.callback());
   let hub: Hub | undefined;
   if (options.hub) {
-    const { cluster, ...hubOptions } = options.hub === true ? { cluster: false } : options.hub;
+    const { cluster, redisUrl, ...hubOptions } = options.hub === true ? { cluster: false, redisUrl: undefined } : options.hub;
+    const adapter = redisUrl ? await redisAdapter(redisUrl, logger) : cluster ? postgresAdapter(db.url, logger) : undefined;
     hub = await app.attachHub({
       server,
-      ...(cluster ? { adapter: postgresAdapter(db.url, logger) } : {}),
+      ...(adapter ? { adapter } : {}),
       presenceDebounceMs: 50,
       ...hubOptions,
     });
