@@ -129,15 +129,4 @@ export interface ClientToServerEvents {
   'screen:health': (report: HealthReport, ack?: (result: Ack<{ ok: true }>) => void) => void;
 }
 
-/**
- * Client options every screen uses (the benchmark too): WebSocket first, long-polling when a
- * proxy refuses it; quick, jittered reconnects so a restarted node is repopulated in seconds.
- */
-export const SOCKET_OPTIONS = {
-  path: '/socket.io',
-  transports: ['websocket', 'polling'],
-  tryAllTransports: true,
-  reconnectionDelay: 500,
-  reconnectionDelayMax: 2000,
-  randomizationFactor: 0.5,
-} as const;
+export { SOCKET_OPTIONS } from './socket-options.ts';

@@ -6,7 +6,7 @@
  */
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import type { ClientToServerEvents, HealthReport, Registration, ServerToClientEvents } from './events.ts';
-import { SOCKET_OPTIONS } from './events.ts';
+import { SOCKET_OPTIONS } from './socket-options.ts'; // not events.ts: a screen need not download zod
 import type { ScreenMessage } from './screen-state.ts';
 
 export type ScreenSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

@@ -5,7 +5,7 @@
  *
  * Kept apart from events.ts on purpose: events.ts builds zod schemas at import time, and a
  * browser screen that only needs these options should not download zod (about 25 KB gzip).
- * The same values as SOCKET_OPTIONS in events.ts (which should re-export this one).
+ * events.ts re-exports it, so the contract stays in one place.
  */
 export const SOCKET_OPTIONS = {
   path: '/socket.io',

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { StreamCreate } from '../../shared/api.ts';
 import { CATEGORIES, DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
 import { normalizeStreamUrl } from '../../shared/streams/url.ts';
 import type { EntityManager } from '../../db.ts';
@@ -13,6 +14,7 @@ import { getConfigValue, setConfigValue } from '../config/config.service.ts';
 import { Scene, SceneStream } from '../scenes/scene.entity.ts';
 import { sceneSlugFor } from '../scenes/scenes.service.ts';
 import { Stream } from '../streams/stream.entity.ts';
+import { createStream } from '../streams/streams.service.ts';
 
 const DEMO_SEEDED_KEY = 'demo_seeded_at';
 const SEED_LOCK = 7_361_001; // pg_advisory_xact_lock key: one seeder at a time across nodes
@@ -99,25 +101,25 @@ export async function seed(em: EntityManager, options: { demo: boolean; logger: 
     if (!options.demo || (await getConfigValue(tx, DEMO_SEEDED_KEY)) !== null) return;
     const byName = new Map<string, Stream>();
     for (const demo of await loadDemoStreams()) {
-      const normalizedUrl = normalizeStreamUrl(demo.url);
-      const existing = await tx.findOne(Stream, { normalizedUrl });
+      const existing = await tx.findOne(Stream, { normalizedUrl: normalizeStreamUrl(demo.url) });
+      // The same path (and the same validation) as a stream added in the console.
       const stream =
         existing ??
-        tx.create(Stream, {
-          name: demo.name,
-          url: demo.url,
-          normalizedUrl,
-          fallbackUrl: demo.fallback ?? null,
-          description: demo.note ?? null,
-          category: demo.category,
-          quality: 'hd',
-          active: true,
-          locationName: demo.location,
-          latitude: demo.lat,
-          longitude: demo.lon,
-          timezone: demo.tz,
-        });
-      if (!existing) await tx.flush(); // one at a time, so creation order (and ids) follow the list
+        (await createStream(
+          tx,
+          [], // nothing to push: screens connect after start-up
+          StreamCreate.parse({
+            name: demo.name,
+            url: demo.url,
+            fallback_url: demo.fallback,
+            description: demo.note,
+            category: demo.category,
+            location_name: demo.location,
+            latitude: demo.lat,
+            longitude: demo.lon,
+            timezone: demo.tz,
+          }),
+        ));
       byName.set(demo.name, stream);
     }
     for (const demo of DEMO_SCENES) {
