@@ -10,6 +10,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 90_000,
     allowOnly: !process.env.CI,
-    reporters: process.env.CI ? ['default'] : ['default'],
+    reporters: ['default', './tests/support/summary-reporter.ts'],
   },
 });
