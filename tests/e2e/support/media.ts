@@ -1,0 +1,136 @@
+/**
+ * Local media for the players, so nothing needs the internet: ffmpeg renders a few calm
+ * generated clips (MP4) and a 30-second HLS loop, and a small HTTP server on 127.0.0.1 serves
+ * them with CORS (hls.js fetches with XHR) and byte ranges. The HLS playlist is served live:
+ * a sliding window over the loop that advances every second, as a camera's would.
+ * Shared by the Playwright setup and bench/wall.ts.
+ */
+import { execFile } from 'node:child_process';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+const SIZE = '640x360';
+const FPS = 25;
+export const HLS_SEGMENTS = 30;
+const HLS_WINDOW = 6;
+
+/** Generated clips: soft moving gradients in forest, ocean, lava, dusk and meadow colours. */
+export const CLIPS = {
+  forest: `gradients=s=${SIZE}:c0=0x0b3022:c1=0x2e8b57:c2=0xa8d5a2:c3=0x16402c:nb_colors=4:speed=0.015:rate=${FPS}`,
+  ocean: `gradients=s=${SIZE}:c0=0x04263f:c1=0x1d6fa3:c2=0x6cc4d9:c3=0x0b3a5c:nb_colors=4:speed=0.02:rate=${FPS}`,
+  lava: `gradients=s=${SIZE}:c0=0x2a0604:c1=0xb3300f:c2=0xf2a03d:c3=0x5c1208:nb_colors=4:speed=0.025:rate=${FPS}`,
+  dusk: `gradients=s=${SIZE}:c0=0x1b1440:c1=0x8a3f6b:c2=0xf0a36b:c3=0x2d2a5c:nb_colors=4:speed=0.012:rate=${FPS}`,
+  meadow: `gradients=s=${SIZE}:c0=0x23401a:c1=0x7fae3e:c2=0xe8d98a:c3=0x3d6b2a:nb_colors=4:speed=0.018:rate=${FPS}`,
+} as const;
+export type ClipName = keyof typeof CLIPS;
+
+const X264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-profile:v', 'main', '-g', String(FPS), '-keyint_min', String(FPS), '-sc_threshold', '0'];
+
+async function ffmpeg(args: string[]): Promise<void> {
+  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { maxBuffer: 16 * 1024 * 1024 });
+}
+
+/** Renders every clip and the HLS loop into `dir` (skipped when already there). */
+export async function generateMedia(dir: string): Promise<void> {
+  await mkdir(path.join(dir, 'hls'), { recursive: true });
+  const jobs: Promise<void>[] = [];
+  for (const [name, source] of Object.entries(CLIPS)) {
+    const file = path.join(dir, `${name}.mp4`);
+    if (!existsSync(file)) {
+      jobs.push(ffmpeg(['-f', 'lavfi', '-i', source, '-t', '8', ...X264, '-movflags', '+faststart', file]));
+    }
+  }
+  if (!existsSync(path.join(dir, 'hls', 'vod.m3u8'))) {
+    jobs.push(
+      ffmpeg([
+        '-f', 'lavfi', '-i', `${CLIPS.forest},drawbox=x=(t*40)-80:y=ih-24:w=80:h=8:color=0x9bd88a@0.9:t=fill`,
+        '-t', String(HLS_SEGMENTS), ...X264,
+        '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_playlist_type', 'vod',
+        '-hls_segment_filename', path.join(dir, 'hls', 'seg%03d.ts'), path.join(dir, 'hls', 'vod.m3u8'),
+      ]),
+    );
+  }
+  await Promise.all(jobs);
+  const segments = (await readdir(path.join(dir, 'hls'))).filter((f) => f.endsWith('.ts'));
+  if (segments.length < HLS_SEGMENTS) throw new Error(`expected ${HLS_SEGMENTS} HLS segments, found ${segments.length}`);
+}
+
+/** The live playlist at `seconds` since the server started: a window sliding over the loop. */
+export function livePlaylist(seconds: number): string {
+  const first = Math.max(0, Math.floor(seconds));
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', `#EXT-X-MEDIA-SEQUENCE:${first}`];
+  lines.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${first === 0 ? 0 : Math.floor((first - 1) / HLS_SEGMENTS)}`);
+  for (let i = first; i < first + HLS_WINDOW; i++) {
+    if (i > 0 && i % HLS_SEGMENTS === 0) lines.push('#EXT-X-DISCONTINUITY');
+    lines.push('#EXTINF:1.000000,', `/hls/seg${String(i % HLS_SEGMENTS).padStart(3, '0')}.ts`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const TYPES: Record<string, string> = {
+  '.mp4': 'video/mp4',
+  '.ts': 'video/mp2t',
+  '.m3u8': 'application/vnd.apple.mpegurl',
+};
+
+export interface MediaServer {
+  base: string;
+  /** A live HLS stream (sliding window). */
+  hlsUrl: string;
+  clipUrl(name: ClipName, tag?: string): string;
+  /** An address that answers 404: a dead camera. */
+  deadUrl: string;
+  /** Requests seen, by path (tests read how players behave). */
+  hits: Map<string, number>;
+  close(): Promise<void>;
+}
+
+export async function serveMedia(dir: string, port = 0): Promise<MediaServer> {
+  const started = Date.now();
+  const hits = new Map<string, number>();
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Headers', 'Range');
+    res.setHeader('Access-Control-Expose-Headers', 'Content-Length, Content-Range');
+    if (req.method === 'OPTIONS') return res.writeHead(204).end();
+    if (url.pathname === '/live/index.m3u8') {
+      res.writeHead(200, { 'Content-Type': TYPES['.m3u8']!, 'Cache-Control': 'no-cache' });
+      return res.end(livePlaylist((Date.now() - started) / 1000));
+    }
+    const file = path.join(dir, path.normalize(url.pathname).replace(/^(\.\.[/\\])+/, ''));
+    if (!file.startsWith(dir) || !existsSync(file)) return res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+    const { size } = await stat(file);
+    const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+    if (range) {
+      const start = range[1] ? Number(range[1]) : 0;
+      const end = range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+      res.writeHead(206, { 'Content-Type': type, 'Content-Length': end - start + 1, 'Content-Range': `bytes ${start}-${end}/${size}`, 'Accept-Ranges': 'bytes' });
+      return createReadStream(file, { start, end }).pipe(res);
+    }
+    res.writeHead(200, { 'Content-Type': type, 'Content-Length': size, 'Accept-Ranges': 'bytes' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    hlsUrl: `${base}/live/index.m3u8`,
+    clipUrl: (name, tag) => `${base}/${name}.mp4${tag ? `?cam=${encodeURIComponent(tag)}` : ''}`,
+    deadUrl: `${base}/offline/camera.m3u8`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * A direct stream in a muted, looping, autoplaying <video> without controls: files through the
+ * element itself, HLS through hls.js (its chunk is fetched only here, when an HLS stream is on
+ * screen) or the browser's own HLS where it has no Media Source Extensions (iPhone Safari).
+ */
+import { useEffect, useRef } from 'react';
+import { STALL_REPORT_MS, STALL_RETRY_MS, type MediaEvent } from './machine.ts';
+import type { PlayerSource } from './source.ts';
+
+type DirectSource = Extract<PlayerSource, { kind: 'hls' | 'file' }>;
+
+interface DirectVideoProps {
+  source: DirectSource;
+  fit: 'cover' | 'contain';
+  onEvent: (event: MediaEvent) => void;
+  /** A stall went on too long: rebuild the player. */
+  onStalledTooLong: () => void;
+  label: string;
+}
+
+const HLS_MIME = 'application/vnd.apple.mpegurl';
+
+function hasMediaSource(): boolean {
+  const mse = (window as { ManagedMediaSource?: unknown }).ManagedMediaSource ?? window.MediaSource;
+  return typeof mse === 'function';
+}
+
+/** hls.js wherever MSE exists (one code path for retries and errors); native HLS otherwise. */
+function useNativeHls(video: HTMLVideoElement): boolean {
+  return !hasMediaSource() && video.canPlayType(HLS_MIME) !== '';
+}
+
+function play(video: HTMLVideoElement): void {
+  video.muted = true; // React sets no muted attribute: make autoplay's precondition explicit
+  void video.play().catch(() => {
+    /* autoplay refused: the first user interaction plays it (lib/interaction.ts) */
+  });
+}
+
+export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: DirectVideoProps) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const events = useRef({ onEvent, onStalledTooLong });
+  events.current = { onEvent, onStalledTooLong };
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    const emit = (event: MediaEvent) => events.current.onEvent(event);
+    let cancelled = false;
+    let destroyHls: (() => void) | undefined;
+
+    // Stall watch: 'waiting' without progress is reported, and after a while the player reloads.
+    let stallReport: ReturnType<typeof setTimeout> | undefined;
+    let stallRetry: ReturnType<typeof setTimeout> | undefined;
+    const clearStall = () => {
+      clearTimeout(stallReport);
+      clearTimeout(stallRetry);
+      stallReport = stallRetry = undefined;
+    };
+    const onWaiting = () => {
+      if (stallRetry) return;
+      stallReport = setTimeout(() => emit('stalled'), STALL_REPORT_MS);
+      stallRetry = setTimeout(() => events.current.onStalledTooLong(), STALL_RETRY_MS);
+    };
+    let lastTime = -1;
+    const onProgress = () => {
+      if (video.currentTime !== lastTime && !video.paused) {
+        lastTime = video.currentTime;
+        clearStall();
+        emit('playing');
+      }
+    };
+    const onCanPlay = () => {
+      emit('ready');
+      if (video.paused) play(video);
+    };
+    const onError = () => emit('error');
+
+    video.addEventListener('canplay', onCanPlay);
+    video.addEventListener('playing', onProgress);
+    video.addEventListener('timeupdate', onProgress);
+    video.addEventListener('waiting', onWaiting);
+    video.addEventListener('stalled', onWaiting);
+    video.addEventListener('error', onError);
+
+    if (source.kind === 'hls' && !useNativeHls(video)) {
+      import('hls.js/light')
+        .then(({ default: Hls }) => {
+          if (cancelled) return;
+          if (!Hls.isSupported()) return emit('error');
+          const hls = new Hls({ maxBufferLength: 12, backBufferLength: 10, liveDurationInfinity: true });
+          let mediaRecoveries = 0;
+          hls.on(Hls.Events.ERROR, (_event, data) => {
+            if (!data.fatal) return;
+            if (data.type === Hls.ErrorTypes.MEDIA_ERROR && mediaRecoveries++ < 1) return hls.recoverMediaError();
+            emit('error'); // the player's backoff rebuilds everything, hls.js included
+          });
+          hls.loadSource(source.src);
+          hls.attachMedia(video);
+          play(video);
+          destroyHls = () => hls.destroy();
+        })
+        .catch(() => {
+          if (!cancelled) emit('error'); // the chunk did not load (offline, deploy in between)
+        });
+    } else {
+      video.src = source.src;
+      play(video);
+    }
+
+    return () => {
+      cancelled = true;
+      clearStall();
+      video.removeEventListener('canplay', onCanPlay);
+      video.removeEventListener('playing', onProgress);
+      video.removeEventListener('timeupdate', onProgress);
+      video.removeEventListener('waiting', onWaiting);
+      video.removeEventListener('stalled', onWaiting);
+      video.removeEventListener('error', onError);
+      destroyHls?.();
+      video.removeAttribute('src');
+      video.load(); // release the connection and decoder now, not at garbage collection
+    };
+  }, [source.kind, source.src]);
+
+  return (
+    <video
+      ref={videoRef}
+      className={`player__media player__media--${fit}`}
+      muted
+      autoPlay
+      loop
+      playsInline
+      preload="auto"
+      disablePictureInPicture
+      aria-label={label}
+    >
+      Your browser does not support the video tag.
+    </video>
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * Plays one stream, whatever it is (see source.ts): a platform embed, an allow-listed webcam
+ * page, HLS or a video file, or a link out. Always muted and autoplaying, never with controls.
+ * It reports its health for the hub and retries direct streams with backoff (machine.ts).
+ * Screens choose their own loading and failure words through renderLoading / renderError.
+ */
+import { useSetAtom } from 'jotai';
+import { useCallback, useEffect, useId, useMemo, useReducer, type ReactNode } from 'react';
+import type { StreamDto } from '../../../src/shared/api.ts';
+import { dropPlaybackAtom, setPlaybackAtom } from '../../features/screen/playback.ts';
+import { store } from '../../lib/store.ts';
+import { DirectVideo } from './DirectVideo.tsx';
+import { EmbedFrame } from './EmbedFrame.tsx';
+import { initialPlayerState, playerReducer, retryDelay, type MediaEvent, type PlayerPhase } from './machine.ts';
+import { candidateUrls, isDirect, resolvePlayerSource } from './source.ts';
+import './player.css';
+
+export type PlayerStream = Pick<StreamDto, 'id' | 'name' | 'url' | 'fallback_url'>;
+
+export interface PlayerProps {
+  stream: PlayerStream;
+  /** Fullscreen players wait 1.5 s instead of 1 s before an embed counts as ready. */
+  fullscreen?: boolean;
+  fit?: 'cover' | 'contain';
+  renderLoading?: (stream: PlayerStream) => ReactNode;
+  renderError?: (retry: () => void, stream: PlayerStream) => ReactNode;
+  onPhaseChange?: (phase: PlayerPhase) => void;
+}
+
+export function PlayerLoading() {
+  return (
+    <div className="player__overlay player__overlay--loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <p>Connecting to stream...</p>
+    </div>
+  );
+}
+
+export function PlayerFailure({ name, onRetry }: { name: string; onRetry: () => void }) {
+  return (
+    <div className="player__overlay player__overlay--error" role="alert">
+      <p className="player__error-title">Stream unavailable: {name}</p>
+      <p className="player__error-text">The stream may be temporarily offline. Please try again later.</p>
+      <button type="button" className="button button--small" onClick={onRetry}>
+        Try again
+      </button>
+    </div>
+  );
+}
+
+/** A different address is a different player: its state starts afresh. */
+export function Player(props: PlayerProps) {
+  return <StreamPlayer key={`${props.stream.url} ${props.stream.fallback_url ?? ''}`} {...props} />;
+}
+
+function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading, renderError, onPhaseChange }: PlayerProps) {
+  const playerId = useId();
+  const [state, dispatch] = useReducer(playerReducer, initialPlayerState);
+  const candidates = useMemo(() => candidateUrls(stream), [stream]);
+  const url = candidates[state.candidate] ?? stream.url;
+  const source = useMemo(() => resolvePlayerSource(url, window.location.hostname), [url]);
+  const direct = isDirect(source);
+  const setPlayback = useSetAtom(setPlaybackAtom, { store });
+  const dropPlayback = useSetAtom(dropPlaybackAtom, { store });
+
+  const health = source.kind === 'link' ? 'error' : state.health;
+  useEffect(() => {
+    setPlayback({ playerId, streamId: stream.id, state: health });
+  }, [playerId, stream.id, health, setPlayback]);
+  useEffect(() => () => dropPlayback(playerId), [playerId, dropPlayback]);
+
+  useEffect(() => onPhaseChange?.(state.phase), [state.phase, onPhaseChange]);
+
+  const retry = useCallback(() => dispatch({ type: 'retry', manual: true, candidates: candidates.length }), [candidates.length]);
+  const reload = useCallback(() => dispatch({ type: 'retry', manual: false, candidates: candidates.length }), [candidates.length]);
+
+  // A failed direct stream tries again on its own, with backoff, until it plays.
+  useEffect(() => {
+    if (!direct || state.phase !== 'error') return;
+    const timer = setTimeout(reload, retryDelay(state.attempt));
+    return () => clearTimeout(timer);
+  }, [direct, state.phase, state.attempt, state.generation, reload]);
+
+  const onEvent = useCallback((type: MediaEvent) => dispatch({ type }), []);
+  const title = `${stream.name} live stream`;
+
+  return (
+    <div className={`player player--${state.phase}`} data-player-state={state.phase} data-stream-id={stream.id}>
+      {source.kind === 'embed' && (
+        <EmbedFrame key={`${source.src}#${state.generation}`} source={source} title={title} fullscreen={fullscreen} ready={state.phase === 'ready'} onEvent={onEvent} />
+      )}
+      {direct && (
+        <DirectVideo key={`${source.src}#${state.generation}`} source={source} fit={fit} label={title} onEvent={onEvent} onStalledTooLong={reload} />
+      )}
+      {source.kind === 'link' && (
+        <div className="player__overlay player__overlay--link">
+          <p>This stream plays on {source.host}.</p>
+          <a className="button button--small" href={source.href} target="_blank" rel="noopener noreferrer">
+            Open stream
+          </a>
+        </div>
+      )}
+      {source.kind !== 'link' && state.phase === 'loading' && (renderLoading ? renderLoading(stream) : <PlayerLoading />)}
+      {source.kind !== 'link' && state.phase === 'error' && (renderError ? renderError(retry, stream) : <PlayerFailure name={stream.name} onRetry={retry} />)}
+    </div>
+  );
+}

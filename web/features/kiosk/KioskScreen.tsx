@@ -1,0 +1,118 @@
+/**
+ * A kiosk tablet (`/streams/:position`, `/scenes/:sceneSlug/:position`): one position of a
+ * scene, full screen. It follows the default scene (or the named one) through the scene
+ * controller, so a new default scene or an edited stream shows at once.
+ */
+import { useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { ConnectionPill } from '../../components/ConnectionPill.tsx';
+import { RefreshIcon } from '../../components/icons.tsx';
+import { Player } from '../../components/Player/Player.tsx';
+import { StatusScreen } from '../../components/StatusScreen.tsx';
+import { useElapsed } from '../../lib/useElapsed.ts';
+import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
+import { useKioskState } from '../screen/useWallState.ts';
+import { invalidPositionMessage, KIOSK_REFETCH_MS, parseKioskPosition } from './position.ts';
+import './kiosk.css';
+
+function KioskFailure({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <div className="kiosk__failure" role="alert">
+      <h1>Stream Unavailable</h1>
+      <p>{message}</p>
+      <button type="button" className="button" onClick={onRetry}>
+        Retry
+      </button>
+    </div>
+  );
+}
+
+export function KioskScreen() {
+  const { position: rawPosition, sceneSlug } = useParams();
+  const position = parseKioskPosition(rawPosition);
+  const [generation, setGeneration] = useState(0);
+  const [playerKey, setPlayerKey] = useState(0);
+  useScreenConnection(
+    position === null ? null : { kind: 'kiosk', name: `Kiosk ${position}`, position, ...(sceneSlug ? { sceneSlug } : {}) },
+    generation,
+    { resyncEveryMs: KIOSK_REFETCH_MS },
+  );
+  const { state, error } = useKioskState();
+  const timedOut = useElapsed(position !== null && state === null && error === null, FIRST_STATE_TIMEOUT_MS, generation);
+  const retry = () => {
+    setGeneration((n) => n + 1);
+    setPlayerKey((n) => n + 1);
+  };
+
+  if (position === null) {
+    return (
+      <StatusScreen tone="error" title={invalidPositionMessage(rawPosition)}>
+        <title>Kiosk · Nature Wall</title>
+        <p>Kiosk pages are /streams/1 to /streams/5.</p>
+      </StatusScreen>
+    );
+  }
+
+  const pageTitle = <title>{`Stream ${position} · Nature Wall`}</title>;
+  const couldNotLoad = `Stream ${position} could not be loaded`;
+
+  let failure: string | null = null;
+  if (error !== null) failure = `Error loading stream: ${error || 'Unknown error'}`;
+  else if (timedOut) failure = couldNotLoad;
+  else if (state?.problem === 'scene-not-found') failure = `Scene not found: ${sceneSlug ?? ''}`;
+  else if (state?.problem === 'no-stream-at-position' || (state && !state.stream)) failure = `No stream available for position ${position}`;
+
+  if (failure !== null) {
+    return (
+      <main className="kiosk kiosk--failed">
+        {pageTitle}
+        <KioskFailure message={failure} onRetry={retry} />
+      </main>
+    );
+  }
+  if (!state?.stream) {
+    return (
+      <StatusScreen tone="loading" title={`Loading Stream ${position}...`}>
+        {pageTitle}
+      </StatusScreen>
+    );
+  }
+
+  const stream = state.stream;
+  return (
+    <main className="kiosk" data-stream-id={stream.id} data-scene-id={state.scene?.id ?? ''}>
+      <title>{`${stream.name} · Stream ${position} · Nature Wall`}</title>
+      <div className="kiosk__player">
+        <Player
+          key={playerKey}
+          stream={stream}
+          renderLoading={() => (
+            <div className="player__overlay" role="status">
+              <span className="spinner" aria-hidden="true" />
+              <p>Loading Stream {position}...</p>
+            </div>
+          )}
+          renderError={(retryPlayer) => <KioskFailure message={couldNotLoad} onRetry={retryPlayer} />}
+        />
+      </div>
+      <header className="kiosk__label">
+        <span className="kiosk__position" aria-label={`Position ${position}`}>
+          {position}
+        </span>
+        <div>
+          <h1 className="kiosk__name">{stream.name}</h1>
+          {state.scene && <p className="kiosk__scene">{state.scene.name}</p>}
+        </div>
+        <ConnectionPill />
+      </header>
+      <button
+        type="button"
+        className="button button--ghost kiosk__refresh"
+        onClick={() => setPlayerKey((n) => n + 1)}
+      >
+        <RefreshIcon width={20} height={20} />
+        Refresh Stream
+      </button>
+    </main>
+  );
+}

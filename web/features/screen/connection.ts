@@ -1,0 +1,79 @@
+/**
+ * A screen's live link to the scene controller: register (again after every reconnect), fold
+ * every push into the one store through screenMessageAtom (version rule), and report playback
+ * health. Screens call useScreenConnection with what they show; everything they render comes
+ * from screenStateAtom.
+ */
+import { atom, useSetAtom } from 'jotai';
+import { useEffect } from 'react';
+import type { Registration } from '../../../src/shared/events.ts';
+import { connectScreen } from '../../../src/shared/screen-client.ts';
+import { store } from '../../lib/store.ts';
+import { connectionStatusAtom, followAtom, screenMessageAtom } from './atoms.ts';
+import { createHealthReporter } from './health-reporter.ts';
+import { healthReportAtom } from './playback.ts';
+
+/** How long a screen waits for its first state before it offers Retry. */
+export const FIRST_STATE_TIMEOUT_MS = 10_000;
+
+/** The hub refused the registration (or could not answer it): shown as the screen's error. */
+export const registrationErrorAtom = atom<string | null>(null);
+
+function targetOf(registration: Registration) {
+  return {
+    kind: registration.kind,
+    follows: 'sceneSlug' in registration ? (registration.sceneSlug ?? null) : null,
+    ...(registration.kind === 'kiosk' ? { position: registration.position } : {}),
+  };
+}
+
+/**
+ * Connects while mounted. `registration` null means "not yet" (nothing to follow);
+ * bump `generation` to drop the connection and register afresh (Retry, Refresh, safety net).
+ */
+export function useScreenConnection(
+  registration: Registration | null,
+  generation = 0,
+  options: { resyncEveryMs?: number } = {},
+): void {
+  const setError = useSetAtom(registrationErrorAtom, { store });
+  const key = registration ? JSON.stringify(registration) : null;
+
+  useEffect(() => {
+    if (!key) return;
+    const reg = JSON.parse(key) as Registration;
+    store.set(followAtom, targetOf(reg));
+    setError(null);
+    const client = connectScreen({
+      registration: reg,
+      onMessage: (message) => {
+        store.set(screenMessageAtom, message);
+        if (message.type === 'state') {
+          setError(null);
+          reporter.resend(); // a fresh registration starts with no health on the hub
+        }
+      },
+      onStatus: (status) => store.set(connectionStatusAtom, status),
+      onError: (error) => setError(error),
+    });
+    const reporter = createHealthReporter({ send: (report) => client.reportHealth(report) });
+    reporter.update(store.get(healthReportAtom));
+    const unsubscribe = store.sub(healthReportAtom, () => reporter.update(store.get(healthReportAtom)));
+    // Safety net (spec: kiosks refetch every 30 minutes): register again on the open socket.
+    // The answer goes through the version rule, so an unchanged state is no re-render.
+    const resync = options.resyncEveryMs
+      ? setInterval(() => {
+          if (!client.socket.connected) return;
+          client.socket.emit('screen:register', reg, (result) => {
+            if ('data' in result) store.set(screenMessageAtom, { type: 'state', state: result.data });
+          });
+        }, options.resyncEveryMs)
+      : undefined;
+    return () => {
+      clearInterval(resync);
+      unsubscribe();
+      reporter.stop();
+      client.close();
+    };
+  }, [key, generation, setError, options.resyncEveryMs]);
+}

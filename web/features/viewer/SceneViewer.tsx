@@ -1,0 +1,93 @@
+/**
+ * The scene viewer (`/` follows the default scene, `/scenes/:sceneSlug` one scene): header with
+ * the scene name and clock, a card per stream, and the bar of scenes. Everything it shows
+ * comes from the scene controller, so when the default scene switches `/` switches with it,
+ * without a reload.
+ */
+import { useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { Clock } from '../../components/Clock.tsx';
+import { ConnectionPill } from '../../components/ConnectionPill.tsx';
+import { LeafIcon } from '../../components/icons.tsx';
+import { StatusScreen } from '../../components/StatusScreen.tsx';
+import { useElapsed } from '../../lib/useElapsed.ts';
+import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
+import { useWallState } from '../screen/useWallState.ts';
+import { useSceneList } from '../scenes/useSceneList.ts';
+import { SceneBar } from './SceneBar.tsx';
+import { StreamCard } from './StreamCard.tsx';
+import './viewer.css';
+
+export function SceneViewer() {
+  const { sceneSlug } = useParams();
+  const [generation, setGeneration] = useState(0);
+  useScreenConnection({ kind: 'wall', name: 'Scene viewer', ...(sceneSlug ? { sceneSlug } : {}) }, generation);
+  const { state, error } = useWallState();
+  const scene = state?.scene ?? null;
+  const list = useSceneList(scene);
+  const timedOut = useElapsed(state === null && error === null, FIRST_STATE_TIMEOUT_MS, generation);
+  const retry = () => setGeneration((n) => n + 1);
+  const retryButton = (
+    <button type="button" className="button" onClick={retry}>
+      Retry
+    </button>
+  );
+
+  if (error !== null || timedOut) {
+    return (
+      <StatusScreen tone="error" title={error ?? 'Failed to load scene data'} action={retryButton}>
+        <title>Nature Wall</title>
+      </StatusScreen>
+    );
+  }
+  if (!state) {
+    return (
+      <StatusScreen tone="loading" title="Loading scene...">
+        <title>Nature Wall</title>
+      </StatusScreen>
+    );
+  }
+
+  const bar = <SceneBar scenes={list.scenes} currentId={scene?.id ?? null} />;
+  const title = scene?.name ?? 'Nature Wall';
+
+  return (
+    <div className="viewer" data-scene-id={scene?.id ?? ''}>
+      <title>{`${title} · Nature Wall`}</title>
+      <header className="viewer__header">
+        <div className="viewer__heading">
+          <span className="brand">
+            <LeafIcon />
+            Nature Wall
+          </span>
+          <h1 className="viewer__title">{title}</h1>
+          {scene?.description && <p className="viewer__description">{scene.description}</p>}
+        </div>
+        <div className="viewer__aside">
+          <ConnectionPill />
+          <Clock />
+        </div>
+      </header>
+      <main className="viewer__main">
+        {state.problem === 'scene-not-found' ? (
+          <section className="viewer__state viewer__state--error" role="alert">
+            <h2>Scene not found: {sceneSlug ?? ''}</h2>
+            {retryButton}
+          </section>
+        ) : state.streams.length === 0 ? (
+          <section className="viewer__state">
+            <h2>No streams available</h2>
+            <p>Configure streams in the admin panel</p>
+          </section>
+        ) : (
+          <div className="viewer__cards">
+            {state.streams.map((stream) => (
+              <StreamCard key={stream.id} stream={stream} />
+            ))}
+          </div>
+        )}
+      </main>
+      {bar}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+/** One stream of the scene viewer: its player and everything the spec lists about it. */
+import type { SceneStreamDto } from '../../../src/shared/api.ts';
+import { formatCoordinates } from '../../../src/shared/streams/location.ts';
+import { CategoryLabel, LiveBadge, QualityBadge } from '../../components/Badges.tsx';
+import { LocalTime } from '../../components/Clock.tsx';
+import { PinIcon } from '../../components/icons.tsx';
+import { Player } from '../../components/Player/Player.tsx';
+
+export function StreamCard({ stream }: { stream: SceneStreamDto }) {
+  const headingId = `stream-${stream.position}-name`;
+  const hasCoordinates = stream.latitude !== null && stream.longitude !== null;
+  return (
+    <article className="stream-card" aria-labelledby={headingId} data-position={stream.position}>
+      <div className="stream-card__media">
+        <Player stream={stream} />
+        <span className="stream-card__position" aria-label={`Position ${stream.position}`}>
+          {stream.position}
+        </span>
+        <span className="stream-card__live">
+          <LiveBadge />
+        </span>
+      </div>
+      <div className="stream-card__body">
+        <div className="stream-card__title">
+          <h2 id={headingId}>{stream.name}</h2>
+          <QualityBadge quality={stream.quality} />
+        </div>
+        {stream.location_name && (
+          <p className="stream-card__location">
+            <PinIcon className="stream-card__pin" />
+            {stream.location_name}
+          </p>
+        )}
+        <div className="stream-card__facts">
+          <CategoryLabel category={stream.category} />
+          <LocalTime timeZone={stream.timezone} />
+          {hasCoordinates && (
+            <span className="stream-card__coords" aria-label="Coordinates">
+              {formatCoordinates(stream.latitude!, stream.longitude!)}
+            </span>
+          )}
+        </div>
+      </div>
+    </article>
+  );
+}

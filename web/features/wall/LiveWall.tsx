@@ -1,0 +1,142 @@
+/**
+ * The Live Wall (`/app`, spec §2): the selected scene's streams laid out by its layout_type on
+ * one screen without scrolling, a clock, the scene switcher at the bottom edge, the gear button
+ * and the fullscreen player. It follows the default scene until a scene is picked.
+ */
+import { useAtom } from 'jotai';
+import { useCallback, useEffect, useState } from 'react';
+import type { SceneDto, SceneStreamDto } from '../../../src/shared/api.ts';
+import { SELECTION_ALGORITHM_LABELS } from '../../../src/shared/constants.ts';
+import { Clock } from '../../components/Clock.tsx';
+import { ConnectionPill } from '../../components/ConnectionPill.tsx';
+import { LeafIcon } from '../../components/icons.tsx';
+import { StatusScreen } from '../../components/StatusScreen.tsx';
+import { sceneRef } from '../../lib/api.ts';
+import { store } from '../../lib/store.ts';
+import { useElapsed } from '../../lib/useElapsed.ts';
+import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
+import { useWallState } from '../screen/useWallState.ts';
+import { useSceneList } from '../scenes/useSceneList.ts';
+import { AdminMenu } from './AdminMenu.tsx';
+import { wallSceneRefAtom } from './atoms.ts';
+import { FullscreenPlayer } from './FullscreenPlayer.tsx';
+import { areasTemplate, TILE_AREAS, wallLayout } from './layout.ts';
+import { SceneSwitcher } from './SceneSwitcher.tsx';
+import { WallTile } from './WallTile.tsx';
+import './wall.css';
+
+function WallGrid({ scene, streams, onOpen }: { scene: SceneDto; streams: SceneStreamDto[]; onOpen: (s: SceneStreamDto) => void }) {
+  if (streams.length === 0) {
+    return (
+      <div className="wall-grid wall-grid--empty">
+        <h2>No streams available</h2>
+        <p>Configure streams in the admin panel</p>
+      </div>
+    );
+  }
+  const shown = streams.slice(0, TILE_AREAS.length);
+  const layout = wallLayout(scene.layout_type, shown.length);
+  return (
+    <div
+      className="wall-grid"
+      data-layout={scene.layout_type}
+      style={{ gridTemplateColumns: layout.columns, gridTemplateRows: layout.rows, gridTemplateAreas: areasTemplate(layout) }}
+    >
+      {shown.map((stream, index) => (
+        <WallTile key={stream.id} stream={stream} area={TILE_AREAS[index]!} onOpen={onOpen} />
+      ))}
+    </div>
+  );
+}
+
+export function LiveWall() {
+  const [followed, setFollowed] = useAtom(wallSceneRefAtom, { store });
+  const [generation, setGeneration] = useState(0);
+  const [open, setOpen] = useState<SceneStreamDto | null>(null);
+  const { state, error } = useWallState();
+  const list = useSceneList(state?.scene ?? null);
+  const haveScenes = list.status === 'ready' && list.scenes.length > 0;
+
+  // No default scene, or the followed one is gone: the first scene is selected (spec §2).
+  const firstRef = list.scenes[0] ? sceneRef(list.scenes[0]) : null;
+  useEffect(() => {
+    if (state?.problem && firstRef && firstRef !== followed) setFollowed(firstRef);
+  }, [state?.problem, firstRef, followed, setFollowed]);
+  useScreenConnection(haveScenes ? { kind: 'wall', name: 'Live Wall', ...(followed ? { sceneSlug: followed } : {}) } : null, generation);
+  const timedOut = useElapsed(haveScenes && state === null && error === null, FIRST_STATE_TIMEOUT_MS, generation);
+
+  const pick = useCallback((scene: SceneDto) => setFollowed(sceneRef(scene)), [setFollowed]);
+  const openStream = useCallback((stream: SceneStreamDto) => setOpen(stream), []);
+
+  const title = <title>Live Wall · Nature Wall</title>;
+  if (list.status === 'error' || error !== null || timedOut) {
+    return (
+      <StatusScreen
+        tone="error"
+        title="Oops!"
+        action={
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              void list.reload();
+              setGeneration((n) => n + 1);
+            }}
+          >
+            Try Again
+          </button>
+        }
+      >
+        {title}
+        <p>Failed to load scenes. Please check if the server is running.</p>
+      </StatusScreen>
+    );
+  }
+  if (list.status === 'ready' && list.scenes.length === 0) {
+    return (
+      <StatusScreen title="No Scenes Available">
+        {title}
+        <p>Please contact an administrator to set up some beautiful nature scenes.</p>
+      </StatusScreen>
+    );
+  }
+  if (!state?.scene) {
+    return (
+      <StatusScreen tone="loading" title="Loading Live Wall...">
+        {title}
+      </StatusScreen>
+    );
+  }
+
+  const scene = state.scene;
+  // The fullscreen stream follows pushes too (an edit to it shows at once), and closes if it left.
+  const openStreamNow = open ? (state.streams.find((s) => s.id === open.id) ?? null) : null;
+  return (
+    <div className="wall" data-scene-id={scene.id}>
+      <title>{`${scene.name} · Live Wall · Nature Wall`}</title>
+      <header className="wall__header">
+        <div className="wall__heading">
+          <span className="brand">
+            <LeafIcon />
+            Nature Wall
+          </span>
+          <h1 className="wall__title">{scene.name}</h1>
+          {scene.description && <p className="wall__description">{scene.description}</p>}
+          <p className="wall__meta">
+            {SELECTION_ALGORITHM_LABELS[scene.selection_algorithm]} selection · Max {scene.max_streams} streams
+          </p>
+        </div>
+        <div className="wall__aside">
+          <ConnectionPill />
+          <Clock />
+          <AdminMenu />
+        </div>
+      </header>
+      <main className="wall__main">
+        <WallGrid scene={scene} streams={state.streams} onOpen={openStream} />
+      </main>
+      <SceneSwitcher scenes={list.scenes} currentId={scene.id} onPick={pick} />
+      {openStreamNow && <FullscreenPlayer stream={openStreamNow} onClose={() => setOpen(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+/** One stream on the Live Wall: the player, and a caption that opens it full screen. */
+import type { SceneStreamDto } from '../../../src/shared/api.ts';
+import { LiveBadge } from '../../components/Badges.tsx';
+import { ExpandIcon } from '../../components/icons.tsx';
+import { Player } from '../../components/Player/Player.tsx';
+
+interface WallTileProps {
+  stream: SceneStreamDto;
+  area: string;
+  onOpen: (stream: SceneStreamDto, opener: HTMLElement) => void;
+}
+
+export function WallTile({ stream, area, onOpen }: WallTileProps) {
+  return (
+    <article className="wall-tile" style={{ gridArea: area }} data-position={stream.position} aria-label={stream.name}>
+      <Player stream={stream} />
+      <span className="wall-tile__live">
+        <LiveBadge />
+      </span>
+      <button type="button" className="wall-tile__caption" onClick={(event) => onOpen(stream, event.currentTarget)}>
+        <span className="wall-tile__position" aria-hidden="true">
+          {stream.position}
+        </span>
+        <span className="wall-tile__text">
+          <span className="wall-tile__name">{stream.name}</span>
+          {stream.location_name && <span className="wall-tile__location">{stream.location_name}</span>}
+        </span>
+        <ExpandIcon className="wall-tile__expand" />
+        <span className="visually-hidden">, open full screen</span>
+      </button>
+    </article>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * Every route of spec §2, each page in its own lazily loaded chunk: a kiosk tablet downloads
+ * the kiosk page and the player, never the Live Wall, the setup guide or the admin console.
+ */
+import { createBrowserRouter } from 'react-router-dom';
+import { RouteError } from './components/RouteError.tsx';
+import { StatusScreen } from './components/StatusScreen.tsx';
+
+const viewer = async () => ({ Component: (await import('./features/viewer/SceneViewer.tsx')).SceneViewer });
+const kiosk = async () => ({ Component: (await import('./features/kiosk/KioskScreen.tsx')).KioskScreen });
+
+export const router = createBrowserRouter([
+  {
+    path: '/',
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <StatusScreen tone="loading" title="Nature Wall" />,
+    children: [
+      { index: true, lazy: viewer },
+      { path: 'scenes/:sceneSlug', lazy: viewer },
+      { path: 'scenes/:sceneSlug/:position', lazy: kiosk },
+      { path: 'streams/:position', lazy: kiosk },
+      { path: 'app', lazy: async () => ({ Component: (await import('./features/wall/LiveWall.tsx')).LiveWall }) },
+      { path: 'setup', lazy: async () => ({ Component: (await import('./features/setup/SetupGuide.tsx')).SetupGuide }) },
+      { path: 'debug', lazy: async () => ({ Component: (await import('./features/placeholders/DebugPage.tsx')).DebugPage }) },
+      { path: 'admin', lazy: async () => ({ Component: (await import('./features/placeholders/AdminPage.tsx')).AdminPage }) },
+      {
+        path: 'admin/evaluate',
+        lazy: async () => ({ Component: (await import('./features/placeholders/EvaluatePage.tsx')).EvaluatePage }),
+      },
+      { path: 'submit', lazy: async () => ({ Component: (await import('./features/placeholders/SubmitPage.tsx')).SubmitPage }) },
+      { path: 'login', lazy: async () => ({ Component: (await import('./features/placeholders/LoginPage.tsx')).LoginPage }) },
+      { path: '*', lazy: async () => ({ Component: (await import('./features/placeholders/NotFoundPage.tsx')).NotFoundPage }) },
+    ],
+  },
+]);
