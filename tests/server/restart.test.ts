@@ -9,7 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/embedded-postgres.ts';
+import { freePort } from '../../src/free-port.ts';
+import { createTestDatabase } from '../support/db.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const TOKEN = 'restart-test-token-0123456789abcdef';
@@ -22,7 +23,7 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-async function startServer(dataDir: string) {
+async function startServer(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}) {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -33,6 +34,7 @@ async function startServer(dataDir: string) {
     ADMIN_API_TOKEN: TOKEN,
   };
   delete env.DATABASE_URL;
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, ['src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
@@ -115,6 +117,21 @@ describe('npm start on the embedded database', () => {
       expect((await fetch(`${first.base}/readyz`)).status).toBe(200);
     } finally {
       expect(await first.stop()).toBe(0);
+    }
+  });
+
+  it('uses DATABASE_URL when set, migrates it, and starts no database of its own', async () => {
+    const db = await createTestDatabase();
+    const dataDir = path.join(await newDataDir(), 'unused');
+    try {
+      const server = await startServer(dataDir, { DATABASE_URL: db.url });
+      const scenes = (await (await fetch(`${server.base}/api/scenes`)).json()) as { name: string }[];
+      expect(scenes.map((s) => s.name)).toContain('Default');
+      expect(existsSync(path.join(dataDir, 'pg'))).toBe(false);
+      expect(server.output()).toContain('"database":"DATABASE_URL"');
+      expect(await server.stop()).toBe(0);
+    } finally {
+      await db.drop();
     }
   });
 
