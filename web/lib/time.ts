@@ -29,7 +29,7 @@ export function formatClock(date: Date, timeZone?: string): string {
   return f ? f.format(date) : '';
 }
 
-/** "Saturday 22 November 2025": the long date under the clock. */
+/** "Saturday, 22 November 2025": the long date under the clock. */
 export function formatLongDate(date: Date, timeZone?: string): string {
   const f = formatter(`date:${timeZone ?? ''}`, {
     weekday: 'long',

@@ -8,7 +8,7 @@ import type { MediaServer } from './media.ts';
 
 export interface World {
   streams: Record<'forest' | 'kelp' | 'savanna' | 'lava' | 'falls' | 'dusk' | 'reef' | 'offline', { id: number; name: string }>;
-  scenes: Record<'morning' | 'ocean' | 'peaks' | 'offline', { id: number; slug: string; name: string }>;
+  scenes: Record<'morning' | 'ocean' | 'peaks' | 'offline' | 'evening', { id: number; slug: string; name: string }>;
 }
 
 export async function buildWorld(api: Api, media: MediaServer): Promise<World> {
@@ -36,7 +36,7 @@ export async function buildWorld(api: Api, media: MediaServer): Promise<World> {
     offline: await stream('Offline Ridge Camera', media.deadUrl, 'nature', 'Ridge Station', 45.0, 6.5, 'Europe/Paris'),
   };
   const s = streams;
-  const scene = async (name: string, description: string, layout_type: 'grid' | 'mosaic' | 'feature', ids: number[]) => {
+  const scene = async (name: string, description: string | null, layout_type: 'grid' | 'mosaic' | 'feature', ids: number[]) => {
     const created = await api.createScene({ name, description, layout_type, selection_algorithm: 'manual', max_streams: 5, stream_ids: ids });
     return { id: created.id, slug: created.slug ?? String(created.id), name: created.name };
   };
@@ -45,6 +45,7 @@ export async function buildWorld(api: Api, media: MediaServer): Promise<World> {
     ocean: await scene('Ocean & Fire', 'Reefs, lava and falling water', 'mosaic', [s.lava.id, s.reef.id, s.kelp.id, s.dusk.id, s.falls.id]),
     peaks: await scene('Quiet Peaks', 'Mountain evenings and highland water', 'feature', [s.dusk.id, s.falls.id, s.savanna.id]),
     offline: await scene('Offline Test', 'A camera that does not answer', 'grid', [s.offline.id]),
+    evening: await scene('Evening Mix', null, 'grid', [s.reef.id, s.dusk.id]),
   };
   await api.setDefaultScene(scenes.morning.id);
   return { streams, scenes };

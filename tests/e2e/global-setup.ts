@@ -1,0 +1,41 @@
+/**
+ * Before the end-to-end run: build the web app, render the local media, serve it on
+ * 127.0.0.1, start Nature Wall on a fresh embedded database, and create the streams and scenes
+ * the tests start from. The tests read where everything is from the environment.
+ */
+import { execFile } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { apiClient } from './support/api.ts';
+import { generateMedia, serveMedia } from './support/media.ts';
+import { ROOT, startNatureWall } from './support/server.ts';
+import { buildWorld } from './support/world.ts';
+
+const run = promisify(execFile);
+
+/** Generated once per machine and reused (the clips never change; bump the version if they do). */
+export const MEDIA_DIR = path.join(os.tmpdir(), 'nature-wall-e2e-media-v1');
+export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const started = Date.now();
+  const build = process.env.NW_E2E_SKIP_BUILD
+    ? Promise.resolve()
+    : run(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT });
+  await Promise.all([build, generateMedia(MEDIA_DIR)]);
+  const media = await serveMedia(MEDIA_DIR);
+  const server = await startNatureWall({ ADMIN_API_TOKEN: E2E_ADMIN_TOKEN, ADMIN_PASSWORD: 'some-test-password' });
+  const world = await buildWorld(apiClient(server.base, E2E_ADMIN_TOKEN), media);
+
+  process.env.NW_BASE_URL = server.base;
+  process.env.NW_MEDIA_URL = media.base;
+  process.env.NW_WORLD = JSON.stringify(world);
+  process.env.ADMIN_API_TOKEN = E2E_ADMIN_TOKEN;
+  console.log(`e2e: server ${server.base}, media ${media.base}, ready in ${Date.now() - started} ms`);
+
+  return async () => {
+    await server.stop();
+    await media.close();
+  };
+}

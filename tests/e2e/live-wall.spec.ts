@@ -1,0 +1,175 @@
+/** The Live Wall (/app): layouts without scrolling, the bottom-edge switcher, the fullscreen player, every state. */
+import type { Page } from '@playwright/test';
+import { expect, test, world } from './support/fixtures.ts';
+
+const { scenes, streams } = world;
+
+async function openWall(page: Page, sceneName = scenes.morning.name) {
+  await page.goto('/app');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(sceneName);
+}
+
+async function expectTilesFitTheScreen(page: Page, count: number) {
+  const tiles = page.locator('.wall-tile');
+  await expect(tiles).toHaveCount(count);
+  const viewport = page.viewportSize()!;
+  const boxes = await tiles.evaluateAll((elements) => elements.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+  for (const box of boxes) {
+    expect(box.top).toBeGreaterThanOrEqual(0);
+    expect(box.left).toBeGreaterThanOrEqual(0);
+    expect(box.bottom).toBeLessThanOrEqual(viewport.height);
+    expect(box.right).toBeLessThanOrEqual(viewport.width);
+    expect(box.width * box.height).toBeGreaterThan(0.04 * viewport.width * viewport.height);
+  }
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) {
+      const overlap = Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+      expect(overlap).toBe(0);
+    }
+  }
+  const scrolls = await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight || document.documentElement.scrollWidth > window.innerWidth);
+  expect(scrolls).toBe(false);
+}
+
+test('the first scene shows with its description and algorithm line, tiles fit without scrolling', async ({ page }) => {
+  await openWall(page);
+  const header = page.getByRole('banner');
+  await expect(header.getByText('Forest light, a kelp cove and the savanna at first light')).toBeVisible();
+  await expect(header.getByText('Manual selection · Max 5 streams')).toBeVisible();
+  await expect(page.locator('.wall-grid')).toHaveAttribute('data-layout', 'grid');
+  await expectTilesFitTheScreen(page, 5);
+  await expect(page.getByText('Move mouse to bottom edge to switch scenes')).toBeVisible();
+});
+
+test('the switcher appears near the bottom edge and hides 3 s after the mouse leaves', async ({ page }) => {
+  await openWall(page);
+  const switcher = page.getByRole('navigation', { name: 'Scene switcher' });
+  const { width, height } = page.viewportSize()!;
+  await page.mouse.move(width / 2, height / 2);
+  await expect(switcher).toBeHidden();
+
+  await page.mouse.move(width / 2, height - 200, { steps: 2 }); // 200 px from the edge: not yet
+  await page.waitForTimeout(300);
+  await expect(switcher).toBeHidden();
+  await page.mouse.move(width / 2, height - 120, { steps: 2 }); // within 150 px
+  await expect(switcher).toBeVisible();
+
+  const card = switcher.getByRole('button', { name: /Evening Mix/ });
+  await expect(card).toContainText('No description available');
+  await expect(card).toContainText('Max 5 streams');
+  await expect(card).toContainText('Manual');
+  await expect(switcher.getByRole('button', { name: /Morning Canopy/ })).toHaveAttribute('aria-pressed', 'true');
+
+  await page.mouse.move(width / 2, height / 3, { steps: 2 });
+  const left = Date.now();
+  await page.waitForTimeout(2000);
+  await expect(switcher).toBeVisible(); // still there 2 s after leaving
+  await expect(switcher).toBeHidden({ timeout: 3000 });
+  const hiddenAfter = Date.now() - left;
+  expect(hiddenAfter).toBeGreaterThanOrEqual(2900);
+  expect(hiddenAfter).toBeLessThan(4500);
+});
+
+test('picking a scene switches the wall and honours its layout', async ({ page }) => {
+  await openWall(page);
+  const { width, height } = page.viewportSize()!;
+  const switcher = page.getByRole('navigation', { name: 'Scene switcher' });
+
+  for (const [scene, layout, count] of [
+    [scenes.ocean, 'mosaic', 5],
+    [scenes.peaks, 'feature', 3],
+    [scenes.evening, 'grid', 2],
+  ] as const) {
+    await page.mouse.move(width / 2, height - 40, { steps: 2 });
+    await switcher.getByRole('button', { name: new RegExp(scene.name) }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(scene.name);
+    await expect(page.locator('.wall-grid')).toHaveAttribute('data-layout', layout);
+    await expectTilesFitTheScreen(page, count);
+  }
+});
+
+test('a tile opens the fullscreen player; Escape closes it and scrolling comes back', async ({ page }) => {
+  await openWall(page);
+  await page.locator('.wall-tile').nth(1).getByRole('button').filter({ hasText: streams.kelp.name }).click();
+  const dialog = page.getByRole('dialog', { name: streams.kelp.name });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText('Live', { exact: true })).toBeVisible();
+  await expect.poll(() => dialog.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0.2);
+  expect(await page.evaluate(() => document.body.style.overflow)).toBe('hidden');
+
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  expect(await page.evaluate(() => document.body.style.overflow)).toBe('');
+
+  // The close button does the same.
+  await page.locator('.wall-tile').first().getByRole('button').first().click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.getByRole('button', { name: 'Close full screen' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+});
+
+test('the fullscreen player says what it loads while the stream connects', async ({ page }) => {
+  await openWall(page);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/live/index.m3u8', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.locator('.wall-tile').first().getByRole('button', { name: new RegExp(streams.forest.name) }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText(`Loading ${streams.forest.name}`)).toBeVisible();
+  await expect(dialog.getByText('Connecting to stream...')).toBeVisible();
+  release();
+  await expect(dialog.getByText(`Loading ${streams.forest.name}`)).toBeHidden();
+  await expect.poll(() => dialog.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0.2);
+});
+
+test('the fullscreen player of a dead stream says Stream Unavailable with Close', async ({ page, api }) => {
+  await api.setDefaultScene(scenes.offline.id);
+  await openWall(page, scenes.offline.name);
+  await page.locator('.wall-tile').first().getByRole('button', { name: /Offline Ridge Camera/ }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('Stream Unavailable')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(dialog).toBeHidden();
+});
+
+test('the gear button opens the admin panel with links to /admin and /debug', async ({ page }) => {
+  await openWall(page);
+  await page.getByRole('button', { name: 'Admin panel' }).click();
+  const panel = page.getByRole('dialog', { name: 'Admin panel' });
+  await expect(panel.getByRole('link', { name: 'Open admin dashboard' })).toHaveAttribute('href', '/admin');
+  await expect(panel.getByRole('link', { name: 'Stream debug view' })).toHaveAttribute('href', '/debug');
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+});
+
+test('the wall follows the default scene until a scene is picked', async ({ page, api }) => {
+  await openWall(page);
+  await api.setDefaultScene(scenes.peaks.id);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(scenes.peaks.name);
+});
+
+test('loading, failure with Try Again, and no scenes', async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/scenes?active=true', async (route) => {
+    await held;
+    await route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' });
+  });
+  await page.goto('/app');
+  await expect(page.getByText('Loading Live Wall...')).toBeVisible();
+  release();
+  await expect(page.getByRole('heading', { name: 'Oops!' })).toBeVisible();
+  await expect(page.getByText('Failed to load scenes. Please check if the server is running.')).toBeVisible();
+
+  await page.unroute('**/api/scenes?active=true');
+  await page.getByRole('button', { name: 'Try Again' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(scenes.morning.name);
+
+  await page.route('**/api/scenes?active=true', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '[]' }));
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'No Scenes Available' })).toBeVisible();
+  await expect(page.getByText('Please contact an administrator to set up some beautiful nature scenes.')).toBeVisible();
+});

@@ -1,0 +1,75 @@
+/** The player on local media: HLS (hls.js, fetched only when needed) and MP4 really play; a dead camera fails honestly and retries. */
+import type { Page } from '@playwright/test';
+import type { ScreenPresence } from '../../src/shared/events.ts';
+import { expect, test, videoTime, world } from './support/fixtures.ts';
+
+const { scenes, streams } = world;
+
+async function expectPlaying(page: Page) {
+  await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(0.3);
+  const before = await videoTime(page);
+  await expect.poll(() => videoTime(page), { timeout: 5_000 }).toBeGreaterThan(before + 0.4);
+}
+
+test('an HLS stream plays through hls.js, loaded only for it', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto(`/scenes/${scenes.morning.slug}/1`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(streams.forest.name);
+  await expectPlaying(page);
+  expect(await page.locator('video').evaluate((v: HTMLVideoElement) => v.src.startsWith('blob:'))).toBe(true); // MSE
+  expect(scripts.some((s) => /hls/.test(s))).toBe(true);
+  expect(await page.locator('video').evaluate((v: HTMLVideoElement) => [v.muted, v.loop, v.autoplay, v.controls])).toEqual([true, true, true, false]);
+});
+
+test('an MP4 stream plays in a muted looping video, and hls.js is not downloaded', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto(`/scenes/${scenes.morning.slug}/2`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(streams.kelp.name);
+  await expectPlaying(page);
+  expect(scripts.some((s) => /hls/.test(s))).toBe(false);
+  expect(scripts.some((s) => /Admin|LiveWall|SceneViewer/.test(s))).toBe(false);
+});
+
+test('the kiosk reports playback health to the hub', async ({ page, api }) => {
+  await page.goto(`/scenes/${scenes.morning.slug}/2`);
+  await expectPlaying(page);
+  await expect
+    .poll(async () => {
+      const screens = await api.request<ScreenPresence[]>('GET', '/screens');
+      return screens.find((s) => s.kind === 'kiosk' && s.position === 2)?.health[String(streams.kelp.id)];
+    })
+    .toBe('playing');
+});
+
+test('a dead stream shows the unavailable state and Retry, and retries', async ({ page }) => {
+  await page.goto(`/scenes/${scenes.offline.slug}/1`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Stream Unavailable' })).toBeVisible();
+  await expect(page.getByText('Stream 1 could not be loaded')).toBeVisible();
+  const retry = page.getByRole('button', { name: 'Retry' });
+  await expect(retry).toBeVisible();
+  await retry.click();
+  // The player tries again and, the camera being still dead, fails again.
+  await expect(page.getByRole('heading', { level: 1, name: 'Stream Unavailable' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+});
+
+test('the Live Wall shows a dead stream as unavailable with Try again', async ({ page, api }) => {
+  await api.setDefaultScene(scenes.offline.id);
+  await page.goto('/app');
+  const tile = page.locator('.wall-tile').first();
+  await expect(tile.getByText(`Stream unavailable: ${streams.offline.name}`)).toBeVisible();
+  await expect(tile.getByText('The stream may be temporarily offline. Please try again later.')).toBeVisible();
+  await expect(tile.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await expect
+    .poll(async () => {
+      const screens = await api.request<ScreenPresence[]>('GET', '/screens');
+      return screens.find((s) => s.kind === 'wall' && s.name === 'Live Wall')?.health[String(streams.offline.id)];
+    })
+    .toBe('error');
+});

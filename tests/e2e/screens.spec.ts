@@ -1,0 +1,118 @@
+/** Screens follow the scene controller: default-scene switches and stream edits arrive live. */
+import { expect, markWindow, test, windowMarker, world } from './support/fixtures.ts';
+
+const { scenes, streams } = world;
+
+test('two viewers and a kiosk switch with the default scene, without a reload', async ({ context, api }) => {
+  const viewers = [await context.newPage(), await context.newPage()];
+  const kiosk = await context.newPage();
+  for (const viewer of viewers) await viewer.goto('/');
+  await kiosk.goto('/streams/2');
+  for (const viewer of viewers) await expect(viewer.getByRole('heading', { level: 1 })).toHaveText(scenes.morning.name);
+  await expect(kiosk.getByRole('heading', { level: 1 })).toHaveText(streams.kelp.name);
+  for (const page of [...viewers, kiosk]) await markWindow(page);
+
+  await api.setDefaultScene(scenes.ocean.id);
+
+  for (const viewer of viewers) {
+    await expect(viewer.getByRole('heading', { level: 1 })).toHaveText(scenes.ocean.name);
+    await expect(viewer.locator('.stream-card h2')).toHaveText([streams.lava.name, streams.reef.name, streams.kelp.name, streams.dusk.name, streams.falls.name]);
+  }
+  await expect(kiosk.getByRole('heading', { level: 1 })).toHaveText(streams.reef.name);
+  for (const page of [...viewers, kiosk]) expect(await windowMarker(page)).toBe('kept');
+
+  // And back: still the same documents.
+  await api.setDefaultScene(scenes.morning.id);
+  for (const viewer of viewers) await expect(viewer.getByRole('heading', { level: 1 })).toHaveText(scenes.morning.name);
+  await expect(kiosk.getByRole('heading', { level: 1 })).toHaveText(streams.kelp.name);
+  for (const page of [...viewers, kiosk]) expect(await windowMarker(page)).toBe('kept');
+});
+
+test('editing the stream at position 2 updates the kiosk in place', async ({ page, api, baseURL }) => {
+  await page.goto('/streams/2');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(streams.kelp.name);
+  await markWindow(page);
+  const original = (await api.request<{ url: string }>('GET', `/streams/${streams.kelp.id}`)).url;
+  const media = process.env.NW_MEDIA_URL!;
+  try {
+    await api.updateStream(streams.kelp.id, { name: 'Kelp Forest Cove North', url: `${media}/dusk.mp4?cam=kelp-north` });
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kelp Forest Cove North');
+    await expect(page.locator('video')).toHaveAttribute('src', /dusk\.mp4\?cam=kelp-north/);
+    expect(await windowMarker(page)).toBe('kept');
+  } finally {
+    await api.updateStream(streams.kelp.id, { name: streams.kelp.name, url: original });
+  }
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(streams.kelp.name);
+  expect(page.url()).toBe(`${baseURL}/streams/2`);
+});
+
+test('the viewer switches scenes from its bottom bar without a reload', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(scenes.morning.name);
+  const bar = page.getByRole('navigation', { name: 'Scenes' });
+  await expect(bar.getByRole('link', { name: new RegExp(scenes.morning.name) })).toHaveAttribute('aria-current', 'page');
+  await expect(bar.getByRole('link', { name: /Quiet Peaks/ })).toContainText('Max 5 streams');
+  await markWindow(page);
+
+  await bar.getByRole('link', { name: /Quiet Peaks/ }).click();
+  await expect(page).toHaveURL(/\/scenes\/quiet-peaks$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(scenes.peaks.name);
+  await expect(page.locator('.stream-card')).toHaveCount(3);
+  await expect(bar.getByRole('link', { name: /Quiet Peaks/ })).toHaveAttribute('aria-current', 'page');
+  expect(await windowMarker(page)).toBe('kept');
+
+  // Each card: position, name, location, LIVE, quality in capitals, LOCAL time, category, lat/lon.
+  const card = page.locator('.stream-card').first();
+  await expect(card).toContainText('1');
+  await expect(card).toContainText(streams.dusk.name);
+  await expect(card).toContainText('Lauterbrunnen, Switzerland');
+  await expect(card).toContainText('LIVE');
+  await expect(card).toContainText('4K');
+  await expect(card).toContainText(/\d{2}:\d{2} LOCAL/);
+  await expect(card).toContainText('Nature');
+  await expect(card).toContainText('46.59, 7.91');
+});
+
+test('/streams/7 is refused with the invalid-position text', async ({ page }) => {
+  await page.goto('/streams/7');
+  await expect(page.getByText('Invalid stream position: 7. Must be 1-5.')).toBeVisible();
+  await page.goto('/streams/two');
+  await expect(page.getByText('Invalid stream position: two. Must be 1-5.')).toBeVisible();
+});
+
+test('an unknown scene slug says so, on the viewer and on a kiosk', async ({ page }) => {
+  await page.goto('/scenes/no-such-scene');
+  await expect(page.getByText('Scene not found: no-such-scene')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+
+  await page.goto('/scenes/no-such-scene/1');
+  await expect(page.getByText('Stream Unavailable')).toBeVisible();
+  await expect(page.getByText('Scene not found: no-such-scene')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+});
+
+test('a kiosk position the scene does not fill says so', async ({ page }) => {
+  await page.goto(`/scenes/${scenes.peaks.slug}/5`);
+  await expect(page.getByText('No stream available for position 5')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+});
+
+test('a kiosk of a named scene follows that scene, not the default', async ({ page, api }) => {
+  await page.goto(`/scenes/${scenes.peaks.slug}/1`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(streams.dusk.name);
+  await api.setDefaultScene(scenes.ocean.id);
+  await page.waitForTimeout(500);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(streams.dusk.name);
+});
+
+test('a page whose code cannot load shows the router error page', async ({ page }) => {
+  await page.route(/\/assets\/SetupGuide-[^/]+\.js$/, (route) => route.abort());
+  await page.goto('/setup');
+  await expect(page.getByText('Unexpected Application Error!')).toBeVisible();
+});
+
+test('the setup guide promises the 30-minute kiosk refresh', async ({ page }) => {
+  await page.goto('/setup');
+  await expect(page.getByRole('heading', { level: 1, name: 'Setup guide' })).toBeVisible();
+  await expect(page.getByText(/every 30 minutes/)).toBeVisible();
+});

@@ -1,0 +1,40 @@
+/**
+ * The test object every spec uses: the REST client as an administrator, the world built by the
+ * global setup, and a guard that puts the default scene back after each test.
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+import { apiClient, type Api } from './api.ts';
+import type { World } from './world.ts';
+
+export const world = JSON.parse(process.env.NW_WORLD ?? '{}') as World;
+
+export const test = base.extend<{ api: Api; restoreDefaultScene: void }>({
+  api: async ({ baseURL }, use) => {
+    await use(apiClient(baseURL ?? ''));
+  },
+  restoreDefaultScene: [
+    async ({ api }, use) => {
+      await use();
+      await api.setDefaultScene(world.scenes.morning.id);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** A marker on `window`: it survives anything but a reload. */
+export async function markWindow(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { __nwMarker: string }).__nwMarker = 'kept';
+  });
+}
+
+export async function windowMarker(page: Page): Promise<string | undefined> {
+  return page.evaluate(() => (window as unknown as { __nwMarker?: string }).__nwMarker);
+}
+
+/** Seconds of playback of the page's (first) video. */
+export async function videoTime(page: Page, selector = 'video'): Promise<number> {
+  return page.locator(selector).first().evaluate((video: HTMLVideoElement) => video.currentTime);
+}
