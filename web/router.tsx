@@ -2,9 +2,16 @@
  * Every route of spec §2, each page in its own lazily loaded chunk: a kiosk tablet downloads
  * the kiosk page and the player, never the Live Wall, the setup guide or the admin console.
  */
+import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router-dom';
 import { RouteError } from './components/RouteError.tsx';
 import { StatusScreen } from './components/StatusScreen.tsx';
+
+/** A page behind the sign-in check; the check's code loads with the page, not before. */
+async function adminOnly<M extends Record<K, ComponentType>, K extends string>(page: Promise<M>, name: K): Promise<ComponentType> {
+  const [module, auth] = await Promise.all([page, import('./features/auth/RequireAdmin.tsx')]);
+  return auth.adminOnly(module[name]);
+}
 
 const viewer = async () => ({ Component: (await import('./features/viewer/SceneViewer.tsx')).SceneViewer });
 const kiosk = async () => ({ Component: (await import('./features/kiosk/KioskScreen.tsx')).KioskScreen });
@@ -21,14 +28,15 @@ export const router = createBrowserRouter([
       { path: 'streams/:position', lazy: kiosk },
       { path: 'app', lazy: async () => ({ Component: (await import('./features/wall/LiveWall.tsx')).LiveWall }) },
       { path: 'setup', lazy: async () => ({ Component: (await import('./features/setup/SetupGuide.tsx')).SetupGuide }) },
-      { path: 'debug', lazy: async () => ({ Component: (await import('./features/placeholders/DebugPage.tsx')).DebugPage }) },
-      { path: 'admin', lazy: async () => ({ Component: (await import('./features/placeholders/AdminPage.tsx')).AdminPage }) },
+      // Administrators only: a visitor is sent to /login and brought back.
+      { path: 'debug', lazy: async () => ({ Component: await adminOnly(import('./features/placeholders/DebugPage.tsx'), 'DebugPage') }) },
+      { path: 'admin', lazy: async () => ({ Component: await adminOnly(import('./features/placeholders/AdminPage.tsx'), 'AdminPage') }) },
       {
         path: 'admin/evaluate',
         lazy: async () => ({ Component: (await import('./features/placeholders/EvaluatePage.tsx')).EvaluatePage }),
       },
       { path: 'submit', lazy: async () => ({ Component: (await import('./features/placeholders/SubmitPage.tsx')).SubmitPage }) },
-      { path: 'login', lazy: async () => ({ Component: (await import('./features/placeholders/LoginPage.tsx')).LoginPage }) },
+      { path: 'login', lazy: async () => ({ Component: (await import('./features/auth/LoginPage.tsx')).LoginPage }) },
       { path: '*', lazy: async () => ({ Component: (await import('./features/placeholders/NotFoundPage.tsx')).NotFoundPage }) },
     ],
   },
