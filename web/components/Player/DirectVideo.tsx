@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { STALL_REPORT_MS, STALL_RETRY_MS, type MediaEvent } from './machine.ts';
+import { hasMediaSource, loadHls } from './hls-loader.ts';
 import type { PlayerSource } from './source.ts';
 
 type DirectSource = Extract<PlayerSource, { kind: 'hls' | 'file' }>;
@@ -19,11 +20,6 @@ interface DirectVideoProps {
 }
 
 const HLS_MIME = 'application/vnd.apple.mpegurl';
-
-function hasMediaSource(): boolean {
-  const mse = (window as { ManagedMediaSource?: unknown }).ManagedMediaSource ?? window.MediaSource;
-  return typeof mse === 'function';
-}
 
 /** hls.js wherever MSE exists (one code path for retries and errors); native HLS otherwise. */
 function useNativeHls(video: HTMLVideoElement): boolean {
@@ -83,30 +79,39 @@ export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: D
     video.addEventListener('stalled', onWaiting);
     video.addEventListener('error', onError);
 
-    if (source.kind === 'hls' && !useNativeHls(video)) {
-      import('hls.js/light')
-        .then(({ default: Hls }) => {
-          if (cancelled) return;
-          if (!Hls.isSupported()) return emit('error');
-          const hls = new Hls({ maxBufferLength: 12, backBufferLength: 10, liveDurationInfinity: true });
-          let mediaRecoveries = 0;
-          hls.on(Hls.Events.ERROR, (_event, data) => {
-            if (!data.fatal) return;
-            if (data.type === Hls.ErrorTypes.MEDIA_ERROR && mediaRecoveries++ < 1) return hls.recoverMediaError();
-            emit('error'); // the player's backoff rebuilds everything, hls.js included
+    const start = () => {
+      if (source.kind === 'hls' && !useNativeHls(video)) {
+        loadHls()
+          .then((Hls) => {
+            if (cancelled) return;
+            if (!Hls.isSupported()) return emit('error');
+            const hls = new Hls({
+              maxBufferLength: 12, // live cameras: a short buffer, five of them on a wall
+              backBufferLength: 10,
+              liveDurationInfinity: true,
+              startFragPrefetch: true, // fetch the first segment without waiting for the MediaSource
+              enableWorker: false, // starting a transmux worker costs more than a first frame's budget
+            });
+            let mediaRecoveries = 0;
+            hls.on(Hls.Events.ERROR, (_event, data) => {
+              if (!data.fatal) return;
+              if (data.type === Hls.ErrorTypes.MEDIA_ERROR && mediaRecoveries++ < 1) return hls.recoverMediaError();
+              emit('error'); // the player's backoff rebuilds everything, hls.js included
+            });
+            hls.loadSource(source.src);
+            hls.attachMedia(video);
+            play(video);
+            destroyHls = () => hls.destroy();
+          })
+          .catch(() => {
+            if (!cancelled) emit('error'); // the chunk did not load (offline, deploy in between)
           });
-          hls.loadSource(source.src);
-          hls.attachMedia(video);
-          play(video);
-          destroyHls = () => hls.destroy();
-        })
-        .catch(() => {
-          if (!cancelled) emit('error'); // the chunk did not load (offline, deploy in between)
-        });
-    } else {
-      video.src = source.src;
-      play(video);
-    }
+      } else {
+        video.src = source.src;
+        play(video);
+      }
+    };
+    start();
 
     return () => {
       cancelled = true;
@@ -117,9 +122,13 @@ export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: D
       video.removeEventListener('waiting', onWaiting);
       video.removeEventListener('stalled', onWaiting);
       video.removeEventListener('error', onError);
-      destroyHls?.();
-      video.removeAttribute('src');
-      video.load(); // release the connection and decoder now, not at garbage collection
+      const destroy = destroyHls;
+      setTimeout(() => {
+        // Off the switch's critical path too; then the connection and decoder go now, not at GC.
+        destroy?.();
+        video.removeAttribute('src');
+        video.load();
+      }, 0);
     };
   }, [source.kind, source.src]);
 

@@ -5,12 +5,13 @@
  * Screens choose their own loading and failure words through renderLoading / renderError.
  */
 import { useSetAtom } from 'jotai';
-import { useCallback, useEffect, useId, useMemo, useReducer, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
 import type { StreamDto } from '../../../src/shared/api.ts';
 import { dropPlaybackAtom, setPlaybackAtom } from '../../features/screen/playback.ts';
 import { store } from '../../lib/store.ts';
 import { DirectVideo } from './DirectVideo.tsx';
 import { EmbedFrame } from './EmbedFrame.tsx';
+import { hasMediaSource, loadHls } from './hls-loader.ts';
 import { initialPlayerState, playerReducer, retryDelay, type MediaEvent, type PlayerPhase } from './machine.ts';
 import { candidateUrls, isDirect, resolvePlayerSource } from './source.ts';
 import './player.css';
@@ -84,12 +85,24 @@ function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading
   const onEvent = useCallback((type: MediaEvent) => dispatch({ type }), []);
   const title = `${stream.name} live stream`;
 
+  // The frame or video element goes in one task after the player itself: creating a browsing
+  // context or a decoder is the expensive part of a scene switch, and the new scene's names
+  // and layout should be on screen before it starts.
+  const [mediaMounted, setMediaMounted] = useState(false);
+  useLayoutEffect(() => {
+    if (source.kind === 'hls' && hasMediaSource()) loadHls().catch(() => {}); // the video reports a failure
+  }, [source.kind]);
+  useEffect(() => {
+    const timer = setTimeout(() => setMediaMounted(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
+
   return (
     <div className={`player player--${state.phase}`} data-player-state={state.phase} data-stream-id={stream.id}>
-      {source.kind === 'embed' && (
+      {mediaMounted && source.kind === 'embed' && (
         <EmbedFrame key={`${source.src}#${state.generation}`} source={source} title={title} fullscreen={fullscreen} ready={state.phase === 'ready'} onEvent={onEvent} />
       )}
-      {direct && (
+      {mediaMounted && direct && (
         <DirectVideo key={`${source.src}#${state.generation}`} source={source} fit={fit} label={title} onEvent={onEvent} onStalledTooLong={reload} />
       )}
       {source.kind === 'link' && (

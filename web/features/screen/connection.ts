@@ -5,7 +5,8 @@
  * from screenStateAtom.
  */
 import { atom, useSetAtom } from 'jotai';
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
+import { flushSync } from 'react-dom';
 import type { Registration } from '../../../src/shared/events.ts';
 import { connectScreen } from '../../../src/shared/screen-client.ts';
 import { store } from '../../lib/store.ts';
@@ -39,7 +40,8 @@ export function useScreenConnection(
   const setError = useSetAtom(registrationErrorAtom, { store });
   const key = registration ? JSON.stringify(registration) : null;
 
-  useEffect(() => {
+  // A layout effect: the socket opens right after the first commit, not after the first paint.
+  useLayoutEffect(() => {
     if (!key) return;
     const reg = JSON.parse(key) as Registration;
     store.set(followAtom, targetOf(reg));
@@ -47,7 +49,9 @@ export function useScreenConnection(
     const client = connectScreen({
       registration: reg,
       onMessage: (message) => {
-        store.set(screenMessageAtom, message);
+        // Rendered in the socket's own task, not queued behind media and timer work: a wall
+        // shows a new scene the moment its push arrives (bench/wall.ts measures this).
+        flushSync(() => store.set(screenMessageAtom, message));
         if (message.type === 'state') {
           setError(null);
           reporter.resend(); // a fresh registration starts with no health on the hub
