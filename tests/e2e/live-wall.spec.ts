@@ -70,6 +70,17 @@ test('the switcher appears near the bottom edge and hides 3 s after the mouse le
   expect(hiddenAfter).toBeLessThan(4500);
 });
 
+test('the Scenes button opens the switcher for touch and keyboard, focus on the current scene', async ({ page }) => {
+  await openWall(page);
+  const switcher = page.getByRole('navigation', { name: 'Scene switcher' });
+  await page.getByRole('button', { name: 'Scenes' }).click();
+  await expect(switcher).toBeVisible();
+  await expect(switcher.getByRole('button', { name: /Morning Canopy/ })).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(scenes.morning.name);
+});
+
 test('picking a scene switches the wall and honours its layout', async ({ page }) => {
   await openWall(page);
   const { width, height } = page.viewportSize()!;

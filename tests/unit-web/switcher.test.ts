@@ -57,6 +57,21 @@ describe('scene switcher visibility (spec §9: 150 px, 3000 ms)', () => {
     expect(switcher.visible).toBe(false);
   });
 
+  it('the Scenes button reveals it; it stays while focus is inside, then hides 3 s later', () => {
+    const switcher = createSwitcherVisibility(() => {});
+    switcher.reveal();
+    expect(switcher.visible).toBe(true);
+    switcher.focus(true);
+    vi.advanceTimersByTime(10_000);
+    expect(switcher.visible).toBe(true);
+    switcher.focus(false);
+    vi.advanceTimersByTime(SWITCHER_HIDE_MS);
+    expect(switcher.visible).toBe(false);
+    switcher.reveal();
+    vi.advanceTimersByTime(SWITCHER_HIDE_MS);
+    expect(switcher.visible).toBe(false);
+  });
+
   it('leaving the window starts the countdown', () => {
     const switcher = createSwitcherVisibility(() => {});
     switcher.pointer(895, 900);

@@ -26,6 +26,11 @@ export interface PlayerProps {
   renderLoading?: (stream: PlayerStream) => ReactNode;
   renderError?: (retry: () => void, stream: PlayerStream) => ReactNode;
   onPhaseChange?: (phase: PlayerPhase) => void;
+  /**
+   * Mount the frame or video one task after the player (default): on a wall, a scene switch
+   * then shows the new scene before five players start. A screen with one player needs no wait.
+   */
+  deferMedia?: boolean;
 }
 
 export function PlayerLoading() {
@@ -54,7 +59,7 @@ export function Player(props: PlayerProps) {
   return <StreamPlayer key={`${props.stream.url} ${props.stream.fallback_url ?? ''}`} {...props} />;
 }
 
-function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading, renderError, onPhaseChange }: PlayerProps) {
+function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading, renderError, onPhaseChange, deferMedia = true }: PlayerProps) {
   const playerId = useId();
   const [state, dispatch] = useReducer(playerReducer, initialPlayerState);
   const candidates = useMemo(() => candidateUrls(stream), [stream]);
@@ -88,14 +93,15 @@ function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading
   // The frame or video element goes in one task after the player itself: creating a browsing
   // context or a decoder is the expensive part of a scene switch, and the new scene's names
   // and layout should be on screen before it starts.
-  const [mediaMounted, setMediaMounted] = useState(false);
+  const [mediaMounted, setMediaMounted] = useState(!deferMedia);
   useLayoutEffect(() => {
     if (source.kind === 'hls' && hasMediaSource()) loadHls().catch(() => {}); // the video reports a failure
   }, [source.kind]);
   useEffect(() => {
+    if (mediaMounted) return;
     const timer = setTimeout(() => setMediaMounted(true), 0);
     return () => clearTimeout(timer);
-  }, []);
+  }, [mediaMounted]);
 
   return (
     <div className={`player player--${state.phase}`} data-player-state={state.phase} data-stream-id={stream.id}>

@@ -86,6 +86,7 @@ export function KioskScreen() {
         <Player
           key={playerKey}
           stream={stream}
+          deferMedia={false}
           renderLoading={() => (
             <div className="player__overlay" role="status">
               <span className="spinner" aria-hidden="true" />

@@ -20,6 +20,7 @@ export function FullscreenPlayer({ stream, onClose }: { stream: SceneStreamDto; 
       <Player
         stream={stream}
         fullscreen
+        deferMedia={false}
         fit="contain"
         renderLoading={() => (
           <div className="player__overlay fullscreen__loading" role="status">

@@ -2,7 +2,7 @@
  * The Live Wall's scene switcher: a bar of picker cards that slides up when the pointer nears
  * the bottom edge and hides 3 s after it leaves. Only rendered when there is a scene to pick.
  */
-import { useRef } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { SceneDto } from '../../../src/shared/api.ts';
 import { SELECTION_ALGORITHM_LABELS } from '../../../src/shared/constants.ts';
 import { useSwitcherVisibility } from './useSwitcherVisibility.ts';
@@ -15,12 +15,35 @@ interface SceneSwitcherProps {
 
 export function SceneSwitcher({ scenes, currentId, onPick }: SceneSwitcherProps) {
   const bar = useRef<HTMLElement>(null);
-  const { visible, onFocus, onBlur } = useSwitcherVisibility(bar);
+  const { visible, onFocus, onBlur, reveal } = useSwitcherVisibility(bar);
+  const [focusWanted, setFocusWanted] = useState(false);
+  // Focus goes to the current scene's card once the bar is shown (a hidden card takes no focus).
+  useLayoutEffect(() => {
+    if (!visible || !focusWanted) return;
+    setFocusWanted(false);
+    const cards = bar.current;
+    (cards?.querySelector<HTMLButtonElement>('button[aria-pressed="true"]') ?? cards?.querySelector<HTMLButtonElement>('button'))?.focus();
+  }, [visible, focusWanted]);
   if (scenes.length === 0) return null;
+  const openFromButton = () => {
+    reveal();
+    setFocusWanted(true);
+  };
   return (
     <>
       <p className={`wall-hint${visible ? ' wall-hint--hidden' : ''}`}>Move mouse to bottom edge to switch scenes</p>
+      {/* Touch screens and keyboards have no pointer to bring to the edge. */}
+      <button
+        type="button"
+        className="button button--ghost button--small wall-scenes-button"
+        aria-controls="scene-switcher"
+        aria-expanded={visible}
+        onClick={openFromButton}
+      >
+        Scenes
+      </button>
       <nav
+        id="scene-switcher"
         ref={bar}
         className={`scene-switcher${visible ? ' scene-switcher--visible' : ''}`}
         aria-label="Scene switcher"

@@ -19,6 +19,8 @@ export interface SwitcherVisibility {
   leave(): void;
   /** Keyboard focus entered (true) or left (false) the bar. */
   focus(inside: boolean): void;
+  /** Shown on request (the Scenes button, for touch screens and keyboards); hides like after a leave. */
+  reveal(): void;
   readonly visible: boolean;
   dispose(): void;
 }
@@ -58,6 +60,10 @@ export function createSwitcherVisibility(onChange: (visible: boolean) => void, h
       focused = inside;
       if (inside) show();
       else scheduleHide();
+    },
+    reveal() {
+      show();
+      scheduleHide();
     },
     get visible() {
       return visible;

@@ -2,7 +2,12 @@
 import { useEffect, useRef, useState, type FocusEvent, type RefObject } from 'react';
 import { createSwitcherVisibility, type SwitcherVisibility } from './switcher.ts';
 
-export function useSwitcherVisibility(bar: RefObject<HTMLElement | null>): { visible: boolean; onFocus: () => void; onBlur: (event: FocusEvent) => void } {
+export function useSwitcherVisibility(bar: RefObject<HTMLElement | null>): {
+  visible: boolean;
+  onFocus: () => void;
+  onBlur: (event: FocusEvent) => void;
+  reveal: () => void;
+} {
   const [visible, setVisible] = useState(false);
   const logic = useRef<SwitcherVisibility | null>(null);
 
@@ -32,5 +37,6 @@ export function useSwitcherVisibility(bar: RefObject<HTMLElement | null>): { vis
     onBlur: (event) => {
       if (!(event.relatedTarget instanceof Node && bar.current?.contains(event.relatedTarget))) logic.current?.focus(false);
     },
+    reveal: () => logic.current?.reveal(),
   };
 }
