@@ -23,6 +23,11 @@ async function waitForPictures(page: Page, count: number) {
     .poll(() => page.locator('video').evaluateAll((videos) => videos.filter((v) => (v as HTMLVideoElement).currentTime > 0.2).length), { timeout: 20_000 })
     .toBe(count);
   await expect(page.locator('[data-player-state="loading"]')).toHaveCount(0);
+  // Players fade their picture in: wait until every one is fully shown, and a frame or two more.
+  await expect
+    .poll(() => page.locator('video').evaluateAll((videos) => videos.every((v) => getComputedStyle(v).opacity === '1')))
+    .toBe(true);
+  await page.waitForTimeout(300);
 }
 
 for (const screen of SCREENS) {
