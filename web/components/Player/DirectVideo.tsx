@@ -90,7 +90,7 @@ export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: D
               backBufferLength: 10,
               liveDurationInfinity: true,
               startFragPrefetch: true, // fetch the first segment without waiting for the MediaSource
-              enableWorker: false, // starting a transmux worker costs more than a first frame's budget
+              enableWorker: true, // transmuxing off the main thread: five HD streams must not jank the wall (CSP: worker-src blob:)
             });
             let mediaRecoveries = 0;
             hls.on(Hls.Events.ERROR, (_event, data) => {
