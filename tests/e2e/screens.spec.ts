@@ -73,6 +73,18 @@ test('the viewer switches scenes from its bottom bar without a reload', async ({
   await expect(card).toContainText('46.59, 7.91');
 });
 
+test('Refresh Stream fetches the kiosk stream again and restarts its player', async ({ page }) => {
+  await page.goto('/streams/2');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(streams.kelp.name);
+  await markWindow(page);
+  await page.locator('video').evaluate((v) => v.setAttribute('data-old', 'yes'));
+  await page.getByRole('button', { name: 'Refresh Stream' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(streams.kelp.name);
+  await expect(page.locator('video')).not.toHaveAttribute('data-old', 'yes');
+  await expect.poll(() => page.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0.2);
+  expect(await windowMarker(page)).toBe('kept');
+});
+
 test('/streams/7 is refused with the invalid-position text', async ({ page }) => {
   await page.goto('/streams/7');
   await expect(page.getByText('Invalid stream position: 7. Must be 1-5.')).toBeVisible();

@@ -109,7 +109,7 @@ export function KioskScreen() {
       <button
         type="button"
         className="button button--ghost kiosk__refresh"
-        onClick={() => setPlayerKey((n) => n + 1)}
+        onClick={retry} // spec §4: Refresh fetches the stream again and restarts the player
       >
         <RefreshIcon width={20} height={20} />
         Refresh Stream
