@@ -4,6 +4,7 @@ import type { SceneDto } from '../../src/shared/api.ts';
 import { SOCKET_OPTIONS as contractOptions } from '../../src/shared/events.ts';
 import { SOCKET_OPTIONS } from '../../src/shared/socket-options.ts';
 import { invalidPositionMessage, parseKioskPosition } from '../../web/features/kiosk/position.ts';
+import { sceneRef } from '../../web/lib/api.ts';
 import { listIsStale } from '../../web/features/scenes/atoms.ts';
 import { createHealthReporter } from '../../web/features/screen/health-reporter.ts';
 import { dropPlaybackAtom, healthReportAtom, setPlaybackAtom, summarizePlayback } from '../../web/features/screen/playback.ts';
@@ -87,6 +88,13 @@ describe('health reporter: on change, throttled, with a heartbeat', () => {
     reporter.resend();
     expect(sent).toHaveLength(2);
     reporter.stop();
+  });
+});
+
+describe('scene addresses (spec §2)', () => {
+  it('uses the slug, or the id when the scene has no slug', () => {
+    expect(sceneRef({ id: 4, slug: 'quiet-peaks' })).toBe('quiet-peaks');
+    expect(sceneRef({ id: 7, slug: null })).toBe('7');
   });
 });
 
