@@ -15,7 +15,7 @@ export class Migration20261122165025_auth extends Migration {
     this.addSql(`create table "api_tokens" ("id" serial primary key, "name" text not null, "token_hash" text not null, "created_by_id" int null, "created_at" timestamptz not null default now(), "last_used_at" timestamptz null);`);
     this.addSql(`alter table "api_tokens" add constraint "api_tokens_token_hash_unique" unique ("token_hash");`);
 
-    this.addSql(`alter table "admin_users" add constraint "admin_users_username_check" check (username ~ '^[a-z0-9._-]{1,64}\$');`);
+    this.addSql(`alter table "admin_users" add constraint "admin_users_username_check" check (username ~ '^[a-z0-9._-]{1,64}$');`);
 
     this.addSql(`alter table "admin_sessions" add constraint "admin_sessions_user_id_foreign" foreign key ("user_id") references "admin_users" ("id") on delete cascade;`);
 
