@@ -82,27 +82,31 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const WARMUP = 5;
+const round = (n: number) => Math.round(n * 10) / 10;
 
-/** WARMUP unmeasured changes (JIT, pools, caches on both sides), then CHANGES measured ones. */
-async function measure(walls: Wall[], trigger: (i: number) => Promise<void>) {
+/** Latencies of one server's changes; `change(i)` triggers change i and waits for every wall. */
+function series(walls: Wall[], trigger: (i: number) => Promise<void>) {
   const latencies: number[] = [];
   let missed = 0;
-  for (let i = 0; i < WARMUP + CHANGES; i++) {
-    const start = performance.now();
-    await trigger(i);
-    await until(() => walls.every((w) => w.pushes.length > i), 5_000);
-    for (const wall of walls) {
-      const at = wall.pushes[i];
-      if (i < WARMUP) continue;
-      if (at === undefined) missed++;
-      else latencies.push(at - start);
-    }
-    for (const wall of walls) if (wall.pushes.length <= i) wall.pushes[i] = NaN; // keep indexes aligned
-    await new Promise((r) => setTimeout(r, 100)); // let both sides go idle between changes
-  }
-  latencies.sort((a, b) => a - b);
-  const round = (n: number) => Math.round(n * 10) / 10;
-  return { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(latencies.at(-1) ?? NaN), missed };
+  return {
+    async change(i: number) {
+      const start = performance.now();
+      await trigger(i);
+      await until(() => walls.every((w) => w.pushes.length > i), 5_000);
+      for (const wall of walls) {
+        const at = wall.pushes[i];
+        if (wall.pushes.length <= i) wall.pushes[i] = NaN; // keep indexes aligned
+        if (i < WARMUP) continue;
+        if (at === undefined) missed++;
+        else latencies.push(at - start);
+      }
+      await new Promise((r) => setTimeout(r, 100)); // let both sides go idle between changes
+    },
+    result() {
+      latencies.sort((a, b) => a - b);
+      return { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(latencies.at(-1) ?? NaN), missed };
+    },
+  };
 }
 
 const perClientKb = (before: Memory, after: Memory) => ({
@@ -117,7 +121,7 @@ async function idleMemory(server: ServerProcess, walls: Wall[] | null, baseline:
   return walls && baseline ? { memory, perClient: perClientKb(baseline, memory) } : { memory, perClient: null };
 }
 
-// ---- Nature Wall --------------------------------------------------------------------------
+// ---- both servers, both sets of walls ---------------------------------------------------
 log('starting Nature Wall');
 let natureWall = await startServerProcess({ keepDataDir: true });
 const base = natureWall.base;
@@ -125,13 +129,20 @@ const scenes = (await (await fetch(`${base}/api/scenes?active=true`)).json()) as
 const { scene_id: defaultId } = (await (await fetch(`${base}/api/config/default-scene`)).json()) as { scene_id: number };
 const other = scenes.find((s) => s.id !== defaultId)!.id;
 const payload = { scene: await (await fetch(`${base}/api/scenes/${defaultId}`)).json(), streams: await (await fetch(`${base}/api/scenes/${defaultId}/streams`)).json() };
+log('starting the bare Socket.IO server');
+const bare = await startServerProcess({ script: 'bench/bare-server.ts', env: { BARE_PAYLOAD: JSON.stringify(payload) } });
 
 const nwBaseline = (await idleMemory(natureWall, null, null)).memory;
+const bareBaseline = (await idleMemory(bare, null, null)).memory;
 log('connecting walls');
-let walls = await connectWalls(base);
-const nwMemory = await idleMemory(natureWall, walls, nwBaseline);
-log('measuring Nature Wall');
-const nwResult = await measure(walls, async (i) => {
+const nwWalls = await connectWalls(base);
+const nwMemory = await idleMemory(natureWall, nwWalls, nwBaseline);
+const bareWalls = await connectWalls(bare.base);
+const bareMemory = await idleMemory(bare, bareWalls, bareBaseline);
+
+// Interleaved, alternating which goes first, so both see the same machine noise.
+log('measuring');
+const nw = series(nwWalls, async (i) => {
   const res = await fetch(`${base}/api/config/default-scene`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json', ...benchAuth },
@@ -139,6 +150,19 @@ const nwResult = await measure(walls, async (i) => {
   });
   if (!res.ok) throw new Error(`PUT default scene: ${res.status}`);
 });
+const floor = series(bareWalls, async () => {
+  const res = await fetch(`${bare.base}/trigger`, { method: 'POST' });
+  if (!res.ok) throw new Error(`trigger: ${res.status}`);
+});
+for (let i = 0; i < WARMUP + CHANGES; i++) {
+  const [first, second] = i % 2 === 0 ? [nw, floor] : [floor, nw];
+  await first.change(i);
+  await second.change(i);
+}
+const nwResult = nw.result();
+const bareResult = floor.result();
+bareWalls.forEach((w) => w.client.close());
+await bare.stop();
 
 // Kill and restart: every wall must reconnect and get a fresh snapshot.
 log('killing and restarting Nature Wall');
@@ -147,7 +171,7 @@ await natureWall.kill();
 const restartAt = performance.now();
 natureWall = await startServerProcess({ dataDir: natureWall.dataDir, port: natureWall.port });
 const readyAt = performance.now();
-const resynced = await until(() => walls.every((w) => w.lastSnapshotAt > killedAt && w.client.socket.connected), 60_000);
+const resynced = await until(() => nwWalls.every((w) => w.lastSnapshotAt > killedAt && w.client.socket.connected), 60_000);
 const resyncedAt = performance.now();
 const resync = {
   all_resynced: resynced,
@@ -155,22 +179,8 @@ const resync = {
   seconds_after_kill: Math.round((resyncedAt - killedAt) / 100) / 10,
   server_start_seconds: Math.round((readyAt - restartAt) / 100) / 10,
 };
-walls.forEach((w) => w.client.close());
+nwWalls.forEach((w) => w.client.close());
 await natureWall.stop();
-
-// ---- bare Socket.IO -----------------------------------------------------------------------
-log('starting the bare Socket.IO server');
-const bare = await startServerProcess({ script: 'bench/bare-server.ts', env: { BARE_PAYLOAD: JSON.stringify(payload) } });
-const bareBaseline = (await idleMemory(bare, null, null)).memory;
-walls = await connectWalls(bare.base);
-const bareMemory = await idleMemory(bare, walls, bareBaseline);
-log('measuring the bare engine');
-const bareResult = await measure(walls, async () => {
-  const res = await fetch(`${bare.base}/trigger`, { method: 'POST' });
-  if (!res.ok) throw new Error(`trigger: ${res.status}`);
-});
-walls.forEach((w) => w.client.close());
-await bare.stop();
 
 console.log(
   JSON.stringify({
