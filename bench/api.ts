@@ -5,11 +5,10 @@
  * throughput, p99 <= 25 ms.
  */
 import autocannon from 'autocannon';
+import { benchArgs } from './args.ts';
 import { startServerProcess } from './server-process.ts';
 
-const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
-const duration = Number(args.get('duration') ?? 10);
-const connections = Number(args.get('connections') ?? 50);
+const { duration, connections } = benchArgs({ duration: 10, connections: 50 });
 
 function run(url: string) {
   return autocannon({ url, connections, duration, pipelining: 1 });

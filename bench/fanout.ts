@@ -14,17 +14,10 @@ import { performance } from 'node:perf_hooks';
 import type { Registration, ScreenState } from '../src/shared/events.ts';
 import { connectScreen, type ScreenClient } from '../src/shared/screen-client.ts';
 import { applyScreenMessage } from '../src/shared/screen-state.ts';
+import { benchArgs } from './args.ts';
 import { benchAuth, startServerProcess, type Memory, type ServerProcess } from './server-process.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number) => {
-  const index = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (index < 0) return fallback;
-  const inline = args[index]!.split('=')[1];
-  return Number(inline ?? args[index + 1]);
-};
-const CLIENTS = arg('clients', 1000);
-const CHANGES = arg('changes', 30);
+const { clients: CLIENTS, changes: CHANGES } = benchArgs({ clients: 1000, changes: 30 });
 const BATCH = 250;
 const log = (...parts: unknown[]) => console.error(`[fanout ${CLIENTS}]`, ...parts);
 

@@ -27,18 +27,11 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 import { apiClient } from '../tests/e2e/support/api.ts';
 import { generateMedia, serveMedia } from '../tests/e2e/support/media.ts';
 import { buildWorld } from '../tests/e2e/support/world.ts';
+import { benchArgs } from './args.ts';
 import { BENCH_TOKEN, startServerProcess } from './server-process.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number) => {
-  const index = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (index < 0) return fallback;
-  const inline = args[index]!.split('=')[1];
-  return Number(inline ?? args[index + 1]);
-};
-const PAGES = arg('pages', 5);
-const CHANGES = arg('changes', 20);
-const RUNS = arg('runs', 10);
+const args = benchArgs({ pages: 5, changes: 20, runs: 10 }, ['no-build']);
+const { pages: PAGES, changes: CHANGES, runs: RUNS } = args;
 const WARMUP = 3;
 const root = path.resolve(import.meta.dirname, '..');
 const log = (...parts: unknown[]) => console.error('[wall]', ...parts);
@@ -50,7 +43,7 @@ function percentile(sorted: number[], p: number): number {
 const round = (n: number) => Math.round(n * 10) / 10;
 const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 
-if (!args.includes('--no-build')) {
+if (!args.on('no-build')) {
   log('building the web app');
   execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
 }
