@@ -33,9 +33,8 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
-/** Streams per scene, slots in the scene editor and kiosk positions. */
+/** Streams per scene, slots in the scene editor and kiosk positions (1..5). */
 export const MAX_SCENE_STREAMS = 5;
-export const POSITIONS = [1, 2, 3, 4, 5] as const;
 
 export const DEFAULTS = {
   category: 'nature',
