@@ -3,7 +3,7 @@
  * tests use the same rule: a message is applied only when its version is higher than the
  * version on screen — a late or repeated push never rolls a screen back.
  */
-import type { KioskState, SceneStatePayload, ScreenState, WallState } from './events.ts';
+import type { KioskState, Registration, SceneStatePayload, ScreenState, WallState } from './events.ts';
 
 export type ScreenMessage =
   | { type: 'state'; state: ScreenState }
@@ -16,6 +16,15 @@ export interface ScreenTarget {
   kind: ScreenState['kind'];
   follows: string | null;
   position?: number;
+}
+
+/** The frame a registration sets: what kind of screen, following what, at which position. */
+export function screenTargetOf(registration: Registration): ScreenTarget {
+  return {
+    kind: registration.kind,
+    follows: 'sceneSlug' in registration ? (registration.sceneSlug ?? null) : null,
+    ...(registration.kind === 'kiosk' ? { position: registration.position } : {}),
+  };
 }
 
 function versionOf(message: ScreenMessage): number {

@@ -1,7 +1,7 @@
 /** Real socket.io clients playing walls, kiosks and admins, folding pushes like the web app does. */
 import type { Registration, ScreenState } from '../../src/shared/events.ts';
 import { connectScreen, type ScreenClient } from '../../src/shared/screen-client.ts';
-import { applyScreenMessage, type ScreenMessage, type ScreenTarget } from '../../src/shared/screen-state.ts';
+import { applyScreenMessage, screenTargetOf, type ScreenMessage } from '../../src/shared/screen-state.ts';
 
 export interface TestScreen {
   client: ScreenClient;
@@ -13,18 +13,10 @@ export interface TestScreen {
   close(): void;
 }
 
-export function targetOf(registration: Registration): ScreenTarget {
-  return {
-    kind: registration.kind,
-    follows: 'sceneSlug' in registration ? (registration.sceneSlug ?? null) : null,
-    ...(registration.kind === 'kiosk' ? { position: registration.position } : {}),
-  };
-}
-
 export function openScreen(baseUrl: string, registration: Registration, headers?: Record<string, string>): TestScreen {
   const messages: ScreenMessage[] = [];
   const errors: string[] = [];
-  const target = targetOf(registration);
+  const target = screenTargetOf(registration);
   let state: ScreenState | null = null;
   const client = connectScreen({
     url: baseUrl,

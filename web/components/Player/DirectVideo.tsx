@@ -72,12 +72,15 @@ export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: D
     };
     const onError = () => emit('error');
 
-    video.addEventListener('canplay', onCanPlay);
-    video.addEventListener('playing', onProgress);
-    video.addEventListener('timeupdate', onProgress);
-    video.addEventListener('waiting', onWaiting);
-    video.addEventListener('stalled', onWaiting);
-    video.addEventListener('error', onError);
+    // One signal removes every listener below when the effect ends.
+    const listeners = new AbortController();
+    const listen = (type: string, handler: () => void) => video.addEventListener(type, handler, { signal: listeners.signal });
+    listen('canplay', onCanPlay);
+    listen('playing', onProgress);
+    listen('timeupdate', onProgress);
+    listen('waiting', onWaiting);
+    listen('stalled', onWaiting);
+    listen('error', onError);
 
     const start = () => {
       if (source.kind === 'hls' && !useNativeHls(video)) {
@@ -116,12 +119,7 @@ export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: D
     return () => {
       cancelled = true;
       clearStall();
-      video.removeEventListener('canplay', onCanPlay);
-      video.removeEventListener('playing', onProgress);
-      video.removeEventListener('timeupdate', onProgress);
-      video.removeEventListener('waiting', onWaiting);
-      video.removeEventListener('stalled', onWaiting);
-      video.removeEventListener('error', onError);
+      listeners.abort();
       const destroy = destroyHls;
       setTimeout(() => {
         // Off the switch's critical path too; then the connection and decoder go now, not at GC.

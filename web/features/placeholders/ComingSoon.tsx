@@ -1,7 +1,7 @@
 /** A page whose screen arrives with a later piece of work: titled, linked back, honest. */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { LeafIcon } from '../../components/icons.tsx';
+import { Brand } from '../../components/Brand.tsx';
 import './placeholders.css';
 
 export function ComingSoon({ title, children }: { title: string; children: ReactNode }) {
@@ -9,10 +9,7 @@ export function ComingSoon({ title, children }: { title: string; children: React
     <main className="placeholder">
       <title>{`${title} · Nature Wall`}</title>
       <div className="placeholder__panel">
-        <span className="brand">
-          <LeafIcon />
-          Nature Wall
-        </span>
+        <Brand />
         <h1>{title}</h1>
         <p>{children}</p>
         <p className="placeholder__soon">Coming soon.</p>

@@ -9,6 +9,7 @@ import { useLayoutEffect } from 'react';
 import { flushSync } from 'react-dom';
 import type { Registration } from '../../../src/shared/events.ts';
 import { connectScreen } from '../../../src/shared/screen-client.ts';
+import { screenTargetOf } from '../../../src/shared/screen-state.ts';
 import { store } from '../../lib/store.ts';
 import { connectionStatusAtom, followAtom, screenMessageAtom } from './atoms.ts';
 import { createHealthReporter } from './health-reporter.ts';
@@ -19,14 +20,6 @@ export const FIRST_STATE_TIMEOUT_MS = 10_000;
 
 /** The hub refused the registration (or could not answer it): shown as the screen's error. */
 export const registrationErrorAtom = atom<string | null>(null);
-
-function targetOf(registration: Registration) {
-  return {
-    kind: registration.kind,
-    follows: 'sceneSlug' in registration ? (registration.sceneSlug ?? null) : null,
-    ...(registration.kind === 'kiosk' ? { position: registration.position } : {}),
-  };
-}
 
 /**
  * Connects while mounted. `registration` null means "not yet" (nothing to follow);
@@ -44,7 +37,7 @@ export function useScreenConnection(
   useLayoutEffect(() => {
     if (!key) return;
     const reg = JSON.parse(key) as Registration;
-    store.set(followAtom, targetOf(reg));
+    store.set(followAtom, screenTargetOf(reg));
     setError(null);
     const client = connectScreen({
       registration: reg,

@@ -1,6 +1,6 @@
 /** `/setup`: the static guide to putting Nature Wall on screens (spec §2). */
 import { Link } from 'react-router-dom';
-import { LeafIcon } from '../../components/icons.tsx';
+import { Brand } from '../../components/Brand.tsx';
 import './setup.css';
 
 const STEPS = [
@@ -35,10 +35,7 @@ export function SetupGuide() {
     <main className="setup">
       <title>Setup guide · Nature Wall</title>
       <header className="setup__header">
-        <span className="brand">
-          <LeafIcon />
-          Nature Wall
-        </span>
+        <Brand />
         <h1>Setup guide</h1>
         <p>From an empty server to a wall of live nature cameras in four steps.</p>
       </header>

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { Clock } from '../../components/Clock.tsx';
 import { ConnectionPill } from '../../components/ConnectionPill.tsx';
-import { LeafIcon } from '../../components/icons.tsx';
+import { Brand } from '../../components/Brand.tsx';
 import { StatusScreen } from '../../components/StatusScreen.tsx';
 import { useElapsed } from '../../lib/useElapsed.ts';
 import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
@@ -56,10 +56,7 @@ export function SceneViewer() {
       <title>{`${title} · Nature Wall`}</title>
       <header className="viewer__header">
         <div className="viewer__heading">
-          <span className="brand">
-            <LeafIcon />
-            Nature Wall
-          </span>
+          <Brand />
           <h1 className="viewer__title">{title}</h1>
           {scene?.description && <p className="viewer__description">{scene.description}</p>}
         </div>

@@ -9,7 +9,7 @@ import type { SceneDto, SceneStreamDto } from '../../../src/shared/api.ts';
 import { SELECTION_ALGORITHM_LABELS } from '../../../src/shared/constants.ts';
 import { Clock } from '../../components/Clock.tsx';
 import { ConnectionPill } from '../../components/ConnectionPill.tsx';
-import { LeafIcon } from '../../components/icons.tsx';
+import { Brand } from '../../components/Brand.tsx';
 import { StatusScreen } from '../../components/StatusScreen.tsx';
 import { sceneRef } from '../../lib/api.ts';
 import { store } from '../../lib/store.ts';
@@ -116,10 +116,7 @@ export function LiveWall() {
       <title>{`${scene.name} · Live Wall · Nature Wall`}</title>
       <header className="wall__header">
         <div className="wall__heading">
-          <span className="brand">
-            <LeafIcon />
-            Nature Wall
-          </span>
+          <Brand />
           <h1 className="wall__title">{scene.name}</h1>
           {scene.description && <p className="wall__description">{scene.description}</p>}
           <p className="wall__meta">
