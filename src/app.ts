@@ -4,12 +4,13 @@
  * server of their own. This is where modules meet the hub: the scenes module's directory is
  * handed to it, and every route's writes go through its publisher.
  */
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
 import compress from 'koa-compress';
+import { DatabaseAvailability } from './database/availability.ts';
 import type { EntityManager, Orm } from './db.ts';
+import { jsonBody } from './http/body.ts';
 import type { Actor, AppContext, AppState } from './http/context.ts';
 import { createLimiter, type LimiterStore } from './http/rate-limit.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -27,9 +28,8 @@ import { healthRouter } from './modules/health/health.routes.ts';
 import { scenesRouter } from './modules/scenes/scenes.routes.ts';
 import { streamsRouter } from './modules/streams/streams.routes.ts';
 import type { ChangePublisher, DomainChange } from './realtime/changes.ts';
-import { createHub, type Hub, type HubOptions } from './realtime/hub.ts';
+import { createHub, type Hub, type HubOptions, type ScreenList } from './realtime/hub.ts';
 import type { SceneDirectory } from './realtime/scene-directory.ts';
-import type { ScreenPresence } from './shared/events.ts';
 import { createSceneDirectory } from './modules/scenes/scene-directory.ts';
 import { screensRouter } from './modules/screens/screens.routes.ts';
 import { SceneSnapshots } from './modules/scenes/scene-snapshots.ts';
@@ -49,15 +49,15 @@ export interface AppDeps {
   limiterStore?: LimiterStore;
   /** TRUST_PROXY: client IP and protocol from X-Forwarded-* headers. */
   trustProxy?: boolean;
+  /** Probe periods of the database availability watch (tests shorten them). */
+  availability?: { retryMs?: number; watchMs?: number };
 }
-
-export const BODY_LIMIT = '100kb';
 
 /** What the routes share: the scene cache, the publisher, the hub's screen list, login limits. */
 interface Services extends AuthRouteDeps {
   publisher: ChangePublisher;
   snapshots: SceneSnapshots;
-  listScreens: () => Promise<ScreenPresence[]>;
+  listScreens: () => Promise<ScreenList>;
 }
 
 /** The /api router with every module's routes, exposed for tools that list the routes. */
@@ -81,14 +81,23 @@ export interface NatureWall {
   /** The /api router (its route table is what the access policy must cover). */
   api: Router<AppState>;
   directory: SceneDirectory;
+  /** Whether the database answers; API calls answer 503 while it does not. */
+  availability: DatabaseAvailability;
   /** Starts the scene controller on an HTTP server; from then on every change is pushed. */
-  attachHub(options: Omit<HubOptions, 'directory' | 'logger'>): Promise<Hub>;
+  attachHub(options: Omit<HubOptions, 'directory' | 'logger' | 'availability'>): Promise<Hub>;
+  /** Stops the availability watch (the hub and the ORM are closed by their owners). */
+  stop(): void;
 }
 
 export function createApp(deps: AppDeps): NatureWall {
   const snapshots = new SceneSnapshots(deps.orm);
   const directory = createSceneDirectory(deps.orm, snapshots);
   const allowedOrigins = deps.allowedOrigins ?? [];
+  const availability = new DatabaseAvailability({
+    probe: () => deps.orm.em.getConnection().execute('select 1'),
+    logger: deps.logger,
+    ...deps.availability,
+  });
   const limiterStore = deps.limiterStore ?? { kind: 'memory' };
   let hub: Hub | undefined;
   const services: Services = {
@@ -100,7 +109,7 @@ export function createApp(deps: AppDeps): NatureWall {
         else directory.invalidate();
       },
     },
-    listScreens: async () => (hub ? hub.screens() : []),
+    listScreens: async () => (hub ? hub.screens() : { screens: [], partial: false }),
     loginLimits: {
       byIp: createLimiter(limiterStore, { name: 'login-ip', points: 20, durationSeconds: 15 * 60 }),
       byUsername: createLimiter(limiterStore, { name: 'login-user', points: 10, durationSeconds: 15 * 60 }),
@@ -116,7 +125,7 @@ export function createApp(deps: AppDeps): NatureWall {
   const api = apiRouter(services);
   assertPolicyCovers(api);
   const apiStack = compose<AppContext>([
-    errorHandler,
+    errorHandler(availability),
     async (ctx, next) => {
       await next();
       // No route answered: the router left 404, or 405/501 with an Allow header.
@@ -128,13 +137,18 @@ export function createApp(deps: AppDeps): NatureWall {
     async (ctx, next) => {
       // One EntityManager per request, forked on first use: cached reads never need one.
       let em: EntityManager | undefined;
-      Object.defineProperty(ctx.state, 'em', { get: () => (em ??= deps.orm.em.fork()), configurable: true });
+      // During an outage a request that needs the database fails at once with 503.
+      const fork = () => {
+        availability.assertAvailable();
+        return deps.orm.em.fork();
+      };
+      Object.defineProperty(ctx.state, 'em', { get: () => (em ??= fork()), configurable: true });
       let actor: Promise<Actor | null> | undefined;
       ctx.state.actor = () => (actor ??= actorOf(ctx.state.em, { cookie: ctx.get('cookie'), authorization: ctx.get('authorization') }));
       await next();
     },
     accessGuard(api, allowedOrigins),
-    bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] }),
+    jsonBody(),
     api.routes(),
     api.allowedMethods(),
   ]);
@@ -142,7 +156,7 @@ export function createApp(deps: AppDeps): NatureWall {
   koa.use(requestLog(deps.logger));
   koa.use(securityHeaders());
   koa.use(compress({ threshold: 1024 }));
-  koa.use(healthRouter(deps).routes());
+  koa.use(healthRouter({ availability }).routes());
   koa.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx as AppContext, next) : next()));
   if (deps.webDist) koa.use(webApp(deps.webDist));
 
@@ -150,11 +164,14 @@ export function createApp(deps: AppDeps): NatureWall {
     koa,
     api,
     directory,
+    availability,
+    stop: () => availability.stop(),
     async attachHub(options) {
       hub = await createHub({
         allowedOrigins,
         ...options,
         directory,
+        availability,
         logger: deps.logger,
         // The one socket policy: screens are public, the admin room needs an admin.
         authorize: async (registration, handshake) => {

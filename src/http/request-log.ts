@@ -3,14 +3,15 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from '../logger.ts';
 
 /**
- * One JSON line per request (method, url, status, time) at info; 5xx at error with the error.
+ * One JSON line per request (method, url, status, time) at info; 500 at error with the error.
+ * A 503 (database away) stays at info: the outage itself is logged once, not per request.
  * Health probes log at debug, so a load balancer polling every second does not drown the log.
  */
 export function requestLog(logger: Logger): Middleware {
   const httpLogger = pinoHttp({
     logger,
     customLogLevel: (req, res, err) => {
-      if (err || res.statusCode >= 500) return 'error';
+      if (err || (res.statusCode >= 500 && res.statusCode !== 503)) return 'error';
       return req.url === '/healthz' || req.url === '/readyz' ? 'debug' : 'info';
     },
     serializers: {

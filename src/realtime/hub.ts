@@ -27,10 +27,11 @@ import {
   type WallState,
 } from '../shared/events.ts';
 import { isAllowedOrigin } from '../http/origin.ts';
+import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
 import type { Logger } from '../logger.ts';
 import type { AdapterSetup } from './adapter.ts';
 import type { ChangePublisher, DomainChange } from './changes.ts';
-import { KIND_ROOMS, parseTargetRoom, targetOf, targetRoom, type Target } from './rooms.ts';
+import { KIND_ROOMS, parseTargetRoom, sessionRoom, targetOf, targetRoom, type Target } from './rooms.ts';
 import type { ResolvedScene, SceneDirectory } from './scene-directory.ts';
 
 /** What one node tells the others after a commit. */
@@ -46,8 +47,14 @@ const ChangeNotice = z.object({
 });
 type ChangeNotice = z.infer<typeof ChangeNotice>;
 
+/** A node's answer to a presence request: its own screens. */
+const PresenceAnswer = z.object({ requestId: z.string(), node: z.string(), screens: z.array(z.unknown()) });
+type PresenceAnswer = { requestId: string; node: string; screens: ScreenPresence[] };
+
 interface InterServerEvents {
   'nw:changes': (notice: ChangeNotice) => void;
+  'nw:presence-request': (request: { requestId: string }) => void;
+  'nw:presence-answer': (answer: PresenceAnswer) => void;
 }
 
 /** Presence kept per socket, compact (it is multiplied by every idle screen). */
@@ -85,7 +92,19 @@ export interface HubOptions {
    */
   authorize?: (registration: Registration, handshake: HubSocket['handshake']) => Promise<Authorization>;
   presenceDebounceMs?: number;
+  /** Database outages: registrations that need it are refused with a retry hint, and screens resync after. */
+  availability?: DatabaseAvailability;
+  /** How long a cluster-wide screen list waits for other nodes before answering with what it has. */
+  presenceTimeoutMs?: number;
 }
+
+export interface ScreenList {
+  screens: ScreenPresence[];
+  partial: boolean;
+}
+
+/** What a screen is told when its registration needs the database and the database is away. */
+const UNAVAILABLE = { error: 'Database unavailable, try again shortly', retryAfterMs: 3_000 } as const;
 
 export type Authorization = { ok: true; sessionHash?: string | undefined } | { ok: false; error: string };
 
@@ -95,8 +114,10 @@ export interface Hub {
   disconnectSession(sessionHash: string): Promise<void>;
   /** Hand this to runCommand: it pushes every committed change to every screen. */
   publisher: ChangePublisher;
-  /** Every connected, registered screen on every node. */
-  screens(): Promise<ScreenPresence[]>;
+  /** Every connected, registered screen on every node; `partial` when a node did not answer in time. */
+  screens(): Promise<ScreenList>;
+  /** Push every screen on this node its current state again (after an outage). */
+  resync(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -266,45 +287,122 @@ export async function createHub(options: HubOptions): Promise<Hub> {
         await enqueue(notice);
         log.debug({ version, ms: Math.round((performance.now() - started) * 10) / 10, versionMs: Math.round((versioned - started) * 10) / 10 }, 'published');
       } catch (err) {
-        log.error({ err }, 'could not publish changes'); // the write is committed; screens catch up on the next change or TTL
+        // The write is committed; screens catch up on the resync that follows the database's return.
+        if (options.availability?.noteFailure(err)) log.warn('could not publish changes: the database is away; screens resync when it is back');
+        else log.error({ err }, 'could not publish changes');
       }
     },
   };
+
+  /**
+   * Every screen on this node gets its current state again, under a new version: after an
+   * outage (or a lost cluster link) a change may have been committed whose push never came.
+   * Coalesced: several triggers at once make one resync.
+   */
+  let resyncing: Promise<void> | undefined;
+  function resync(): Promise<void> {
+    return (resyncing ??= (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50)); // let simultaneous triggers meet
+      resyncing = undefined;
+      directory.invalidate();
+      const version = await directory.nextVersion();
+      appliedVersion = Math.max(appliedVersion, version);
+      const local = io.local;
+      for (const [ref, targets] of localTargets()) {
+        const resolved = await directory.resolve(ref, { fresh: true });
+        resolvedRefs.set(refKey(ref), resolved?.scene.id ?? null);
+        for (const target of targets) {
+          const room = targetRoom(target);
+          if (target.kind === 'kiosk') local.to(room).emit('kiosk:stream', kioskState(version, ref, target.position, resolved));
+          else local.to(room).emit('screen:state', wallState(version, ref, resolved));
+        }
+      }
+      log.info({ version }, 'screens resynced');
+    })().catch((err: unknown) => {
+      resyncing = undefined;
+      if (!options.availability?.noteFailure(err)) log.error({ err }, 'resync failed');
+    }));
+  }
+  options.availability?.onRecovered(() => void resync());
+  options.adapter?.onReconnected?.(() => void resync());
 
   // ---- presence -------------------------------------------------------------------------
 
   let presenceTimer: NodeJS.Timeout | undefined;
   const presenceDebounceMs = options.presenceDebounceMs ?? 1000;
 
-  async function screens(): Promise<ScreenPresence[]> {
-    const sockets = await io.fetchSockets();
-    return sockets
-      .flatMap(({ id, data: { presence: p } }) =>
-        p
-          ? [{
-              id,
-              kind: p.kind,
-              name: p.name,
-              follows: p.follows,
-              scene_id: p.sceneId,
-              position: p.position,
-              connected_at: new Date(p.connectedAt).toISOString(),
-              last_heartbeat: new Date(p.heartbeatAt).toISOString(),
-              health: p.health ?? {},
-              node: p.node,
-            }]
-          : [],
-      )
-      .sort((a, b) => a.connected_at.localeCompare(b.connected_at));
+  function localScreens(): ScreenPresence[] {
+    const list: ScreenPresence[] = [];
+    for (const [id, { data: { presence: p } }] of io.of('/').sockets) {
+      if (!p) continue;
+      list.push({
+        id,
+        kind: p.kind,
+        name: p.name,
+        follows: p.follows,
+        scene_id: p.sceneId,
+        position: p.position,
+        connected_at: new Date(p.connectedAt).toISOString(),
+        last_heartbeat: new Date(p.heartbeatAt).toISOString(),
+        health: p.health ?? {},
+        node: p.node,
+      });
+    }
+    return list;
   }
+
+  /**
+   * Cluster-wide list: ask every node, answer when all have answered or after the timeout with
+   * what arrived. (The adapter's fetchSockets waits 5 s and then fails outright, and a crashed
+   * node stays "known" for 10 s: one lost node would make the list fail for that long.)
+   */
+  const presenceRequests = new Map<string, (answer: PresenceAnswer) => void>();
+  const presenceTimeoutMs = options.presenceTimeoutMs ?? 1_000;
+
+  async function screens(): Promise<ScreenList> {
+    const all = localScreens();
+    const expected = (await io.of('/').adapter.serverCount()) - 1;
+    let partial = false;
+    if (expected > 0) {
+      const requestId = randomBytes(8).toString('hex');
+      const answered = new Set<string>();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          partial = true;
+          resolve();
+        }, presenceTimeoutMs);
+        presenceRequests.set(requestId, (answer) => {
+          if (answered.has(answer.node)) return;
+          answered.add(answer.node);
+          all.push(...answer.screens);
+          if (answered.size >= expected) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        io.serverSideEmit('nw:presence-request', { requestId });
+      });
+      presenceRequests.delete(requestId);
+    }
+    return { screens: all.sort((a, b) => a.connected_at.localeCompare(b.connected_at)), partial };
+  }
+
+  io.on('nw:presence-request', (request) => {
+    if (typeof request?.requestId !== 'string') return;
+    io.serverSideEmit('nw:presence-answer', { requestId: request.requestId, node, screens: localScreens() });
+  });
+  io.on('nw:presence-answer', (answer) => {
+    const parsed = PresenceAnswer.safeParse(answer);
+    if (parsed.success) presenceRequests.get(parsed.data.requestId)?.(answer);
+  });
 
   function presenceChanged(): void {
     if (presenceTimer) return;
     presenceTimer = setTimeout(async () => {
       presenceTimer = undefined;
       try {
-        const admins = await io.in(KIND_ROOMS.admin).fetchSockets();
-        if (admins.length > 0) io.to(KIND_ROOMS.admin).emit('screens:updated', await screens());
+        // Every node's admins hear it; the list comes from every node that answers in time.
+        io.to(KIND_ROOMS.admin).emit('screens:updated', (await screens()).screens);
       } catch (err) {
         log.warn({ err }, 'could not push presence');
       }
@@ -351,7 +449,10 @@ export async function createHub(options: HubOptions): Promise<Hub> {
 
       for (const room of socket.rooms) if (room !== socket.id) await socket.leave(room);
       const target = targetOf(registration);
-      await socket.join(target ? [KIND_ROOMS[registration.kind], targetRoom(target)] : [KIND_ROOMS[registration.kind]]);
+      const rooms = [KIND_ROOMS[registration.kind]];
+      if (target) rooms.push(targetRoom(target));
+      if (verdict.sessionHash) rooms.push(sessionRoom(verdict.sessionHash));
+      await socket.join(rooms);
 
       const now = Date.now();
       const presence: Presence = {
@@ -371,6 +472,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       presenceChanged();
       reply(ack, { data: state });
     } catch (err) {
+      if (options.availability ? options.availability.noteFailure(err) : isDatabaseUnavailable(err)) return reply(ack, UNAVAILABLE);
       log.error({ err }, 'screen:register failed');
       reply(ack, { error: 'Registration failed; try again' });
     }
@@ -419,8 +521,10 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     io,
     publisher,
     screens,
+    resync,
     async disconnectSession(sessionHash) {
-      for (const socket of await io.fetchSockets()) if (socket.data.sessionHash === sessionHash) socket.disconnect(true);
+      // A broadcast to the session's room: no cluster round trip to wait for.
+      io.in(sessionRoom(sessionHash)).disconnectSockets(true);
     },
     async close() {
       if (presenceTimer) clearTimeout(presenceTimer);

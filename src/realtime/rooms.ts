@@ -39,3 +39,8 @@ export function parseTargetRoom(room: string): Target | null {
   if (kiosk) return { kind: 'kiosk', ref: kiosk[1] === DEFAULT_REF ? null : kiosk[1]!, position: Number(kiosk[2]) };
   return null;
 }
+
+/** Every socket of one admin session (so a logout can end them with one broadcast). */
+export function sessionRoom(sessionHash: string): string {
+  return `session:${sessionHash}`;
+}

@@ -35,14 +35,24 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
   const { onMessage } = options;
 
   options.onStatus?.('connecting');
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const register = () => {
+    clearTimeout(retry);
+    socket.emit('screen:register', options.registration, (result) => {
+      if ('data' in result) return onMessage({ type: 'state', state: result.data });
+      options.onError?.(result.error);
+      // A passing failure (the database is away): ask again while the socket stays open.
+      if (result.retryAfterMs !== undefined) retry = setTimeout(() => socket.connected && register(), result.retryAfterMs);
+    });
+  };
   socket.on('connect', () => {
     options.onStatus?.('connected');
-    socket.emit('screen:register', options.registration, (result) => {
-      if ('data' in result) onMessage({ type: 'state', state: result.data });
-      else options.onError?.(result.error);
-    });
+    register();
   });
-  socket.on('disconnect', () => options.onStatus?.('disconnected'));
+  socket.on('disconnect', () => {
+    clearTimeout(retry);
+    options.onStatus?.('disconnected');
+  });
   socket.io.on('reconnect_attempt', () => options.onStatus?.('connecting'));
 
   socket.on('screen:state', (state) => onMessage({ type: 'state', state }));
@@ -57,6 +67,7 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
       if (socket.connected) socket.emit('screen:health', report);
     },
     close() {
+      clearTimeout(retry);
       socket.close();
     },
   };

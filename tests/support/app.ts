@@ -89,6 +89,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       send<T>(baseUrl, method, path, body, { ...init, headers: { ...adminHeaders, ...(init?.headers as Record<string, string>) } }),
     anonymous: <T>(method: string, path: string, body?: unknown, init?: RequestInit) => send<T>(baseUrl, method, path, body, init),
     async close() {
+      app.stop();
       server.closeAllConnections();
       if (hub) await hub.close();
       else await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,8 +1,11 @@
 import Router from '@koa/router';
-import type { Orm } from '../../db.ts';
+import type { DatabaseAvailability } from '../../database/availability.ts';
 
-/** /healthz: the process answers. /readyz: the database answers too (load balancer and Docker). */
-export function healthRouter(deps: { orm: Orm }): Router {
+/**
+ * /healthz: the process answers (it stays 200 during a database outage: restarting the
+ * process would not help). /readyz: the database answers too (load balancers, Docker).
+ */
+export function healthRouter(deps: { availability: DatabaseAvailability }): Router {
   const router = new Router();
 
   router.get('/healthz', (ctx) => {
@@ -10,11 +13,11 @@ export function healthRouter(deps: { orm: Orm }): Router {
   });
 
   router.get('/readyz', async (ctx) => {
-    try {
-      await deps.orm.em.getConnection().execute('select 1');
+    if (await deps.availability.check()) {
       ctx.body = { status: 'ready' };
-    } catch {
+    } else {
       ctx.status = 503;
+      ctx.set('Retry-After', '5');
       ctx.body = { status: 'unavailable', error: 'Database is not reachable' };
     }
   });

@@ -3,8 +3,11 @@
  * and its streams, positions 1..n), kept until something changes. Walls and kiosks read the
  * same few scenes thousands of times between two admin edits, so reads come from here and
  * every published change clears it (before the write's answer is sent: read-your-writes).
- * A TTL bounds staleness from writes that bypass the publisher (a manual SQL edit).
+ * A TTL bounds staleness from writes that bypass the publisher (a manual SQL edit). While the
+ * database is away, an expired entry is still served (screens keep their scene); the hub
+ * clears everything when the database is back.
  */
+import { isDatabaseUnavailable } from '../../database/availability.ts';
 import type { Orm } from '../../db.ts';
 import { getDefaultSceneId } from './scenes.service.ts';
 import { loadSceneSnapshot, type SceneSnapshot, type SceneWhere } from './scene-queries.ts';
@@ -19,7 +22,12 @@ export interface ReadOptions {
 interface Entry<T> {
   value: Promise<T>;
   expires: number;
+  /** The answer, once the read succeeded: what an outage falls back to. */
+  settled?: { value: T };
 }
+
+/** How soon a read that fell back to an old answer during an outage is tried again. */
+const OUTAGE_RETRY_MS = 1_000;
 
 export class SceneSnapshots {
   readonly #orm: Orm;
@@ -46,7 +54,20 @@ export class SceneSnapshots {
   #cached<K, T>(map: Map<K, Entry<T>>, key: K, load: () => Promise<T>, fresh = false): Promise<T> {
     const hit = map.get(key);
     if (!fresh && hit && hit.expires > Date.now()) return hit.value;
-    const entry: Entry<T> = { value: load(), expires: Date.now() + this.#ttlMs };
+    const previous = hit?.settled;
+    const entry = { expires: Date.now() + this.#ttlMs } as Entry<T>;
+    entry.value = load().then(
+      (value) => {
+        entry.settled = { value };
+        return value;
+      },
+      (error: unknown) => {
+        if (fresh || !previous || !isDatabaseUnavailable(error)) throw error;
+        entry.settled = previous;
+        entry.expires = Date.now() + OUTAGE_RETRY_MS;
+        return previous.value;
+      },
+    );
     map.set(key, entry);
     const forget = () => {
       if (map.get(key) === entry) map.delete(key);

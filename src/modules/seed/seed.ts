@@ -75,7 +75,9 @@ async function loadDemoStreams(): Promise<z.infer<typeof DemoStream>[]> {
 
 export async function seed(em: EntityManager, options: { demo: boolean; logger: Logger }): Promise<void> {
   await em.transactional(async (tx) => {
-    await tx.getConnection().execute(`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    // tx.execute runs inside the transaction (getConnection().execute would not, and the lock
+    // would be released at once).
+    await tx.execute(`select pg_advisory_xact_lock(${SEED_LOCK})`);
 
     let defaultScene = await tx.findOne(Scene, { name: 'Default' });
     if (!defaultScene) {

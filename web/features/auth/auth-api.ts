@@ -9,10 +9,22 @@ export const authApi = {
   logout: () => requestJson<SuccessDto>('/auth/logout', { method: 'POST' }),
 };
 
+/** A stand-in origin: `next` is resolved against it and must stay on it. */
+const SAME_ORIGIN = 'https://nature-wall.invalid';
+
 /** Where to go after signing in: a path on this site only, never another site (open redirect). */
 export function safeNext(next: string | null): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/admin';
-  return next;
+  const fallback = '/admin';
+  if (!next) return fallback;
+  // Read it as a browser would: tabs and newlines vanish, backslashes are slashes.
+  const cleaned = next.replace(/[\t\n\r]/g, '').replace(/\\/g, '/');
+  if (!cleaned.startsWith('/') || cleaned.startsWith('//')) return fallback;
+  try {
+    const url = new URL(cleaned, SAME_ORIGIN);
+    return url.origin === SAME_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : fallback;
+  } catch {
+    return fallback;
+  }
 }
 
 /** The sign-in page for a page that needs an administrator. */
