@@ -28,6 +28,19 @@ describe('malformed requests get a readable 4xx, never a 500', () => {
     expect(await app.orm.em.fork().count(Stream, {})).toBe(0);
   });
 
+  it.each(['gzip', 'deflate', 'br'])('a body that claims Content-Encoding: %s without being compressed is 400', async (encoding) => {
+    for (const path of ['/api/streams', '/api/auth/login']) {
+      const res = await app.request<ErrorDto>('POST', path, '{"name":"x"}', { headers: { 'content-encoding': encoding } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(`Request body could not be decoded as ${encoding} (Content-Encoding)`);
+    }
+  });
+
+  it('a body with an unknown Content-Encoding is 415', async () => {
+    const res = await app.request<ErrorDto>('POST', '/api/streams', '{"name":"x"}', { headers: { 'content-encoding': 'zstd-not-really' } });
+    expect(res.status).toBe(415);
+  });
+
   it('a body that is not JSON is treated as empty and fails validation', async () => {
     const res = await app.request<ErrorDto>('POST', '/api/streams', 'name=x&url=y', { headers: { 'content-type': 'text/plain' } });
     expect(res.status).toBe(400);
