@@ -18,7 +18,8 @@ export interface ScreenClientOptions {
   registration: Registration;
   onMessage: (message: ScreenMessage) => void;
   onStatus?: (status: ConnectionStatus) => void;
-  onError?: (error: string) => void;
+  /** `retrying`: a passing failure (the database is away); the client asks again by itself. */
+  onError?: (error: string, retrying: boolean) => void;
   socketOptions?: Partial<ManagerOptions & SocketOptions>;
 }
 
@@ -40,9 +41,10 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
     clearTimeout(retry);
     socket.emit('screen:register', options.registration, (result) => {
       if ('data' in result) return onMessage({ type: 'state', state: result.data });
-      options.onError?.(result.error);
+      const retrying = result.retryAfterMs !== undefined;
+      options.onError?.(result.error, retrying);
       // A passing failure (the database is away): ask again while the socket stays open.
-      if (result.retryAfterMs !== undefined) retry = setTimeout(() => socket.connected && register(), result.retryAfterMs);
+      if (retrying) retry = setTimeout(() => socket.connected && register(), result.retryAfterMs);
     });
   };
   socket.on('connect', () => {

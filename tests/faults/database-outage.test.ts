@@ -67,12 +67,19 @@ describe('a PostgreSQL restart under two nodes', () => {
     })();
 
     await eventually('writes before the outage', () => answers.some((a) => a.status === 201), 10_000);
+    // A scene no screen has asked for yet: a wall that follows it needs the database to register.
+    const quiet = await call(0, 'POST', '/api/scenes', { name: 'Nobody watches this yet', selection_algorithm: 'recent' });
+    expect(quiet.status).toBe(201);
+    const slug = ((await call(0, 'GET', `/api/scenes/${quiet.body.id}`)).body as { slug: string }).slug;
     await pg.stop();
     const stoppedAt = answers.length;
     await eventually('503s from both nodes during the outage', () => {
       const during = answers.slice(stoppedAt);
       return [0, 1].every((n) => during.some((a) => a.node === n && a.status === 503));
     });
+    const late = openScreen(nodes[1]!.base, { kind: 'wall', name: 'late wall', sceneSlug: slug });
+    walls.push(late);
+    await eventually('the late wall is told to wait', () => late.errors.includes('Database unavailable, try again shortly'), 10_000);
     await new Promise((r) => setTimeout(r, 3_000)); // the outage lasts a few seconds
     expect(nodes.map((n) => n.exitCode())).toEqual([null, null]);
     await pg.start();
@@ -84,6 +91,10 @@ describe('a PostgreSQL restart under two nodes', () => {
     });
     writing = false;
     await writer;
+    // The late wall asked again by itself and shows its scene.
+    await late.waitFor((s) => (s as WallState | null)?.scene?.id === quiet.body.id, 15_000);
+    walls.pop();
+    late.close();
 
     // Nothing died, nothing answered 500, the outage was a 503 with Retry-After.
     expect(nodes.map((n) => n.exitCode())).toEqual([null, null]);

@@ -11,7 +11,7 @@ import type { Registration } from '../../../src/shared/events.ts';
 import { connectScreen } from '../../../src/shared/screen-client.ts';
 import { screenTargetOf } from '../../../src/shared/screen-state.ts';
 import { store } from '../../lib/store.ts';
-import { connectionStatusAtom, followAtom, screenMessageAtom } from './atoms.ts';
+import { connectionStatusAtom, followAtom, screenMessageAtom, screenStateAtom } from './atoms.ts';
 import { createHealthReporter } from './health-reporter.ts';
 import { healthReportAtom } from './playback.ts';
 
@@ -51,7 +51,10 @@ export function useScreenConnection(
         }
       },
       onStatus: (status) => store.set(connectionStatusAtom, status),
-      onError: (error) => setError(error),
+      // A screen that shows something keeps showing it while the hub retries for it.
+      onError: (error, retrying) => {
+        if (!retrying || store.get(screenStateAtom) === null) setError(error);
+      },
     });
     const reporter = createHealthReporter({ send: (report) => client.reportHealth(report) });
     reporter.update(store.get(healthReportAtom));
