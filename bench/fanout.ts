@@ -125,6 +125,25 @@ const payload = { scene: await (await fetch(`${base}/api/scenes/${defaultId}`)).
 log('starting the bare Socket.IO server');
 const bare = await startServerProcess({ script: 'bench/bare-server.ts', env: { BARE_PAYLOAD: JSON.stringify(payload) } });
 
+/** How long the REST answer of a default-scene switch takes (REST call → response). */
+const writeMs: Record<'no_screens' | 'with_screens', number[]> = { no_screens: [], with_screens: [] };
+async function switchDefault(sceneId: number, into: number[] | null): Promise<void> {
+  const start = performance.now();
+  const res = await fetch(`${base}/api/config/default-scene`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', ...benchAuth },
+    body: JSON.stringify({ scene_id: sceneId }),
+  });
+  if (!res.ok) throw new Error(`PUT default scene: ${res.status}`);
+  into?.push(performance.now() - start);
+}
+log('timing writes with no screens');
+for (let i = 0; i < WARMUP + CHANGES; i++) {
+  await switchDefault(i % 2 === 0 ? other : defaultId, i < WARMUP ? null : writeMs.no_screens);
+  await new Promise((r) => setTimeout(r, 50));
+}
+await switchDefault(defaultId, null);
+
 const nwBaseline = (await idleMemory(natureWall, null, null)).memory;
 const bareBaseline = (await idleMemory(bare, null, null)).memory;
 log('connecting walls');
@@ -135,14 +154,7 @@ const bareMemory = await idleMemory(bare, bareWalls, bareBaseline);
 
 // Interleaved, alternating which goes first, so both see the same machine noise.
 log('measuring');
-const nw = series(nwWalls, async (i) => {
-  const res = await fetch(`${base}/api/config/default-scene`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', ...benchAuth },
-    body: JSON.stringify({ scene_id: i % 2 === 0 ? other : defaultId }),
-  });
-  if (!res.ok) throw new Error(`PUT default scene: ${res.status}`);
-});
+const nw = series(nwWalls, (i) => switchDefault(i % 2 === 0 ? other : defaultId, i < WARMUP ? null : writeMs.with_screens));
 const floor = series(bareWalls, async () => {
   const res = await fetch(`${bare.base}/trigger`, { method: 'POST' });
   if (!res.ok) throw new Error(`trigger: ${res.status}`);
@@ -182,6 +194,12 @@ console.log(
     nature_wall: nwResult,
     bare_engine: bareResult,
     p99_ratio: Math.round((nwResult.p99_ms / bareResult.p99_ms) * 100) / 100,
+    default_switch_write_ms: Object.fromEntries(
+      Object.entries(writeMs).map(([k, v]) => {
+        const sorted = [...v].sort((a, b) => a - b);
+        return [k, { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)) }];
+      }),
+    ),
     idle_kb_per_client: { nature_wall: nwMemory.perClient, bare_engine: bareMemory.perClient },
     resync,
     goals: { p99_ratio: '<= 1.25', missed: 0, heap_kb_per_client: '<= 10', resync_seconds_at_1000: '<= 5' },

@@ -27,9 +27,13 @@ import { discoveryRouter } from './modules/discovery/discovery.routes.ts';
 import { healthRouter } from './modules/health/health.routes.ts';
 import { scenesRouter } from './modules/scenes/scenes.routes.ts';
 import { streamsRouter } from './modules/streams/streams.routes.ts';
-import type { ChangePublisher, DomainChange } from './realtime/changes.ts';
+import type { ChangePublisher, DomainChange } from './domain/changes.ts';
 import { createHub, type Hub, type HubOptions, type ScreenList } from './realtime/hub.ts';
+import type { FeaturePushes } from './realtime/pushes.ts';
 import type { SceneDirectory } from './realtime/scene-directory.ts';
+import { pushVersions } from './realtime/versions.ts';
+import { scenePushes } from './modules/scenes/scene.changes.ts';
+import { streamPushes } from './modules/streams/stream.changes.ts';
 import { createSceneDirectory } from './modules/scenes/scene-directory.ts';
 import { screensRouter } from './modules/screens/screens.routes.ts';
 import { SceneSnapshots } from './modules/scenes/scene-snapshots.ts';
@@ -51,6 +55,8 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** Probe periods of the database availability watch (tests shorten them). */
   availability?: { retryMs?: number; watchMs?: number };
+  /** More features' pushes besides the built-in ones (tests plug in a feature of their own). */
+  features?: readonly FeaturePushes[];
 }
 
 /** What the routes share: the scene cache, the publisher, the hub's screen list, login limits. */
@@ -84,7 +90,7 @@ export interface NatureWall {
   /** Whether the database answers; API calls answer 503 while it does not. */
   availability: DatabaseAvailability;
   /** Starts the scene controller on an HTTP server; from then on every change is pushed. */
-  attachHub(options: Omit<HubOptions, 'directory' | 'logger' | 'availability'>): Promise<Hub>;
+  attachHub(options: Omit<HubOptions, 'directory' | 'logger' | 'availability' | 'versions' | 'features'>): Promise<Hub>;
   /** Stops the availability watch (the hub and the ORM are closed by their owners). */
   stop(): void;
 }
@@ -171,6 +177,9 @@ export function createApp(deps: AppDeps): NatureWall {
         allowedOrigins,
         ...options,
         directory,
+        versions: pushVersions(deps.orm),
+        // Each feature's pushes: one line per feature.
+        features: [streamPushes(deps.orm), scenePushes(directory), ...(deps.features ?? [])],
         availability,
         logger: deps.logger,
         // The one socket policy: screens are public, the admin room needs an admin.

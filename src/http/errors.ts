@@ -12,6 +12,7 @@ import {
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
+import { DomainError, type DomainErrorKind } from '../domain/errors.ts';
 import type { ErrorDto } from '../shared/api.ts';
 
 export class HttpError extends Error {
@@ -86,8 +87,12 @@ function fromDatabaseError(error: unknown): HttpError | null {
   return null;
 }
 
+/** What each kind of domain error answers. */
+const DOMAIN_STATUS: Record<DomainErrorKind, number> = { 'not-found': 404, conflict: 409, invalid: 400 };
+
 export function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
+  if (error instanceof DomainError) return new HttpError(DOMAIN_STATUS[error.kind], error.message);
   if (error instanceof z.ZodError) return fromZodError(error, 'body');
   return clientErrorOf(error) ?? fromDatabaseError(error);
 }

@@ -1,8 +1,9 @@
 /**
- * What the hub needs to know about scenes, handed to it in app.ts (the hub imports no module).
+ * What the hub needs to know about scenes to keep screens' state, handed to it in app.ts
+ * (the hub imports no module; the scenes module implements this).
  */
-import type { SceneDto, SceneStreamDto, StreamDto } from '../shared/api.ts';
-import type { DomainChange } from './changes.ts';
+import type { DomainChange } from '../domain/changes.ts';
+import type { SceneDto, SceneStreamDto } from '../shared/api.ts';
 
 export interface ResolvedScene {
   scene: SceneDto;
@@ -17,10 +18,6 @@ export interface Affected {
 }
 
 export interface SceneDirectory {
-  /** The last push version handed out in the cluster (0 before the first). */
-  currentVersion(): Promise<number>;
-  /** A new, higher push version. */
-  nextVersion(): Promise<number>;
   /** Drop cached scene state on this node. */
   invalidate(): void;
   /**
@@ -32,6 +29,4 @@ export interface SceneDirectory {
   resolveId(id: number, options?: { fresh?: boolean }): Promise<ResolvedScene | null>;
   /** Computed after commit, on the node that made the changes. */
   affected(changes: readonly DomainChange[]): Promise<Affected>;
-  /** Current DTOs of these streams (those that still exist). */
-  streams(ids: readonly number[]): Promise<StreamDto[]>;
 }

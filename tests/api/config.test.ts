@@ -28,8 +28,18 @@ describe('/api/config/default-scene', () => {
     expect((await app.request('GET', '/api/config/default-scene')).body).toEqual({ scene_id: scene.id });
     const row = await app.orm.em.fork().findOneOrFail(SystemConfig, { key: 'default_scene_id' });
     expect(row.value).toBe(String(scene.id));
-    expect(row.updatedBy).toBe('admin');
+    expect(row.updatedBy).toBe('api-token'); // the ADMIN_API_TOKEN's actor
     expect(app.published).toContainEqual({ type: 'default-scene.changed', sceneId: scene.id });
+  });
+
+  it('records the real actor: a named API token', async () => {
+    const scene = await buildScene(app.orm.em.fork(), { name: 'Token Default' });
+    const created = await app.request<{ token: string }>('POST', '/api/auth/tokens', { name: 'deploy-bot' });
+    expect(created.status).toBe(201);
+    const res = await app.anonymous('PUT', '/api/config/default-scene', { scene_id: scene.id }, { headers: { authorization: `Bearer ${created.body.token}` } });
+    expect(res.status).toBe(200);
+    const row = await app.orm.em.fork().findOneOrFail(SystemConfig, { key: 'default_scene_id' });
+    expect(row.updatedBy).toBe('token:deploy-bot');
   });
 
   it('publishes nothing when the default does not change', async () => {

@@ -5,7 +5,7 @@ import { createApp, type NatureWall } from '../../src/app.ts';
 import { initORM, type Orm } from '../../src/db.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
 import { postgresAdapter, redisAdapter } from '../../src/realtime/adapter.ts';
-import type { DomainChange } from '../../src/realtime/changes.ts';
+import type { DomainChange } from '../../src/domain/changes.ts';
 import type { Hub, HubOptions } from '../../src/realtime/hub.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 

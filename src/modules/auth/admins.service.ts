@@ -1,7 +1,7 @@
 /** Administrator accounts: the first one at start-up, shell management, and login checks. */
 import type { EntityManager } from '../../db.ts';
 import type { Logger } from '../../logger.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { conflict, invalid, notFound } from '../../domain/errors.ts';
 import { AdminSession, AdminUser } from './auth.entity.ts';
 import { dummyHash, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
 
@@ -11,10 +11,10 @@ export function normalizeUsername(username: string): string {
 
 function checkCredentials(username: string, password: string): void {
   if (!/^[a-z0-9._-]{1,64}$/.test(username)) {
-    throw badRequest('username: Use 1-64 letters, digits, dots, dashes or underscores');
+    throw invalid('username: Use 1-64 letters, digits, dots, dashes or underscores');
   }
   if (password.length < MIN_PASSWORD_LENGTH) {
-    throw badRequest(`password: Use at least ${MIN_PASSWORD_LENGTH} characters`);
+    throw invalid(`password: Use at least ${MIN_PASSWORD_LENGTH} characters`);
   }
 }
 

@@ -10,13 +10,13 @@ import {
   type SuccessDto,
 } from '../../shared/api.ts';
 import type { AppState } from '../../http/context.ts';
-import { HttpError, notFound } from '../../http/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 import { isExhausted, spend, tooManyRequests } from '../../http/rate-limit.ts';
 import { handle } from '../../http/route.ts';
-import { AdminUser, ApiToken } from './auth.entity.ts';
-import { authenticate, normalizeUsername } from './admins.service.ts';
-import { createSession, endSession, SESSION_COOKIE, sessionTokenOf } from './identity.ts';
-import { generateToken, sha256 } from './passwords.ts';
+import type { ApiToken } from './auth.entity.ts';
+import { normalizeUsername } from './admins.service.ts';
+import { createToken, listTokens, login, revokeToken } from './auth.service.ts';
+import { endSession, SESSION_COOKIE, sessionTokenOf } from './identity.ts';
 
 export interface AuthRouteDeps {
   loginLimits: { byIp: RateLimiterAbstract; byUsername: RateLimiterAbstract };
@@ -45,15 +45,14 @@ export function authRouter(deps: AuthRouteDeps): Router<AppState> {
     const blocked = (await isExhausted(byIp, ipKey)) ?? (await isExhausted(byUsername, userKey));
     if (blocked) throw tooManyRequests(ctx, blocked, 'Too many failed logins; try again later');
 
-    const admin = await authenticate(ctx.state.em, body.username, body.password);
-    if (!admin) {
+    const session = await login(ctx.state.em, body.username, body.password);
+    if (!session) {
       const over = (await spend(byIp, ipKey)) ?? (await spend(byUsername, userKey));
       if (over) throw tooManyRequests(ctx, over, 'Too many failed logins; try again later');
       throw new HttpError(401, INVALID); // never says which half was wrong
     }
     await byUsername.delete(userKey);
-    const { token, expiresAt } = await createSession(ctx.state.em, admin.id);
-    await ctx.state.em.nativeUpdate(AdminUser, { id: admin.id }, { lastLoginAt: new Date() });
+    const { token, expiresAt } = session;
     ctx.cookies.set(SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'strict',
@@ -62,7 +61,7 @@ export function authRouter(deps: AuthRouteDeps): Router<AppState> {
       path: '/',
       overwrite: true,
     });
-    return { authenticated: true, username: admin.username, via: 'session' } satisfies MeDto;
+    return { authenticated: true, username: session.username, via: 'session' } satisfies MeDto;
   }));
 
   router.post('/auth/logout', handle({}, async (ctx) => {
@@ -81,23 +80,17 @@ export function authRouter(deps: AuthRouteDeps): Router<AppState> {
   }));
 
   router.get('/auth/tokens', handle({}, async (ctx) => {
-    const tokens = await ctx.state.em.find(ApiToken, {}, { orderBy: { createdAt: 'desc' } });
-    return tokens.map(presentToken);
+    return (await listTokens(ctx.state.em)).map(presentToken);
   }));
 
   router.post('/auth/tokens', handle({ body: TokenCreate }, async (ctx, { body }) => {
-    const actor = await ctx.state.actor();
-    const creator = actor?.via === 'session' ? await ctx.state.em.findOne(AdminUser, { username: actor.username }) : null;
-    const secret = generateToken();
-    const token = ctx.state.em.create(ApiToken, { name: body.name, tokenHash: sha256(secret), createdBy: creator });
-    await ctx.state.em.flush();
+    const { token, secret } = await createToken(ctx.state.em, body.name, await ctx.state.actor());
     ctx.status = 201;
     return { ...presentToken(token), token: secret } satisfies CreatedApiTokenDto;
   }));
 
   router.delete('/auth/tokens', handle({ body: IdBody }, async (ctx, { body }) => {
-    const deleted = await ctx.state.em.nativeDelete(ApiToken, { id: body.id });
-    if (deleted === 0) throw notFound(`Token not found: ${body.id}`);
+    await revokeToken(ctx.state.em, body.id);
     return { success: true } satisfies SuccessDto;
   }));
 

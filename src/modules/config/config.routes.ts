@@ -1,9 +1,10 @@
 import Router from '@koa/router';
 import { DefaultSceneUpdate, type DefaultSceneDto } from '../../shared/api.ts';
 import type { AppState } from '../../http/context.ts';
-import { notFound } from '../../http/errors.ts';
+import type { ChangePublisher } from '../../domain/changes.ts';
+import { runCommand } from '../../domain/command.ts';
+import { notFound } from '../../domain/errors.ts';
 import { handle } from '../../http/route.ts';
-import { runCommand, type ChangePublisher } from '../../realtime/changes.ts';
 import type { SceneSnapshots } from '../scenes/scene-snapshots.ts';
 import { setDefaultScene } from '../scenes/scenes.service.ts';
 
@@ -17,7 +18,8 @@ export function configRouter(deps: { publisher: ChangePublisher; snapshots: Scen
   }));
 
   router.put('/config/default-scene', handle({ body: DefaultSceneUpdate }, async (ctx, { body }) => {
-    await runCommand(ctx.state.em, deps.publisher, (em, changes) => setDefaultScene(em, changes, body.scene_id, 'admin'), {
+    const actor = (await ctx.state.actor())?.username ?? 'unknown'; // the guard let an admin through
+    await runCommand(ctx.state.em, deps.publisher, (em, changes) => setDefaultScene(em, changes, body.scene_id, actor), {
       transaction: false,
     });
     return { scene_id: body.scene_id } satisfies DefaultSceneDto;

@@ -10,10 +10,11 @@ import {
   type SuccessDto,
 } from '../../shared/api.ts';
 import type { AppState } from '../../http/context.ts';
-import { notFound } from '../../http/errors.ts';
+import type { ChangePublisher } from '../../domain/changes.ts';
+import { runCommand } from '../../domain/command.ts';
+import { notFound } from '../../domain/errors.ts';
 import { frozenJson } from '../../http/frozen-json.ts';
 import { handle } from '../../http/route.ts';
-import { runCommand, type ChangePublisher } from '../../realtime/changes.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Scene } from './scene.entity.ts';
 import { presentScene } from './scene.presenter.ts';

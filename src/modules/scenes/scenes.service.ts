@@ -6,9 +6,9 @@ import type { SceneCreate, SceneUpdate } from '../../shared/api.ts';
 import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
 import { slugify, uniqueSlug } from '../../shared/scenes/slug.ts';
 import type { EntityManager } from '../../db.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import type { Changes, DomainChange } from '../../realtime/changes.ts';
-import { getConfigValue } from '../config/config.service.ts';
+import type { Changes, DomainChange } from '../../domain/changes.ts';
+import { conflict, invalid, notFound } from '../../domain/errors.ts';
+import { configUpsert, getConfigValue } from '../config/config.service.ts';
 import { Stream } from '../streams/stream.entity.ts';
 import { Scene, SceneStream } from './scene.entity.ts';
 import { slotList } from './scene-queries.ts';
@@ -62,7 +62,7 @@ async function replaceSlots(em: EntityManager, scene: Scene, streamIds: readonly
     const found = await em.find(Stream, { id: { $in: wanted } }, { fields: ['id'] });
     const known = new Set(found.map((s) => s.id));
     const missing = wanted.find((id) => !known.has(id));
-    if (missing !== undefined) throw badRequest(`stream_ids: Unknown stream ${missing}`);
+    if (missing !== undefined) throw invalid(`stream_ids: Unknown stream ${missing}`);
   }
   await em.nativeDelete(SceneStream, { scene: scene.id });
   streamIds.forEach((streamId, index) => {
@@ -123,23 +123,24 @@ export async function deleteScene(em: EntityManager, changes: Changes, id: numbe
   changes.push({ type: 'scene.deleted', sceneId: scene.id });
 }
 
+const DEFAULT_SCENE_DESCRIPTION = 'The scene walls and kiosks show by default';
+
 /**
- * Makes an active scene the default, in one statement (atomic, no transaction needed): the
- * scene check and the write cannot be split by a concurrent deactivation. Every wall waits on
- * this write, so it is one round trip.
+ * Makes an active scene the default — the one place the default scene changes. One statement
+ * (atomic, no transaction needed): the scene check and the config upsert cannot be split by a
+ * concurrent deactivation, and every wall waits on this write, so it is one round trip.
+ * `actor` is recorded as `system_config.updated_by`.
  */
 export async function setDefaultScene(em: EntityManager, changes: Changes, sceneId: number, actor: string): Promise<void> {
+  const upsert = configUpsert(
+    { key: DEFAULT_SCENE_KEY, value: String(sceneId), updatedBy: actor, description: DEFAULT_SCENE_DESCRIPTION },
+    'from target where active',
+  );
   const [result] = await em.execute<{ active: boolean | null; changed: boolean }[]>(
     `with target as (select active from scenes where id = ?),
-     up as (
-       insert into system_config as c (key, value, description, updated_by, updated_at)
-       select ?, ?, 'The scene walls and kiosks show by default', ?, now() from target where active
-       on conflict (key) do update set value = excluded.value, updated_by = excluded.updated_by, updated_at = now()
-       where c.value is distinct from excluded.value
-       returning 1
-     )
+     up as (${upsert.sql})
      select (select active from target) as active, exists (select 1 from up) as changed`,
-    [sceneId, DEFAULT_SCENE_KEY, String(sceneId), actor],
+    [sceneId, ...upsert.params],
   );
   if (!result || result.active === null) throw notFound(`Scene not found: ${sceneId}`);
   if (!result.active) throw conflict('An inactive scene cannot be the default scene');

@@ -12,7 +12,7 @@ import type { EntityManager } from '../../db.ts';
 import type { Logger } from '../../logger.ts';
 import { getConfigValue, setConfigValue } from '../config/config.service.ts';
 import { Scene, SceneStream } from '../scenes/scene.entity.ts';
-import { sceneSlugFor } from '../scenes/scenes.service.ts';
+import { sceneSlugFor, setDefaultScene } from '../scenes/scenes.service.ts';
 import { Stream } from '../streams/stream.entity.ts';
 import { createStream } from '../streams/streams.service.ts';
 
@@ -94,10 +94,7 @@ export async function seed(em: EntityManager, options: { demo: boolean; logger: 
       options.logger.info({ sceneId: defaultScene.id }, 'created the Default scene');
     }
     if ((await getConfigValue(tx, DEFAULT_SCENE_KEY)) === null) {
-      await setConfigValue(tx, DEFAULT_SCENE_KEY, String(defaultScene.id), {
-        updatedBy: 'system',
-        description: 'The scene walls and kiosks show by default',
-      });
+      await setDefaultScene(tx, [], defaultScene.id, 'system'); // nothing to push: screens connect after start-up
     }
 
     if (!options.demo || (await getConfigValue(tx, DEMO_SEEDED_KEY)) !== null) return;
@@ -140,7 +137,9 @@ export async function seed(em: EntityManager, options: { demo: boolean; logger: 
         if (stream) tx.create(SceneStream, { scene, stream, position: index + 1, manualPriority: 0 });
       });
     }
-    await setConfigValue(tx, DEMO_SEEDED_KEY, new Date().toISOString(), {
+    await setConfigValue(tx, {
+      key: DEMO_SEEDED_KEY,
+      value: new Date().toISOString(),
       updatedBy: 'system',
       description: 'When the demo streams and scenes were added (they are added once)',
     });

@@ -2,9 +2,10 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { Id, IdBody, StreamCreate, StreamListQuery, StreamUpdate, type SuccessDto } from '../../shared/api.ts';
 import type { AppState } from '../../http/context.ts';
-import { notFound } from '../../http/errors.ts';
+import type { ChangePublisher } from '../../domain/changes.ts';
+import { runCommand } from '../../domain/command.ts';
+import { notFound } from '../../domain/errors.ts';
 import { handle } from '../../http/route.ts';
-import { runCommand, type ChangePublisher } from '../../realtime/changes.ts';
 import { presentStream } from './stream.presenter.ts';
 import { createStream, deleteStream, findStream, listStreams, updateStream } from './streams.service.ts';
 

@@ -2,8 +2,8 @@
 import type { StreamCreate, StreamUpdate } from '../../shared/api.ts';
 import { normalizeStreamUrl } from '../../shared/streams/url.ts';
 import type { EntityManager } from '../../db.ts';
-import { conflict, notFound } from '../../http/errors.ts';
-import type { Changes } from '../../realtime/changes.ts';
+import type { Changes } from '../../domain/changes.ts';
+import { conflict, notFound } from '../../domain/errors.ts';
 import { SceneStream } from '../scenes/scene.entity.ts';
 import { Stream } from './stream.entity.ts';
 

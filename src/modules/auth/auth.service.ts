@@ -1,0 +1,41 @@
+/** Signing in, and the API tokens scripts use: the commands behind /api/auth. */
+import type { EntityManager } from '../../db.ts';
+import { notFound } from '../../domain/errors.ts';
+import type { Actor } from '../../http/context.ts';
+import { authenticate } from './admins.service.ts';
+import { AdminUser, ApiToken } from './auth.entity.ts';
+import { createSession } from './identity.ts';
+import { generateToken, sha256 } from './passwords.ts';
+
+export interface SignedIn {
+  username: string;
+  token: string;
+  expiresAt: Date;
+}
+
+/** A new session for these credentials, or null (the same work whether or not the name exists). */
+export async function login(em: EntityManager, username: string, password: string): Promise<SignedIn | null> {
+  const admin = await authenticate(em, username, password);
+  if (!admin) return null;
+  const { token, expiresAt } = await createSession(em, admin.id);
+  await em.nativeUpdate(AdminUser, { id: admin.id }, { lastLoginAt: new Date() });
+  return { username: admin.username, token, expiresAt };
+}
+
+export function listTokens(em: EntityManager): Promise<ApiToken[]> {
+  return em.find(ApiToken, {}, { orderBy: { createdAt: 'desc' } });
+}
+
+/** A new token; its secret is returned once and only its hash is kept. */
+export async function createToken(em: EntityManager, name: string, actor: Actor | null): Promise<{ token: ApiToken; secret: string }> {
+  const creator = actor?.via === 'session' ? await em.findOne(AdminUser, { username: actor.username }) : null;
+  const secret = generateToken();
+  const token = em.create(ApiToken, { name, tokenHash: sha256(secret), createdBy: creator });
+  await em.flush();
+  return { token, secret };
+}
+
+export async function revokeToken(em: EntityManager, id: number): Promise<void> {
+  const deleted = await em.nativeDelete(ApiToken, { id });
+  if (deleted === 0) throw notFound(`Token not found: ${id}`);
+}

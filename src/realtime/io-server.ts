@@ -1,0 +1,57 @@
+/**
+ * The Socket.IO server and its limits: typed events, message size, the cluster adapter,
+ * connection-state recovery where the adapter supports it, and the origin check.
+ */
+import type http from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import type { DomainChange } from '../domain/changes.ts';
+import { isAllowedOrigin } from '../http/origin.ts';
+import type { ClientToServerEvents, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
+import type { AdapterSetup } from './adapter.ts';
+import type { Presence } from './presence.ts';
+import type { Affected } from './scene-directory.ts';
+
+/** What one node tells the others after a commit: the version, the changes, the scenes they touch. */
+export interface ChangeNotice {
+  version: number;
+  changes: DomainChange[];
+  scenes: Affected;
+}
+
+/** A node's answer to a presence request: its own screens. */
+export interface PresenceAnswer {
+  requestId: string;
+  node: string;
+  screens: ScreenPresence[];
+}
+
+export interface InterServerEvents {
+  'nw:changes': (notice: ChangeNotice) => void;
+  'nw:presence-request': (request: { requestId: string }) => void;
+  'nw:presence-answer': (answer: PresenceAnswer) => void;
+}
+
+export interface SocketData {
+  presence?: Presence;
+  /** Set for admin sockets that authenticated with a session cookie. */
+  sessionHash?: string;
+}
+
+export type HubServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+const MAX_MESSAGE_BYTES = 16 * 1024;
+
+export function createIoServer(server: http.Server, options: { adapter?: AdapterSetup | undefined; allowedOrigins: readonly string[] }): HubServer {
+  return new Server(server, {
+    serveClient: false,
+    maxHttpBufferSize: MAX_MESSAGE_BYTES,
+    ...(options.adapter ? { adapter: options.adapter.factory } : {}),
+    ...(options.adapter?.supportsRecovery ? { connectionStateRecovery: { maxDisconnectionDuration: 120_000 } } : {}),
+    // Browsers always send Origin; a cross-site page must not open a socket as our screens.
+    allowRequest: (req, callback) => {
+      const origin = req.headers.origin;
+      callback(null, origin === undefined || isAllowedOrigin(origin, req.headers.host, options.allowedOrigins));
+    },
+  });
+}

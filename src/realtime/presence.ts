@@ -1,0 +1,129 @@
+/**
+ * Presence: who is connected where, kept in each socket's `data` (compact: it is multiplied by
+ * every idle screen), listed cluster-wide on request, and pushed to admins (debounced) when it
+ * changes.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Logger } from '../logger.ts';
+import type { PlaybackState, ScreenPresence } from '../shared/events.ts';
+import type { HubServer, PresenceAnswer } from './io-server.ts';
+import { KIND_ROOMS } from './rooms.ts';
+
+export interface Presence {
+  kind: ScreenPresence['kind'];
+  name: string | null;
+  follows: string | null;
+  sceneId: number | null;
+  position: number | null;
+  connectedAt: number;
+  heartbeatAt: number;
+  health: Record<string, PlaybackState> | null;
+  node: string;
+}
+
+export interface ScreenList {
+  screens: ScreenPresence[];
+  /** True when a node did not answer in time: the list holds the nodes that did. */
+  partial: boolean;
+}
+
+export interface PresenceTracker {
+  /** Every registered screen on every node that answers within the timeout. */
+  screens(): Promise<ScreenList>;
+  /** Something changed: admins get the new list (debounced). */
+  changed(): void;
+  close(): void;
+}
+
+const PresenceAnswerShape = z.object({ requestId: z.string(), node: z.string(), screens: z.array(z.unknown()) });
+
+function present(id: string, p: Presence): ScreenPresence {
+  return {
+    id,
+    kind: p.kind,
+    name: p.name,
+    follows: p.follows,
+    scene_id: p.sceneId,
+    position: p.position,
+    connected_at: new Date(p.connectedAt).toISOString(),
+    last_heartbeat: new Date(p.heartbeatAt).toISOString(),
+    health: p.health ?? {},
+    node: p.node,
+  };
+}
+
+export function createPresence(io: HubServer, options: { node: string; logger: Logger; debounceMs?: number; timeoutMs?: number }): PresenceTracker {
+  const { node, logger: log } = options;
+  const timeoutMs = options.timeoutMs ?? 1_000;
+  const debounceMs = options.debounceMs ?? 1_000;
+
+  function localScreens(): ScreenPresence[] {
+    const list: ScreenPresence[] = [];
+    for (const [id, socket] of io.of('/').sockets) if (socket.data.presence) list.push(present(id, socket.data.presence));
+    return list;
+  }
+
+  /**
+   * Asks every node and answers when all have, or after the timeout with what arrived. (The
+   * adapter's fetchSockets waits 5 s and then fails outright, and a crashed node stays "known"
+   * for 10 s: one lost node would make the list fail for that long.)
+   */
+  const pending = new Map<string, (answer: PresenceAnswer) => void>();
+
+  async function screens(): Promise<ScreenList> {
+    const all = localScreens();
+    const expected = (await io.of('/').adapter.serverCount()) - 1;
+    let partial = false;
+    if (expected > 0) {
+      const requestId = randomBytes(8).toString('hex');
+      const answered = new Set<string>();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          partial = true;
+          resolve();
+        }, timeoutMs);
+        pending.set(requestId, (answer) => {
+          if (answered.has(answer.node)) return;
+          answered.add(answer.node);
+          all.push(...answer.screens);
+          if (answered.size < expected) return;
+          clearTimeout(timer);
+          resolve();
+        });
+        io.serverSideEmit('nw:presence-request', { requestId });
+      });
+      pending.delete(requestId);
+    }
+    return { screens: all.sort((a, b) => a.connected_at.localeCompare(b.connected_at)), partial };
+  }
+
+  io.on('nw:presence-request', (request) => {
+    if (typeof request?.requestId !== 'string') return;
+    io.serverSideEmit('nw:presence-answer', { requestId: request.requestId, node, screens: localScreens() });
+  });
+  io.on('nw:presence-answer', (answer) => {
+    if (PresenceAnswerShape.safeParse(answer).success) pending.get(answer.requestId)?.(answer);
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    screens,
+    changed() {
+      if (timer) return;
+      timer = setTimeout(async () => {
+        timer = undefined;
+        try {
+          // Every node's admins hear it; the list comes from every node that answers in time.
+          io.to(KIND_ROOMS.admin).emit('screens:updated', (await screens()).screens);
+        } catch (err) {
+          log.warn({ err }, 'could not push presence');
+        }
+      }, debounceMs);
+      timer.unref();
+    },
+    close() {
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * What a socket may say: `screen:register` (join the rooms of what it follows, answered with
+ * its full state) and `screen:health` (playback health, which is also its heartbeat). Every
+ * message is validated and counted against a per-socket budget. The handlers are shared by
+ * every socket (`this` is the socket): no closures per idle screen.
+ */
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
+import type { Logger } from '../logger.ts';
+import { HealthReport, Registration, type Ack, type PlaybackState } from '../shared/events.ts';
+import type { HubServer, HubSocket } from './io-server.ts';
+import type { Presence, PresenceTracker } from './presence.ts';
+import { KIND_ROOMS, sessionRoom, targetOf, targetRoom } from './rooms.ts';
+import type { ScreenStates } from './screen-state.ts';
+
+export type Authorization = { ok: true; sessionHash?: string | undefined } | { ok: false; error: string };
+export type Authorize = (registration: Registration, handshake: HubSocket['handshake']) => Promise<Authorization>;
+
+/** What a screen is told when its registration needs the database and the database is away. */
+const UNAVAILABLE = { error: 'Database unavailable, try again shortly', retryAfterMs: 3_000 } as const;
+
+export function handleSockets(options: {
+  io: HubServer;
+  node: string;
+  screenStates: ScreenStates;
+  presence: PresenceTracker;
+  logger: Logger;
+  authorize?: Authorize | undefined;
+  availability?: DatabaseAvailability | undefined;
+}): void {
+  const { io, node, screenStates, presence, logger: log, authorize, availability } = options;
+  const limiter = new RateLimiterMemory({ points: 30, duration: 10 });
+
+  function reply<T>(ack: unknown, result: Ack<T>): void {
+    if (typeof ack === 'function') (ack as (r: Ack<T>) => void)(result);
+  }
+
+  /** Per-socket message budget; over it, the message is answered with an error and dropped. */
+  async function withinBudget(socket: HubSocket, ack: unknown): Promise<boolean> {
+    try {
+      await limiter.consume(socket.id);
+      return true;
+    } catch {
+      reply(ack, { error: 'Too many messages; slow down' });
+      return false;
+    }
+  }
+
+  async function register(socket: HubSocket, raw: unknown, ack: unknown): Promise<void> {
+    if (!(await withinBudget(socket, ack))) return;
+    try {
+      const parsed = Registration.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return reply(ack, { error: `Invalid registration: ${issue ? `${issue.path.join('.') || 'registration'}: ${issue.message}` : 'unknown'}` });
+      }
+      const registration = parsed.data;
+      const verdict = authorize ? await authorize(registration, socket.handshake) : { ok: true as const };
+      if (!verdict.ok) return reply(ack, { error: verdict.error });
+      if (verdict.sessionHash) socket.data.sessionHash = verdict.sessionHash;
+
+      for (const room of socket.rooms) if (room !== socket.id) await socket.leave(room);
+      const target = targetOf(registration);
+      const rooms = [KIND_ROOMS[registration.kind]];
+      if (target) rooms.push(targetRoom(target));
+      if (verdict.sessionHash) rooms.push(sessionRoom(verdict.sessionHash));
+      await socket.join(rooms);
+
+      const now = Date.now();
+      const p: Presence = {
+        kind: registration.kind,
+        name: registration.name ?? null,
+        follows: target?.ref ?? null,
+        sceneId: null,
+        position: target?.kind === 'kiosk' ? target.position : null,
+        connectedAt: socket.data.presence?.connectedAt ?? now,
+        heartbeatAt: now,
+        health: null,
+        node,
+      };
+      socket.data.presence = p;
+      const state = await screenStates.stateFor(registration);
+      if (state.kind === 'wall' || state.kind === 'kiosk') p.sceneId = state.scene?.id ?? null;
+      presence.changed();
+      reply(ack, { data: state });
+    } catch (err) {
+      if (availability ? availability.noteFailure(err) : isDatabaseUnavailable(err)) return reply(ack, UNAVAILABLE);
+      log.error({ err }, 'screen:register failed');
+      reply(ack, { error: 'Registration failed; try again' });
+    }
+  }
+
+  function onRegister(this: HubSocket, raw: unknown, ack: unknown): Promise<void> {
+    return register(this, raw, ack);
+  }
+
+  async function onHealth(this: HubSocket, raw: unknown, ack: unknown): Promise<void> {
+    if (!(await withinBudget(this, ack))) return;
+    const parsed = HealthReport.safeParse(raw);
+    if (!parsed.success) return reply(ack, { error: 'Invalid health report' });
+    const p = this.data.presence;
+    if (!p) return reply(ack, { error: 'Register first' });
+    const health: Record<string, PlaybackState> = {};
+    for (const entry of parsed.data.streams) health[String(entry.stream_id)] = entry.state;
+    const changed = JSON.stringify(health) !== JSON.stringify(p.health ?? {});
+    p.health = health;
+    p.heartbeatAt = Date.now(); // screens report in periodically: that is their heartbeat
+    if (changed) presence.changed();
+    reply(ack, { data: { ok: true } });
+  }
+
+  function onDisconnect(this: HubSocket): void {
+    if (this.data.presence) presence.changed();
+  }
+
+  io.on('connection', (socket: HubSocket) => {
+    // Socket.IO's memory guide: drop the engine's reference to the upgrade request;
+    // socket.handshake keeps the headers we need.
+    (socket.conn as { request: unknown }).request = null;
+    socket.on('screen:register', onRegister);
+    socket.on('screen:health', onHealth);
+    socket.on('disconnect', onDisconnect);
+    // A recovered connection comes back with its rooms and no registration: check it again.
+    if (socket.recovered && socket.data.presence && authorize) {
+      void authorize({ kind: socket.data.presence.kind } as Registration, socket.handshake).then((verdict) => {
+        if (!verdict.ok) socket.disconnect(true);
+      });
+    }
+  });
+}
