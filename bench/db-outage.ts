@@ -9,7 +9,7 @@
  */
 import type { WallState } from '../src/shared/events.ts';
 import { openScreen, type TestScreen } from '../tests/support/screens.ts';
-import { adminHeaders, eventually, startNode, startOwnedPostgres } from '../tests/faults/support.ts';
+import { callNode, eventually, startNode, startOwnedPostgres } from '../tests/faults/support.ts';
 import { benchArgs } from './args.ts';
 
 const { walls: WALLS, outage: OUTAGE_S } = benchArgs({ walls: 200, outage: 30 });
@@ -27,14 +27,7 @@ interface Answer {
   id?: number;
 }
 
-async function call(node: number, method: string, path: string, body?: unknown): Promise<{ status: number; body: { id?: number } }> {
-  try {
-    const res = await fetch(`${nodes[node]!.base}${path}`, { method, headers: adminHeaders, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
-    return { status: res.status, body: (await res.json().catch(() => ({}))) as { id?: number } };
-  } catch {
-    return { status: 0, body: {} };
-  }
-}
+const call = (node: number, method: string, path: string, body?: unknown) => callNode(nodes[node]!.base, method, path, body);
 
 try {
   for (let i = 0; i < WALLS; i++) screens.push(openScreen(nodes[i % 2]!.base, { kind: 'wall', name: `wall ${i}` }));

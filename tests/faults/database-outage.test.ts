@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WallState } from '../../src/shared/events.ts';
 import { openScreen, type TestScreen } from '../support/screens.ts';
-import { adminHeaders, eventually, startNode, startOwnedPostgres, type OwnedPostgres, type ServerNode } from './support.ts';
+import { adminHeaders, callNode, eventually, startNode, startOwnedPostgres, type NodeAnswer, type OwnedPostgres, type ServerNode } from './support.ts';
 
 let pg: OwnedPostgres;
 let nodes: ServerNode[] = [];
@@ -25,26 +25,14 @@ afterAll(async () => {
   await pg?.destroy();
 }, 60_000);
 
-interface Answer {
+interface Answer extends NodeAnswer {
   node: number;
-  status: number;
-  body: { id?: number; error?: string };
-  retryAfter: string | null;
 }
 
-async function call(node: number, method: string, path: string, body?: unknown): Promise<Answer> {
-  try {
-    const res = await fetch(`${nodes[node]!.base}${path}`, {
-      method,
-      headers: adminHeaders,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
-    });
-    return { node, status: res.status, body: (await res.json().catch(() => ({}))) as Answer['body'], retryAfter: res.headers.get('retry-after') };
-  } catch (error) {
-    return { node, status: 0, body: { error: String(error) }, retryAfter: null };
-  }
-}
+const call = async (node: number, method: string, path: string, body?: unknown): Promise<Answer> => ({
+  node,
+  ...(await callNode(nodes[node]!.base, method, path, body)),
+});
 
 describe('a PostgreSQL restart under two nodes', () => {
   it('is survived: 503 during, recovery after, pushes to every wall, no acknowledged write lost', async () => {

@@ -126,3 +126,24 @@ export async function eventually(what: string, check: () => Promise<boolean> | b
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+export interface NodeAnswer {
+  status: number;
+  body: { id?: number; error?: string };
+  retryAfter: string | null;
+}
+
+/** An admin JSON request that never throws: a request that got no answer is status 0. */
+export async function callNode(base: string, method: string, path: string, body?: unknown): Promise<NodeAnswer> {
+  try {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: adminHeaders,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(15_000),
+    });
+    return { status: res.status, body: (await res.json().catch(() => ({}))) as NodeAnswer['body'], retryAfter: res.headers.get('retry-after') };
+  } catch (error) {
+    return { status: 0, body: { error: String(error) }, retryAfter: null };
+  }
+}
