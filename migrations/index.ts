@@ -6,9 +6,11 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122154720_init } from './Migration20261122154720_init.ts';
 import { Migration20261122161350_realtime } from './Migration20261122161350_realtime.ts';
 import { Migration20261122165025_auth } from './Migration20261122165025_auth.ts';
+import { Migration20261123034630_console } from './Migration20261123034630_console.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
   { name: 'Migration20261122161350_realtime', class: Migration20261122161350_realtime },
   { name: 'Migration20261122165025_auth', class: Migration20261122165025_auth },
+  { name: 'Migration20261123034630_console', class: Migration20261123034630_console },
 ];

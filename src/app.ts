@@ -27,15 +27,21 @@ import { discoveryRouter } from './modules/discovery/discovery.routes.ts';
 import { healthRouter } from './modules/health/health.routes.ts';
 import { scenesRouter } from './modules/scenes/scenes.routes.ts';
 import { streamsRouter } from './modules/streams/streams.routes.ts';
-import type { ChangePublisher, DomainChange } from './domain/changes.ts';
-import { createHub, type Hub, type HubOptions, type ScreenList } from './realtime/hub.ts';
+import type { DomainChange } from './domain/changes.ts';
+import type { CommandDeps } from './domain/command.ts';
+import { activityPushes } from './modules/activity/activity.changes.ts';
+import { activityRouter } from './modules/activity/activity.routes.ts';
+import { activityJournal } from './modules/activity/activity.service.ts';
+import { screenJournal } from './modules/screens/screen-journal.ts';
+import { systemRouter } from './modules/system/system.routes.ts';
+import { createHub, type Hub, type HubOptions } from './realtime/hub.ts';
 import type { FeaturePushes } from './realtime/pushes.ts';
 import type { SceneDirectory } from './realtime/scene-directory.ts';
 import { pushVersions } from './realtime/versions.ts';
 import { scenePushes } from './modules/scenes/scene.changes.ts';
 import { streamPushes } from './modules/streams/stream.changes.ts';
 import { createSceneDirectory } from './modules/scenes/scene-directory.ts';
-import { screensRouter } from './modules/screens/screens.routes.ts';
+import { screensRouter, type ScreensDeps } from './modules/screens/screens.routes.ts';
 import { SceneSnapshots } from './modules/scenes/scene-snapshots.ts';
 
 export interface AppDeps {
@@ -59,11 +65,10 @@ export interface AppDeps {
   features?: readonly FeaturePushes[];
 }
 
-/** What the routes share: the scene cache, the publisher, the hub's screen list, login limits. */
-interface Services extends AuthRouteDeps {
-  publisher: ChangePublisher;
+/** What the routes share: the command deps (publisher, journal), the scene cache, the hub's screens, login limits. */
+interface Services extends AuthRouteDeps, ScreensDeps {
+  commands: CommandDeps;
   snapshots: SceneSnapshots;
-  listScreens: () => Promise<ScreenList>;
 }
 
 /** The /api router with every module's routes, exposed for tools that list the routes. */
@@ -76,6 +81,8 @@ export function apiRouter(services: Services): Router<AppState> {
     discoveryRouter(),
     screensRouter(services),
     authRouter(services),
+    activityRouter(),
+    systemRouter(services),
   ]) {
     api.use(router.routes());
   }
@@ -90,7 +97,7 @@ export interface NatureWall {
   /** Whether the database answers; API calls answer 503 while it does not. */
   availability: DatabaseAvailability;
   /** Starts the scene controller on an HTTP server; from then on every change is pushed. */
-  attachHub(options: Omit<HubOptions, 'directory' | 'logger' | 'availability' | 'versions' | 'features'>): Promise<Hub>;
+  attachHub(options: Omit<HubOptions, 'directory' | 'logger' | 'availability' | 'versions' | 'features' | 'presenceJournal'>): Promise<Hub>;
   /** Stops the availability watch (the hub and the ORM are closed by their owners). */
   stop(): void;
 }
@@ -108,14 +115,18 @@ export function createApp(deps: AppDeps): NatureWall {
   let hub: Hub | undefined;
   const services: Services = {
     snapshots,
-    publisher: {
-      async publish(changes) {
-        deps.onChanges?.(changes);
-        if (hub) await hub.publisher.publish(changes);
-        else directory.invalidate();
+    commands: {
+      publisher: {
+        async publish(changes) {
+          deps.onChanges?.(changes);
+          if (hub) await hub.publisher.publish(changes);
+          else directory.invalidate();
+        },
       },
+      journal: activityJournal,
     },
-    listScreens: async () => (hub ? hub.screens() : { screens: [], partial: false }),
+    listScreens: async (options) => (hub ? hub.screens(options) : { screens: [], partial: false }),
+    commandScreens: (command, id) => hub?.command(command, id),
     loginLimits: {
       byIp: createLimiter(limiterStore, { name: 'login-ip', points: 20, durationSeconds: 15 * 60 }),
       byUsername: createLimiter(limiterStore, { name: 'login-user', points: 10, durationSeconds: 15 * 60 }),
@@ -179,7 +190,8 @@ export function createApp(deps: AppDeps): NatureWall {
         directory,
         versions: pushVersions(deps.orm),
         // Each feature's pushes: one line per feature.
-        features: [streamPushes(deps.orm), scenePushes(directory), ...(deps.features ?? [])],
+        features: [streamPushes(deps.orm), scenePushes(directory), activityPushes, ...(deps.features ?? [])],
+        presenceJournal: screenJournal(deps.orm),
         availability,
         logger: deps.logger,
         // The one socket policy: screens are public, the admin room needs an admin.

@@ -1,20 +1,38 @@
-/** The one place commands run: a transaction, then what it changed goes to the publisher. */
+/**
+ * The one place commands run: a transaction, the command's journal entry (who changed what,
+ * in the same transaction), then — once committed — what it changed goes to the publisher.
+ */
 import type { EntityManager } from '../db.ts';
-import type { ChangePublisher, Changes } from './changes.ts';
+import type { ChangePublisher, Changes, DomainChange } from './changes.ts';
+
+/** Writes who did what, inside the command's transaction (the activity module's audit trail). */
+export interface CommandJournal {
+  record(tx: EntityManager, changes: readonly DomainChange[], actor: string): Promise<void>;
+}
+
+/** What every command needs besides its own input: handed to routes (and jobs) in app.ts. */
+export interface CommandDeps {
+  publisher: ChangePublisher;
+  journal?: CommandJournal | undefined;
+}
 
 /**
- * Runs `command` in one transaction and publishes what it changed once it has committed.
- * A command that throws publishes nothing and leaves no partial rows. A command made of a
- * single SQL statement (atomic by itself) may skip BEGIN/COMMIT with `transaction: false`.
+ * Runs `command` as `actor` (an admin's username, `token:<name>`, `anonymous`, `system`) in one
+ * transaction, journals and publishes what it changed once it has committed. A command that
+ * throws journals and publishes nothing and leaves no partial rows.
  */
 export async function runCommand<T>(
   em: EntityManager,
-  publisher: ChangePublisher,
+  deps: CommandDeps,
+  actor: string,
   command: (tx: EntityManager, changes: Changes) => Promise<T>,
-  options: { transaction?: boolean } = {},
 ): Promise<T> {
   const changes: Changes = [];
-  const result = options.transaction === false ? await command(em, changes) : await em.transactional((tx) => command(tx, changes));
-  if (changes.length > 0) await publisher.publish(changes);
+  const result = await em.transactional(async (tx) => {
+    const value = await command(tx, changes);
+    if (changes.length > 0) await deps.journal?.record(tx, changes, actor);
+    return value;
+  });
+  if (changes.length > 0) await deps.publisher.publish(changes);
   return result;
 }

@@ -12,19 +12,20 @@ import { randomBytes } from 'node:crypto';
 import type { DatabaseAvailability } from '../database/availability.ts';
 import type { ChangePublisher } from '../domain/changes.ts';
 import type { Logger } from '../logger.ts';
+import type { ScreenCommandName } from '../shared/api/screens.ts';
 import type { AdapterSetup } from './adapter.ts';
 import { createFanout } from './fanout.ts';
 import { createIoServer, type HubServer } from './io-server.ts';
-import { createPresence, type ScreenList } from './presence.ts';
+import { createPresence, type PresenceJournal, type ScreenList } from './presence.ts';
 import type { FeaturePushes } from './pushes.ts';
 import { handleSockets, type Authorize } from './registration.ts';
-import { sessionRoom } from './rooms.ts';
+import { KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { SceneDirectory } from './scene-directory.ts';
 import { createScreenStates } from './screen-state.ts';
 import type { PushVersions } from './versions.ts';
 
 export type { Authorization } from './registration.ts';
-export type { ScreenList } from './presence.ts';
+export type { PresenceJournal, ScreenList } from './presence.ts';
 
 export interface HubOptions {
   server: http.Server;
@@ -46,6 +47,8 @@ export interface HubOptions {
   availability?: DatabaseAvailability;
   /** How long a cluster-wide screen list waits for other nodes before answering with what it has. */
   presenceTimeoutMs?: number;
+  /** Remembers screens beyond their connection (offline ones stay listed as "last seen"). */
+  presenceJournal?: PresenceJournal;
 }
 
 export interface Hub {
@@ -55,7 +58,9 @@ export interface Hub {
   /** Hand this to runCommand: it pushes every committed change to every screen. */
   publisher: ChangePublisher;
   /** Every connected, registered screen on every node; `partial` when a node did not answer in time. */
-  screens(): Promise<ScreenList>;
+  screens(options?: { includeOffline?: boolean }): Promise<ScreenList>;
+  /** Tells one screen (a connection id, on any node) or every wall and kiosk to reload or identify itself. */
+  command(command: ScreenCommandName, id?: string): void;
   /** Push every screen on this node its current state again (after an outage). */
   resync(): Promise<void>;
   /** Resolves when every change received so far has been pushed to this node's sockets. */
@@ -70,7 +75,13 @@ export async function createHub(options: HubOptions): Promise<Hub> {
 
   const io = createIoServer(options.server, { adapter: options.adapter, allowedOrigins: options.allowedOrigins ?? [] });
   const screenStates = createScreenStates(io, directory, await options.versions.current());
-  const presence = createPresence(io, { node, logger: log, debounceMs: options.presenceDebounceMs, timeoutMs: options.presenceTimeoutMs });
+  const presence = createPresence(io, {
+    node,
+    logger: log,
+    debounceMs: options.presenceDebounceMs,
+    timeoutMs: options.presenceTimeoutMs,
+    journal: options.presenceJournal,
+  });
   const fanout = createFanout({
     io,
     directory,
@@ -91,15 +102,20 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     screens: presence.screens,
     resync: fanout.resync,
     idle: fanout.idle,
+    command(command, id) {
+      // Socket ids are rooms of their own on every node: the adapter carries it to the right one.
+      io.to(id ?? [KIND_ROOMS.wall, KIND_ROOMS.kiosk]).emit('screen:command', { command });
+    },
     async disconnectSession(sessionHash) {
       // A broadcast to the session's room: no cluster round trip to wait for.
       io.in(sessionRoom(sessionHash)).disconnectSockets(true);
     },
     async close() {
-      presence.close();
       await new Promise<void>((resolve) => {
         io.close(() => resolve());
       });
+      await presence.close(); // the screens' last sightings are written before the pools close
+      await fanout.idle();
       await options.adapter?.close();
     },
   };

@@ -12,6 +12,7 @@ import { KIND_ROOMS } from './rooms.ts';
 
 export interface Presence {
   kind: ScreenPresence['kind'];
+  device: string | null;
   name: string | null;
   follows: string | null;
   sceneId: number | null;
@@ -28,12 +29,28 @@ export interface ScreenList {
   partial: boolean;
 }
 
+/**
+ * Where presence is remembered beyond the connection (a table, handed in by app.ts), so an
+ * operator still sees a screen that went offline, with when it was last seen.
+ */
+export interface PresenceJournal {
+  /** A screen registered or reported a change. */
+  seen(screen: ScreenPresence): Promise<void>;
+  /** A screen disconnected. */
+  gone(screen: ScreenPresence): Promise<void>;
+  /** Screens seen recently (the journal decides how long), newest first. */
+  recent(): Promise<ScreenPresence[]>;
+}
+
 export interface PresenceTracker {
-  /** Every registered screen on every node that answers within the timeout. */
-  screens(): Promise<ScreenList>;
-  /** Something changed: admins get the new list (debounced). */
-  changed(): void;
-  close(): void;
+  /** Every registered screen on every node that answers within the timeout; with `includeOffline`, recently seen ones too. */
+  screens(options?: { includeOffline?: boolean }): Promise<ScreenList>;
+  /** This socket registered or reported a change. */
+  seen(id: string, presence: Presence): void;
+  /** This socket left. */
+  gone(id: string, presence: Presence): void;
+  /** Stops pushing and waits for journal writes under way (call after the sockets are gone). */
+  close(): Promise<void>;
 }
 
 const PresenceAnswerShape = z.object({ requestId: z.string(), node: z.string(), screens: z.array(z.unknown()) });
@@ -41,6 +58,8 @@ const PresenceAnswerShape = z.object({ requestId: z.string(), node: z.string(), 
 function present(id: string, p: Presence): ScreenPresence {
   return {
     id,
+    device: p.device,
+    online: true,
     kind: p.kind,
     name: p.name,
     follows: p.follows,
@@ -53,7 +72,10 @@ function present(id: string, p: Presence): ScreenPresence {
   };
 }
 
-export function createPresence(io: HubServer, options: { node: string; logger: Logger; debounceMs?: number; timeoutMs?: number }): PresenceTracker {
+export function createPresence(
+  io: HubServer,
+  options: { node: string; logger: Logger; debounceMs?: number | undefined; timeoutMs?: number | undefined; journal?: PresenceJournal | undefined },
+): PresenceTracker {
   const { node, logger: log } = options;
   const timeoutMs = options.timeoutMs ?? 1_000;
   const debounceMs = options.debounceMs ?? 1_000;
@@ -71,7 +93,14 @@ export function createPresence(io: HubServer, options: { node: string; logger: L
    */
   const pending = new Map<string, (answer: PresenceAnswer) => void>();
 
-  async function screens(): Promise<ScreenList> {
+  async function screens(list: { includeOffline?: boolean } = {}): Promise<ScreenList> {
+    const [live, offline] = await Promise.all([clusterScreens(), list.includeOffline && options.journal ? options.journal.recent() : []]);
+    const online = new Set(live.screens.flatMap((s) => [s.id, s.device ?? s.id]));
+    const away = offline.filter((s) => !online.has(s.id) && !online.has(s.device ?? s.id)).map((s) => ({ ...s, online: false }));
+    return { screens: [...live.screens, ...away], partial: live.partial };
+  }
+
+  async function clusterScreens(): Promise<ScreenList> {
     const all = localScreens();
     const expected = (await io.of('/').adapter.serverCount()) - 1;
     let partial = false;
@@ -106,24 +135,45 @@ export function createPresence(io: HubServer, options: { node: string; logger: L
     if (PresenceAnswerShape.safeParse(answer).success) pending.get(answer.requestId)?.(answer);
   });
 
+  /** Journal writes under way: closing waits for them (the ORM must not close under a query). */
+  const writing = new Set<Promise<void>>();
+  const record = (what: 'seen' | 'gone', id: string, p: Presence) => {
+    if (!options.journal) return;
+    const write = options.journal[what](present(id, p)).catch((err: unknown) => log.debug({ err }, 'presence not journaled'));
+    writing.add(write);
+    void write.finally(() => writing.delete(write));
+  };
+
+  let closed = false;
   let timer: NodeJS.Timeout | undefined;
+  function changed(): void {
+    if (timer || closed) return;
+    timer = setTimeout(async () => {
+      timer = undefined;
+      try {
+        // Every node's admins hear it; the list comes from every node that answers in time.
+        io.to(KIND_ROOMS.admin).emit('screens:updated', (await screens({ includeOffline: true })).screens);
+      } catch (err) {
+        log.warn({ err }, 'could not push presence');
+      }
+    }, debounceMs);
+    timer.unref();
+  }
+
   return {
     screens,
-    changed() {
-      if (timer) return;
-      timer = setTimeout(async () => {
-        timer = undefined;
-        try {
-          // Every node's admins hear it; the list comes from every node that answers in time.
-          io.to(KIND_ROOMS.admin).emit('screens:updated', (await screens()).screens);
-        } catch (err) {
-          log.warn({ err }, 'could not push presence');
-        }
-      }, debounceMs);
-      timer.unref();
+    seen(id, p) {
+      record('seen', id, p);
+      changed();
     },
-    close() {
+    gone(id, p) {
+      record('gone', id, p);
+      changed();
+    },
+    async close() {
+      closed = true;
       clearTimeout(timer);
+      await Promise.all(writing);
     },
   };
 }

@@ -69,6 +69,7 @@ export function handleSockets(options: {
       const now = Date.now();
       const p: Presence = {
         kind: registration.kind,
+        device: registration.device ?? null,
         name: registration.name ?? null,
         follows: target?.ref ?? null,
         sceneId: null,
@@ -81,7 +82,7 @@ export function handleSockets(options: {
       socket.data.presence = p;
       const state = await screenStates.stateFor(registration);
       if (state.kind === 'wall' || state.kind === 'kiosk') p.sceneId = state.scene?.id ?? null;
-      presence.changed();
+      presence.seen(socket.id, p);
       reply(ack, { data: state });
     } catch (err) {
       if (availability ? availability.noteFailure(err) : isDatabaseUnavailable(err)) return reply(ack, UNAVAILABLE);
@@ -105,12 +106,12 @@ export function handleSockets(options: {
     const changed = JSON.stringify(health) !== JSON.stringify(p.health ?? {});
     p.health = health;
     p.heartbeatAt = Date.now(); // screens report in periodically: that is their heartbeat
-    if (changed) presence.changed();
+    if (changed) presence.seen(this.id, p);
     reply(ack, { data: { ok: true } });
   }
 
   function onDisconnect(this: HubSocket): void {
-    if (this.data.presence) presence.changed();
+    if (this.data.presence) presence.gone(this.id, this.data.presence);
   }
 
   io.on('connection', (socket: HubSocket) => {

@@ -203,6 +203,9 @@ export interface SceneDto {
 
 export interface DefaultSceneDto {
   scene_id: number;
+  /** Admins only: who last changed it (username, `token:<name>`, `system`) and when. */
+  updated_by?: string | null;
+  updated_at?: string | null;
 }
 
 export interface SuccessDto {

@@ -9,27 +9,33 @@
  */
 import { z } from 'zod';
 import type { SceneDto, SceneStreamDto, StreamDto } from './api.ts';
+import type { ScreenCommandName } from './api/screens.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
 
 export const SCREEN_KINDS = ['wall', 'kiosk', 'admin', 'rater'] as const;
 export type ScreenKind = (typeof SCREEN_KINDS)[number];
 
+/** A browser's own lasting id (kept in localStorage): a screen stays one screen across reconnects. */
+const device = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Expected 8-64 letters, digits, - or _').optional();
+
 /** What a screen says about itself when it connects (and again after every reconnect). */
 export const Registration = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('wall'),
+    device,
     name: z.string().trim().max(80).optional(),
     /** A scene slug or id to follow; absent: follow the default scene. */
     sceneSlug: z.string().trim().min(1).max(LIMITS.sceneName * 2).optional(),
   }),
   z.object({
     kind: z.literal('kiosk'),
+    device,
     name: z.string().trim().max(80).optional(),
     sceneSlug: z.string().trim().min(1).max(LIMITS.sceneName * 2).optional(),
     position: z.number().int().min(1).max(MAX_SCENE_STREAMS),
   }),
-  z.object({ kind: z.literal('admin'), name: z.string().trim().max(80).optional() }),
-  z.object({ kind: z.literal('rater'), name: z.string().trim().max(80).optional() }),
+  z.object({ kind: z.literal('admin'), device, name: z.string().trim().max(80).optional() }),
+  z.object({ kind: z.literal('rater'), device, name: z.string().trim().max(80).optional() }),
 ]);
 export type Registration = z.infer<typeof Registration>;
 
@@ -77,9 +83,14 @@ export interface ConsoleState {
 
 export type ScreenState = WallState | KioskState | ConsoleState;
 
-/** One connected screen, as admins see it. */
+/** One screen, as admins see it: connected now, or (listed on request) seen in the last 24 hours. */
 export interface ScreenPresence {
+  /** The connection id (commands go to it); for an offline screen, its last one. */
   id: string;
+  /** The browser's lasting id, when it sent one. */
+  device: string | null;
+  /** False for a screen seen earlier that is not connected now; its last_heartbeat is when it was last seen. */
+  online: boolean;
   kind: ScreenKind;
   name: string | null;
   follows: string | null;
@@ -121,6 +132,10 @@ export interface ServerToClientEvents {
   'stream:deleted': (payload: { version: number; stream_id: number }) => void;
   /** For admin consoles: the list of connected screens. */
   'screens:updated': (screens: ScreenPresence[]) => void;
+  /** For admin consoles: admin writes were journaled (the activity list refreshes). */
+  'activity:recorded': (payload: { version: number; count: number }) => void;
+  /** An admin's command to this screen: reload the page, or show its name for a few seconds. */
+  'screen:command': (payload: { command: ScreenCommandName }) => void;
   /** Reserved for the discovery, quality and evaluation features. */
   'discovery:progress': (payload: { job_id: number; status: string; streams_discovered: number; streams_added: number }) => void;
   'quality:progress': (payload: { stream_id: number; status: string; score: number | null }) => void;

@@ -25,7 +25,7 @@ describe('/api/config/default-scene', () => {
     const res = await app.request('PUT', '/api/config/default-scene', { scene_id: scene.id });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ scene_id: scene.id });
-    expect((await app.request('GET', '/api/config/default-scene')).body).toEqual({ scene_id: scene.id });
+    expect((await app.request('GET', '/api/config/default-scene')).body).toMatchObject({ scene_id: scene.id, updated_by: 'api-token' });
     const row = await app.orm.em.fork().findOneOrFail(SystemConfig, { key: 'default_scene_id' });
     expect(row.value).toBe(String(scene.id));
     expect(row.updatedBy).toBe('api-token'); // the ADMIN_API_TOKEN's actor

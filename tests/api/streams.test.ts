@@ -28,7 +28,7 @@ describe('POST /api/streams', () => {
       latitude: null,
     });
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
-    expect(app.published).toContainEqual({ type: 'stream.created', streamId: res.body.id });
+    expect(app.published).toContainEqual(expect.objectContaining({ type: 'stream.created', streamId: res.body.id }));
   });
 
   it('stores every held field; coordinates may come as text, empty text means none', async () => {
@@ -137,7 +137,7 @@ describe('PUT /api/streams', () => {
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expect(res.body.stream).toMatchObject({ name: 'After', active: false, category: 'ocean', url: stream.url });
-    expect(app.published).toContainEqual({ type: 'stream.updated', streamId: stream.id });
+    expect(app.published).toContainEqual(expect.objectContaining({ type: 'stream.updated', streamId: stream.id }));
   });
 
   it('clears optional fields with null', async () => {
@@ -187,7 +187,7 @@ describe('DELETE /api/streams', () => {
     const check = app.orm.em.fork();
     expect(await check.count(Stream, { id: stream.id })).toBe(0);
     expect(await check.count(SceneStream, { scene: scene.id })).toBe(1);
-    expect(app.published).toContainEqual({ type: 'stream.deleted', streamId: stream.id, sceneIds: [scene.id] });
+    expect(app.published).toContainEqual({ type: 'stream.deleted', streamId: stream.id, name: stream.name, sceneIds: [scene.id] });
   });
 
   it('answers 404 for an unknown id and 400 without one', async () => {

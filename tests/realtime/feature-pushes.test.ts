@@ -36,7 +36,7 @@ describe('a feature that declares its own change and push', () => {
     adminB.client.socket.on('beacon:lit', (p) => seen.b!.push(p));
     wall.client.socket.on('beacon:lit', (p) => seen.wall!.push(p));
 
-    await runCommand(nodeA.orm.em.fork(), nodeA.hub!.publisher, async (_tx, changes) => {
+    await runCommand(nodeA.orm.em.fork(), { publisher: nodeA.hub!.publisher }, 'test', async (_tx, changes) => {
       changes.push({ type: 'beacon.lit', label: 'first light' });
     });
     await expect.poll(() => seen.a!.length + seen.b!.length).toBe(2);

@@ -10,6 +10,8 @@ import {
   type SuccessDto,
 } from '../../shared/api.ts';
 import type { AppState } from '../../http/context.ts';
+import type { CommandDeps } from '../../domain/command.ts';
+import { runAs } from '../../http/command.ts';
 import { HttpError } from '../../http/errors.ts';
 import { isExhausted, spend, tooManyRequests } from '../../http/rate-limit.ts';
 import { handle } from '../../http/route.ts';
@@ -19,6 +21,7 @@ import { createToken, listTokens, login, revokeToken } from './auth.service.ts';
 import { endSession, SESSION_COOKIE, sessionTokenOf } from './identity.ts';
 
 export interface AuthRouteDeps {
+  commands: CommandDeps;
   loginLimits: { byIp: RateLimiterAbstract; byUsername: RateLimiterAbstract };
   /** Ends live sockets of a session that logged out. */
   onSessionEnded: (sessionHash: string) => void;
@@ -84,13 +87,14 @@ export function authRouter(deps: AuthRouteDeps): Router<AppState> {
   }));
 
   router.post('/auth/tokens', handle({ body: TokenCreate }, async (ctx, { body }) => {
-    const { token, secret } = await createToken(ctx.state.em, body.name, await ctx.state.actor());
+    const actor = await ctx.state.actor();
+    const { token, secret } = await runAs(ctx, deps.commands, (tx, changes) => createToken(tx, changes, body.name, actor));
     ctx.status = 201;
     return { ...presentToken(token), token: secret } satisfies CreatedApiTokenDto;
   }));
 
   router.delete('/auth/tokens', handle({ body: IdBody }, async (ctx, { body }) => {
-    await revokeToken(ctx.state.em, body.id);
+    await runAs(ctx, deps.commands, (tx, changes) => revokeToken(tx, changes, body.id));
     return { success: true } satisfies SuccessDto;
   }));
 

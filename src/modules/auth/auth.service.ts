@@ -1,5 +1,6 @@
 /** Signing in, and the API tokens scripts use: the commands behind /api/auth. */
 import type { EntityManager } from '../../db.ts';
+import type { Changes } from '../../domain/changes.ts';
 import { notFound } from '../../domain/errors.ts';
 import type { Actor } from '../../http/context.ts';
 import { authenticate } from './admins.service.ts';
@@ -27,15 +28,18 @@ export function listTokens(em: EntityManager): Promise<ApiToken[]> {
 }
 
 /** A new token; its secret is returned once and only its hash is kept. */
-export async function createToken(em: EntityManager, name: string, actor: Actor | null): Promise<{ token: ApiToken; secret: string }> {
+export async function createToken(em: EntityManager, changes: Changes, name: string, actor: Actor | null): Promise<{ token: ApiToken; secret: string }> {
   const creator = actor?.via === 'session' ? await em.findOne(AdminUser, { username: actor.username }) : null;
   const secret = generateToken();
   const token = em.create(ApiToken, { name, tokenHash: sha256(secret), createdBy: creator });
   await em.flush();
+  changes.push({ type: 'token.created', tokenId: token.id, name });
   return { token, secret };
 }
 
-export async function revokeToken(em: EntityManager, id: number): Promise<void> {
-  const deleted = await em.nativeDelete(ApiToken, { id });
-  if (deleted === 0) throw notFound(`Token not found: ${id}`);
+export async function revokeToken(em: EntityManager, changes: Changes, id: number): Promise<void> {
+  const token = await em.findOne(ApiToken, { id });
+  if (!token) throw notFound(`Token not found: ${id}`);
+  await em.nativeDelete(ApiToken, { id });
+  changes.push({ type: 'token.revoked', tokenId: id, name: token.name });
 }

@@ -29,6 +29,11 @@ export const POLICY: Record<string, Access> = {
   'GET /api/discovery/stats': 'admin',
 
   'GET /api/screens': 'admin',
+  'POST /api/screens/command': 'admin',
+
+  'GET /api/activity': 'admin',
+  'GET /api/system/database': 'admin',
+  'POST /api/system/initialize': 'admin',
 
   'POST /api/auth/login': 'public',
   'POST /api/auth/logout': 'public',

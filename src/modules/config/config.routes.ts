@@ -1,27 +1,30 @@
 import Router from '@koa/router';
 import { DefaultSceneUpdate, type DefaultSceneDto } from '../../shared/api.ts';
 import type { AppState } from '../../http/context.ts';
-import type { ChangePublisher } from '../../domain/changes.ts';
-import { runCommand } from '../../domain/command.ts';
+import type { CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';
+import { runAs } from '../../http/command.ts';
 import { handle } from '../../http/route.ts';
 import type { SceneSnapshots } from '../scenes/scene-snapshots.ts';
 import { setDefaultScene } from '../scenes/scenes.service.ts';
+import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
+import { getConfigRow } from './config.service.ts';
 
-export function configRouter(deps: { publisher: ChangePublisher; snapshots: SceneSnapshots }): Router<AppState> {
+export function configRouter(deps: { commands: CommandDeps; snapshots: SceneSnapshots }): Router<AppState> {
   const router = new Router<AppState>();
 
-  router.get('/config/default-scene', handle({}, async () => {
+  // Screens read the id from the cache; admins also see who last changed it and when.
+  router.get('/config/default-scene', handle({}, async (ctx) => {
     const sceneId = await deps.snapshots.defaultSceneId();
     if (sceneId === null) throw notFound('No default scene is configured');
-    return { scene_id: sceneId } satisfies DefaultSceneDto;
+    if (!(await ctx.state.actor())) return { scene_id: sceneId } satisfies DefaultSceneDto;
+    const row = await getConfigRow(ctx.state.em, DEFAULT_SCENE_KEY);
+    return { scene_id: sceneId, updated_by: row?.updatedBy ?? null, updated_at: row?.updatedAt.toISOString() ?? null } satisfies DefaultSceneDto;
   }));
 
   router.put('/config/default-scene', handle({ body: DefaultSceneUpdate }, async (ctx, { body }) => {
-    const actor = (await ctx.state.actor())?.username ?? 'unknown'; // the guard let an admin through
-    await runCommand(ctx.state.em, deps.publisher, (em, changes) => setDefaultScene(em, changes, body.scene_id, actor), {
-      transaction: false,
-    });
+    const actor = (await ctx.state.actor())?.username ?? 'anonymous'; // recorded as updated_by
+    await runAs(ctx, deps.commands, (em, changes) => setDefaultScene(em, changes, body.scene_id, actor));
     return { scene_id: body.scene_id } satisfies DefaultSceneDto;
   }));
 

@@ -2,9 +2,12 @@
 import type { EntityManager } from '../../db.ts';
 import { SystemConfig } from './system-config.entity.ts';
 
+export function getConfigRow(em: EntityManager, key: string): Promise<SystemConfig | null> {
+  return em.findOne(SystemConfig, { key });
+}
+
 export async function getConfigValue(em: EntityManager, key: string): Promise<string | null> {
-  const row = await em.findOne(SystemConfig, { key });
-  return row?.value ?? null;
+  return (await getConfigRow(em, key))?.value ?? null;
 }
 
 export interface ConfigWrite {

@@ -8,9 +8,9 @@ import type { SceneDirectory } from '../../realtime/scene-directory.ts';
 
 declare module '../../domain/changes.ts' {
   interface ChangeTypes {
-    'scene.created': { type: 'scene.created'; sceneId: number };
-    'scene.updated': { type: 'scene.updated'; sceneId: number };
-    'scene.deleted': { type: 'scene.deleted'; sceneId: number };
+    'scene.created': { type: 'scene.created'; sceneId: number; name: string };
+    'scene.updated': { type: 'scene.updated'; sceneId: number; name: string };
+    'scene.deleted': { type: 'scene.deleted'; sceneId: number; name: string };
     'default-scene.changed': { type: 'default-scene.changed'; sceneId: number };
   }
 }

@@ -10,10 +10,10 @@ import {
   type SuccessDto,
 } from '../../shared/api.ts';
 import type { AppState } from '../../http/context.ts';
-import type { ChangePublisher } from '../../domain/changes.ts';
-import { runCommand } from '../../domain/command.ts';
+import type { CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';
 import { frozenJson } from '../../http/frozen-json.ts';
+import { runAs } from '../../http/command.ts';
 import { handle } from '../../http/route.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Scene } from './scene.entity.ts';
@@ -39,7 +39,7 @@ async function snapshotOf(snapshots: SceneSnapshots, idOrSlug: string): Promise<
   return snapshot;
 }
 
-export function scenesRouter(deps: { publisher: ChangePublisher; snapshots: SceneSnapshots }): Router<AppState> {
+export function scenesRouter(deps: { commands: CommandDeps; snapshots: SceneSnapshots }): Router<AppState> {
   const router = new Router<AppState>();
 
   // Anonymous callers see active scenes only (soft-deleted ones are admin business).
@@ -59,20 +59,20 @@ export function scenesRouter(deps: { publisher: ChangePublisher; snapshots: Scen
   }));
 
   router.post('/scenes', handle({ body: SceneCreate }, async (ctx, { body }) => {
-    const scene = await runCommand(ctx.state.em, deps.publisher, (tx, changes) => createScene(tx, changes, body));
+    const scene = await runAs(ctx, deps.commands, (tx, changes) => createScene(tx, changes, body));
     ctx.status = 201;
     const [dto] = await present(ctx.state.em, [scene]);
     return dto;
   }));
 
   router.put('/scenes', handle({ body: SceneUpdate }, async (ctx, { body }) => {
-    const scene = await runCommand(ctx.state.em, deps.publisher, (tx, changes) => updateScene(tx, changes, body));
+    const scene = await runAs(ctx, deps.commands, (tx, changes) => updateScene(tx, changes, body));
     const [dto] = await present(ctx.state.em, [scene]);
     return { success: true, scene: dto };
   }));
 
   router.delete('/scenes', handle({ body: IdBody }, async (ctx, { body }) => {
-    await runCommand(ctx.state.em, deps.publisher, (tx, changes) => deleteScene(tx, changes, body.id));
+    await runAs(ctx, deps.commands, (tx, changes) => deleteScene(tx, changes, body.id));
     return { success: true } satisfies SuccessDto;
   }));
 

@@ -85,7 +85,7 @@ export async function createScene(em: EntityManager, changes: Changes, input: Sc
   await em.flush();
   if (input.stream_ids) await replaceSlots(em, scene, input.stream_ids);
   await em.flush();
-  changes.push({ type: 'scene.created', sceneId: scene.id });
+  changes.push({ type: 'scene.created', sceneId: scene.id, name: scene.name });
   return scene;
 }
 
@@ -107,7 +107,7 @@ export async function updateScene(em: EntityManager, changes: Changes, input: Sc
   if (input.stream_ids !== undefined) await replaceSlots(em, scene, input.stream_ids);
   scene.updatedAt = new Date(); // a slot-only change is still a change of the scene
   await em.flush();
-  changes.push({ type: 'scene.updated', sceneId: scene.id });
+  changes.push({ type: 'scene.updated', sceneId: scene.id, name: scene.name });
   return scene;
 }
 
@@ -120,10 +120,38 @@ export async function deleteScene(em: EntityManager, changes: Changes, id: numbe
   if (!scene.active) return;
   scene.active = false;
   await em.flush();
-  changes.push({ type: 'scene.deleted', sceneId: scene.id });
+  changes.push({ type: 'scene.deleted', sceneId: scene.id, name: scene.name });
 }
 
 const DEFAULT_SCENE_DESCRIPTION = 'The scene walls and kiosks show by default';
+
+/**
+ * Spec §7 "Init", idempotent: the scene named Default (recent, 5 streams) and the
+ * `default_scene_id` setting, each created only when missing. Says what it did.
+ */
+export async function ensureDefaultScene(
+  em: EntityManager,
+  changes: Changes,
+): Promise<{ sceneId: number; createdScene: boolean; setDefault: boolean }> {
+  let scene = await em.findOne(Scene, { name: 'Default' });
+  const createdScene = !scene;
+  if (!scene) {
+    scene = em.create(Scene, {
+      slug: await sceneSlugFor(em, 'Default'),
+      name: 'Default',
+      description: 'The newest streams in the pool',
+      selectionAlgorithm: 'recent',
+      maxStreams: 5,
+      layoutType: 'grid',
+      active: true,
+    });
+    await em.flush();
+    changes.push({ type: 'scene.created', sceneId: scene.id, name: scene.name });
+  }
+  const setDefault = (await getConfigValue(em, DEFAULT_SCENE_KEY)) === null;
+  if (setDefault) await setDefaultScene(em, changes, scene.id, 'system');
+  return { sceneId: (await getDefaultSceneId(em)) ?? scene.id, createdScene, setDefault };
+}
 
 /**
  * Makes an active scene the default — the one place the default scene changes. One statement

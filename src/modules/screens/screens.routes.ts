@@ -1,21 +1,33 @@
 import Router from '@koa/router';
 import type { ScreenPresence } from '../../shared/events.ts';
+import { ScreenCommandRequest, ScreenListQuery, type ScreenCommandName } from '../../shared/api/screens.ts';
+import type { SuccessDto } from '../../shared/api.ts';
 import type { AppState } from '../../http/context.ts';
 import { handle } from '../../http/route.ts';
 
 /** Set on the answer when a node did not answer in time: the list holds the nodes that did. */
 export const PARTIAL_HEADER = 'X-Partial-Result';
 
-/** GET /api/screens: every connected wall, kiosk, admin and rater, on every node. */
-export function screensRouter(deps: { listScreens: () => Promise<{ screens: ScreenPresence[]; partial: boolean }> }): Router<AppState> {
+export interface ScreensDeps {
+  listScreens: (options: { includeOffline: boolean }) => Promise<{ screens: ScreenPresence[]; partial: boolean }>;
+  commandScreens: (command: ScreenCommandName, id?: string) => void;
+}
+
+export function screensRouter(deps: ScreensDeps): Router<AppState> {
   const router = new Router<AppState>();
-  router.get(
-    '/screens',
-    handle({}, async (ctx) => {
-      const { screens, partial } = await deps.listScreens();
-      if (partial) ctx.set(PARTIAL_HEADER, 'true');
-      return screens;
-    }),
-  );
+
+  /** Every connected wall, kiosk, admin and rater on every node (and, on request, those seen in the last day). */
+  router.get('/screens', handle({ query: ScreenListQuery }, async (ctx, { query }) => {
+    const { screens, partial } = await deps.listScreens({ includeOffline: query.include_offline });
+    if (partial) ctx.set(PARTIAL_HEADER, 'true');
+    return screens;
+  }));
+
+  /** Reload or identify one screen, or every wall and kiosk. */
+  router.post('/screens/command', handle({ body: ScreenCommandRequest }, async (_ctx, { body }) => {
+    deps.commandScreens(body.command, body.id);
+    return { success: true } satisfies SuccessDto;
+  }));
+
   return router;
 }

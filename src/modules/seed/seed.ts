@@ -6,13 +6,13 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { StreamCreate } from '../../shared/api.ts';
-import { CATEGORIES, DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
+import { CATEGORIES } from '../../shared/constants.ts';
 import { normalizeStreamUrl } from '../../shared/streams/url.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Logger } from '../../logger.ts';
 import { getConfigValue, setConfigValue } from '../config/config.service.ts';
 import { Scene, SceneStream } from '../scenes/scene.entity.ts';
-import { sceneSlugFor, setDefaultScene } from '../scenes/scenes.service.ts';
+import { ensureDefaultScene, sceneSlugFor } from '../scenes/scenes.service.ts';
 import { Stream } from '../streams/stream.entity.ts';
 import { createStream } from '../streams/streams.service.ts';
 
@@ -79,23 +79,8 @@ export async function seed(em: EntityManager, options: { demo: boolean; logger: 
     // would be released at once).
     await tx.execute(`select pg_advisory_xact_lock(${SEED_LOCK})`);
 
-    let defaultScene = await tx.findOne(Scene, { name: 'Default' });
-    if (!defaultScene) {
-      defaultScene = tx.create(Scene, {
-        slug: await sceneSlugFor(tx, 'Default'),
-        name: 'Default',
-        description: 'The newest streams in the pool',
-        selectionAlgorithm: 'recent',
-        maxStreams: 5,
-        layoutType: 'grid',
-        active: true,
-      });
-      await tx.flush();
-      options.logger.info({ sceneId: defaultScene.id }, 'created the Default scene');
-    }
-    if ((await getConfigValue(tx, DEFAULT_SCENE_KEY)) === null) {
-      await setDefaultScene(tx, [], defaultScene.id, 'system'); // nothing to push: screens connect after start-up
-    }
+    const init = await ensureDefaultScene(tx, []); // nothing to push: screens connect after start-up
+    if (init.createdScene) options.logger.info({ sceneId: init.sceneId }, 'created the Default scene');
 
     if (!options.demo || (await getConfigValue(tx, DEMO_SEEDED_KEY)) !== null) return;
     const byName = new Map<string, Stream>();

@@ -11,10 +11,10 @@ import { Stream } from './stream.entity.ts';
 
 declare module '../../domain/changes.ts' {
   interface ChangeTypes {
-    'stream.created': { type: 'stream.created'; streamId: number };
-    'stream.updated': { type: 'stream.updated'; streamId: number };
+    'stream.created': { type: 'stream.created'; streamId: number; name: string };
+    'stream.updated': { type: 'stream.updated'; streamId: number; name: string };
     /** Carries the scenes that placed the stream (their slots went with it). */
-    'stream.deleted': { type: 'stream.deleted'; streamId: number; sceneIds: number[] };
+    'stream.deleted': { type: 'stream.deleted'; streamId: number; name: string; sceneIds: number[] };
   }
 }
 

@@ -2,14 +2,14 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { Id, IdBody, StreamCreate, StreamListQuery, StreamUpdate, type SuccessDto } from '../../shared/api.ts';
 import type { AppState } from '../../http/context.ts';
-import type { ChangePublisher } from '../../domain/changes.ts';
-import { runCommand } from '../../domain/command.ts';
+import type { CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';
+import { runAs } from '../../http/command.ts';
 import { handle } from '../../http/route.ts';
 import { presentStream } from './stream.presenter.ts';
 import { createStream, deleteStream, findStream, listStreams, updateStream } from './streams.service.ts';
 
-export function streamsRouter(deps: { publisher: ChangePublisher }): Router<AppState> {
+export function streamsRouter(deps: { commands: CommandDeps }): Router<AppState> {
   const router = new Router<AppState>();
 
   // Anonymous callers (screens, visitors) see active streams only; admins see the whole pool.
@@ -26,18 +26,18 @@ export function streamsRouter(deps: { publisher: ChangePublisher }): Router<AppS
   }));
 
   router.post('/streams', handle({ body: StreamCreate }, async (ctx, { body }) => {
-    const stream = await runCommand(ctx.state.em, deps.publisher, (tx, changes) => createStream(tx, changes, body));
+    const stream = await runAs(ctx, deps.commands, (tx, changes) => createStream(tx, changes, body));
     ctx.status = 201;
     return presentStream(stream);
   }));
 
   router.put('/streams', handle({ body: StreamUpdate }, async (ctx, { body }) => {
-    const stream = await runCommand(ctx.state.em, deps.publisher, (tx, changes) => updateStream(tx, changes, body));
+    const stream = await runAs(ctx, deps.commands, (tx, changes) => updateStream(tx, changes, body));
     return { success: true, stream: presentStream(stream) };
   }));
 
   router.delete('/streams', handle({ body: IdBody }, async (ctx, { body }) => {
-    await runCommand(ctx.state.em, deps.publisher, (tx, changes) => deleteStream(tx, changes, body.id));
+    await runAs(ctx, deps.commands, (tx, changes) => deleteStream(tx, changes, body.id));
     return { success: true } satisfies SuccessDto;
   }));
 

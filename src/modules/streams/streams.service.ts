@@ -45,7 +45,7 @@ export async function createStream(em: EntityManager, changes: Changes, input: S
     timezone: input.timezone ?? null,
   });
   await em.flush();
-  changes.push({ type: 'stream.created', streamId: stream.id });
+  changes.push({ type: 'stream.created', streamId: stream.id, name: stream.name });
   return stream;
 }
 
@@ -69,7 +69,7 @@ export async function updateStream(em: EntityManager, changes: Changes, input: S
   if (input.longitude !== undefined) stream.longitude = input.longitude;
   if (input.timezone !== undefined) stream.timezone = input.timezone;
   await em.flush();
-  changes.push({ type: 'stream.updated', streamId: stream.id });
+  changes.push({ type: 'stream.updated', streamId: stream.id, name: stream.name });
   return stream;
 }
 
@@ -80,5 +80,5 @@ export async function deleteStream(em: EntityManager, changes: Changes, id: numb
   const sceneIds = [...new Set(slots.map((slot) => slot.scene.id))];
   em.remove(stream);
   await em.flush();
-  changes.push({ type: 'stream.deleted', streamId: id, sceneIds });
+  changes.push({ type: 'stream.deleted', streamId: id, name: stream.name, sceneIds });
 }

@@ -1,0 +1,58 @@
+/**
+ * The hub's presence journal (realtime/presence.ts): one row per screen, updated when it
+ * registers, reports a change or leaves; rows older than a day are dropped as they are read.
+ */
+import type { Orm } from '../../db.ts';
+import type { PresenceJournal } from '../../realtime/presence.ts';
+import type { PlaybackState, ScreenKind, ScreenPresence } from '../../shared/events.ts';
+import { ScreenSighting } from './screen-sighting.entity.ts';
+
+export const SIGHTING_TTL_HOURS = 24;
+
+async function upsert(orm: Orm, screen: ScreenPresence, online: boolean): Promise<void> {
+  await orm.em.fork().upsert(ScreenSighting, {
+    key: screen.device ?? screen.id,
+    socketId: screen.id,
+    device: screen.device,
+    kind: screen.kind,
+    name: screen.name,
+    follows: screen.follows,
+    sceneId: screen.scene_id,
+    position: screen.position,
+    node: screen.node,
+    health: screen.health,
+    connectedAt: new Date(screen.connected_at),
+    lastSeenAt: new Date(),
+    online,
+  });
+}
+
+function present(row: ScreenSighting): ScreenPresence {
+  return {
+    id: row.socketId,
+    device: row.device ?? null,
+    online: row.online,
+    kind: row.kind as ScreenKind,
+    name: row.name ?? null,
+    follows: row.follows ?? null,
+    scene_id: row.sceneId ?? null,
+    position: row.position ?? null,
+    connected_at: row.connectedAt.toISOString(),
+    last_heartbeat: row.lastSeenAt.toISOString(),
+    health: row.health as Record<string, PlaybackState>,
+    node: row.node,
+  };
+}
+
+export function screenJournal(orm: Orm): PresenceJournal {
+  return {
+    seen: (screen) => upsert(orm, screen, true),
+    gone: (screen) => upsert(orm, screen, false),
+    async recent() {
+      const em = orm.em.fork();
+      const cutoff = new Date(Date.now() - SIGHTING_TTL_HOURS * 3_600_000);
+      await em.nativeDelete(ScreenSighting, { lastSeenAt: { $lt: cutoff } });
+      return (await em.find(ScreenSighting, {}, { orderBy: { lastSeenAt: 'desc' } })).map(present);
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import Router from '@koa/router';
+import type { CommandDeps } from '../../domain/command.ts';
+import type { DatabaseTestDto, InitializeDto } from '../../shared/api/system.ts';
+import { runAs } from '../../http/command.ts';
+import type { AppState } from '../../http/context.ts';
+import { handle } from '../../http/route.ts';
+import { ensureDefaultScene } from '../scenes/scenes.service.ts';
+import { testDatabase } from './system.service.ts';
+
+/** /test-db's two calls: the connection test (a database away answers 503 with its reason) and Init. */
+export function systemRouter(deps: { commands: CommandDeps }): Router<AppState> {
+  const router = new Router<AppState>();
+
+  router.get('/system/database', handle({}, async (ctx) => {
+    const result = await testDatabase(ctx.state.em);
+    return {
+      status: 'success',
+      latency_ms: result.latencyMs,
+      server_version: result.serverVersion,
+      database: result.database,
+      migrations_applied: result.migrationsApplied,
+    } satisfies DatabaseTestDto;
+  }));
+
+  router.post('/system/initialize', handle({}, async (ctx) => {
+    const done = await runAs(ctx, deps.commands, (tx, changes) => ensureDefaultScene(tx, changes));
+    return { created_default_scene: done.createdScene, set_default_scene_id: done.setDefault, default_scene_id: done.sceneId } satisfies InitializeDto;
+  }));
+
+  return router;
+}
