@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { installFirstInteractionPlay } from './lib/interaction.ts';
 import { store } from './lib/store.ts';
+import { IdentifyOverlay } from './features/screen/IdentifyOverlay.tsx';
 import { router } from './router.tsx';
 import './styles/base.css';
 
@@ -13,6 +14,7 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Provider store={store}>
       <RouterProvider router={router} />
+      <IdentifyOverlay />
     </Provider>
   </StrictMode>,
 );

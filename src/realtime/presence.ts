@@ -53,6 +53,15 @@ export interface PresenceTracker {
   close(): Promise<void>;
 }
 
+/**
+ * One screen across reconnects and reloads: this browser (its device id) showing this target.
+ * Two tabs of one browser on different routes are two screens; without a device id, the
+ * connection is the screen.
+ */
+export function screenKey(screen: Pick<ScreenPresence, 'id' | 'device' | 'kind' | 'follows' | 'position'>): string {
+  return screen.device ? `${screen.device}:${screen.kind}:${screen.follows ?? '@default'}:${screen.position ?? ''}` : screen.id;
+}
+
 const PresenceAnswerShape = z.object({ requestId: z.string(), node: z.string(), screens: z.array(z.unknown()) });
 
 function present(id: string, p: Presence): ScreenPresence {
@@ -95,8 +104,8 @@ export function createPresence(
 
   async function screens(list: { includeOffline?: boolean } = {}): Promise<ScreenList> {
     const [live, offline] = await Promise.all([clusterScreens(), list.includeOffline && options.journal ? options.journal.recent() : []]);
-    const online = new Set(live.screens.flatMap((s) => [s.id, s.device ?? s.id]));
-    const away = offline.filter((s) => !online.has(s.id) && !online.has(s.device ?? s.id)).map((s) => ({ ...s, online: false }));
+    const online = new Set(live.screens.map(screenKey));
+    const away = offline.filter((s) => !online.has(screenKey(s))).map((s) => ({ ...s, online: false }));
     return { screens: [...live.screens, ...away], partial: live.partial };
   }
 

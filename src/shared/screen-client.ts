@@ -5,6 +5,7 @@
  * job — see applyScreenMessage and the web store.
  */
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import type { ScreenCommandName } from './api/screens.ts';
 import type { ClientToServerEvents, HealthReport, Registration, ServerToClientEvents } from './events.ts';
 import { SOCKET_OPTIONS } from './socket-options.ts'; // not events.ts: a screen need not download zod
 import type { ScreenMessage } from './screen-state.ts';
@@ -18,6 +19,8 @@ export interface ScreenClientOptions {
   registration: Registration;
   onMessage: (message: ScreenMessage) => void;
   onStatus?: (status: ConnectionStatus) => void;
+  /** An operator's command from the console (reload, identify). */
+  onCommand?: (command: ScreenCommandName) => void;
   /** `retrying`: a passing failure (the database is away); the client asks again by itself. */
   onError?: (error: string, retrying: boolean) => void;
   socketOptions?: Partial<ManagerOptions & SocketOptions>;
@@ -62,6 +65,7 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
   socket.on('scene:updated', (payload) => onMessage({ type: 'scene', payload }));
   socket.on('scene:deleted', (payload) => onMessage({ type: 'scene-deleted', payload }));
   socket.on('kiosk:stream', (state) => onMessage({ type: 'kiosk', state }));
+  socket.on('screen:command', ({ command }) => options.onCommand?.(command));
 
   return {
     socket,

@@ -128,3 +128,32 @@ test('the setup guide promises the 30-minute kiosk refresh', async ({ page }) =>
   await expect(page.getByRole('heading', { level: 1, name: 'Setup guide' })).toBeVisible();
   await expect(page.getByText(/every 30 minutes/)).toBeVisible();
 });
+
+test('an operator identifies one screen by name and reloads every screen', async ({ context, api }) => {
+  const lobby = await context.newPage();
+  const tablet = await context.newPage();
+  await lobby.goto('/?name=Lobby%20left');
+  await tablet.goto('/streams/2?name=Tablet%202');
+  await expect(lobby.getByRole('heading', { level: 1 })).toHaveText(scenes.morning.name);
+  await expect(tablet.getByRole('heading', { level: 1 })).toHaveText(streams.kelp.name);
+
+  type Presence = { id: string; name: string | null; device: string | null; online: boolean };
+  let screens: Presence[] = [];
+  await expect.poll(async () => (screens = await api.request<Presence[]>('GET', '/screens')).some((s) => s.name === 'Tablet 2')).toBe(true);
+  const lobbyScreen = screens.find((s) => s.name === 'Lobby left')!;
+  expect(lobbyScreen.device).toMatch(/^[0-9a-f-]{36}$/);
+
+  await api.request('POST', '/screens/command', { command: 'identify', id: lobbyScreen.id });
+  await expect(lobby.getByRole('status').filter({ hasText: 'This screen is' })).toContainText('Lobby left');
+  await expect(tablet.locator('.identify')).toHaveCount(0);
+  await expect(lobby.locator('.identify')).toHaveCount(0, { timeout: 8_000 }); // gone after 5 s
+
+  for (const page of [lobby, tablet]) await markWindow(page);
+  await api.request('POST', '/screens/command', { command: 'reload' });
+  for (const page of [lobby, tablet]) await expect.poll(() => windowMarker(page).catch(() => 'navigating')).toBeUndefined();
+  await expect(lobby.getByRole('heading', { level: 1 })).toHaveText(scenes.morning.name);
+  // The same screen comes back: one entry for it, online, not a second one.
+  await expect
+    .poll(async () => (await api.request<Presence[]>('GET', '/screens?include_offline=true')).filter((s) => s.name === 'Lobby left').map((s) => s.online))
+    .toEqual([true]);
+});

@@ -3,7 +3,7 @@
  * registers, reports a change or leaves; rows older than a day are dropped as they are read.
  */
 import type { Orm } from '../../db.ts';
-import type { PresenceJournal } from '../../realtime/presence.ts';
+import { screenKey, type PresenceJournal } from '../../realtime/presence.ts';
 import type { PlaybackState, ScreenKind, ScreenPresence } from '../../shared/events.ts';
 import { ScreenSighting } from './screen-sighting.entity.ts';
 
@@ -11,7 +11,7 @@ export const SIGHTING_TTL_HOURS = 24;
 
 async function upsert(orm: Orm, screen: ScreenPresence, online: boolean): Promise<void> {
   await orm.em.fork().upsert(ScreenSighting, {
-    key: screen.device ?? screen.id,
+    key: screenKey(screen),
     socketId: screen.id,
     device: screen.device,
     kind: screen.kind,

@@ -1,8 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * The last sighting of each screen (by its browser's lasting id, or its connection id), kept
- * for a day so the console lists screens that went offline as "last seen …".
+ * The last sighting of each screen (keyed by realtime/presence.ts screenKey: a browser's device
+ * id and what it shows, or the connection id), kept for a day so the console lists screens
+ * that went offline as "last seen …".
  */
 export const ScreenSightingSchema = defineEntity({
   name: 'ScreenSighting',

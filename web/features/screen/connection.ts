@@ -13,6 +13,7 @@ import { screenTargetOf } from '../../../src/shared/screen-state.ts';
 import { store } from '../../lib/store.ts';
 import { connectionStatusAtom, followAtom, screenMessageAtom, screenStateAtom } from './atoms.ts';
 import { createHealthReporter } from './health-reporter.ts';
+import { IDENTIFY_MS, identifyAtom, screenDevice, screenName } from './identity.ts';
 import { healthReportAtom } from './playback.ts';
 
 /** How long a screen waits for its first state before it offers Retry. */
@@ -36,8 +37,11 @@ export function useScreenConnection(
   // A layout effect: the socket opens right after the first commit, not after the first paint.
   useLayoutEffect(() => {
     if (!key) return;
-    const reg = JSON.parse(key) as Registration;
-    store.set(followAtom, screenTargetOf(reg));
+    const given = JSON.parse(key) as Registration;
+    const device = screenDevice();
+    const name = screenName(given.name);
+    const reg = { ...given, ...(device ? { device } : {}), ...(name ? { name } : {}) } as Registration;
+    store.set(followAtom, screenTargetOf(given));
     setError(null);
     const client = connectScreen({
       registration: reg,
@@ -51,6 +55,10 @@ export function useScreenConnection(
         }
       },
       onStatus: (status) => store.set(connectionStatusAtom, status),
+      onCommand: (command) => {
+        if (command === 'reload') window.location.reload();
+        else store.set(identifyAtom, { name: reg.name ?? 'Nature Wall screen', until: Date.now() + IDENTIFY_MS });
+      },
       // A screen that shows something keeps showing it while the hub retries for it.
       onError: (error, retrying) => {
         if (!retrying || store.get(screenStateAtom) === null) setError(error);
