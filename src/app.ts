@@ -23,7 +23,10 @@ import { requestLog } from './http/request-log.ts';
 import { webApp } from './http/web.ts';
 import type { Logger } from './logger.ts';
 import { configRouter } from './modules/config/config.routes.ts';
-import { discoveryRouter } from './modules/discovery/discovery.routes.ts';
+import { discoveryRouter, type DiscoveryRouteDeps } from './modules/discovery/discovery.routes.ts';
+import { submissionPushes } from './modules/submissions/submission.changes.ts';
+import { submissionsRouter, type SubmissionRouteDeps } from './modules/submissions/submissions.routes.ts';
+import { createSafeFetcher, type Resolver } from './http/safe-fetch.ts';
 import { healthRouter } from './modules/health/health.routes.ts';
 import { scenesRouter } from './modules/scenes/scenes.routes.ts';
 import { streamsRouter } from './modules/streams/streams.routes.ts';
@@ -61,12 +64,16 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** Probe periods of the database availability watch (tests shorten them). */
   availability?: { retryMs?: number; watchMs?: number };
+  /** FETCH_ALLOW_HOSTS: hosts the safe fetcher may reach although they are not public (tests' fixtures). */
+  fetchAllowHosts?: readonly string[];
+  /** How the safe fetcher resolves names (tests: an offline resolver, so no test ever reaches out). */
+  fetchResolver?: Resolver;
   /** More features' pushes besides the built-in ones (tests plug in a feature of their own). */
   features?: readonly FeaturePushes[];
 }
 
-/** What the routes share: the command deps (publisher, journal), the scene cache, the hub's screens, login limits. */
-interface Services extends AuthRouteDeps, ScreensDeps {
+/** What the routes share: the command deps (publisher, journal), the scene cache, the hub's screens, limits, the safe fetcher. */
+interface Services extends AuthRouteDeps, ScreensDeps, DiscoveryRouteDeps, SubmissionRouteDeps {
   commands: CommandDeps;
   snapshots: SceneSnapshots;
 }
@@ -78,7 +85,8 @@ export function apiRouter(services: Services): Router<AppState> {
     streamsRouter(services),
     scenesRouter(services),
     configRouter(services),
-    discoveryRouter(),
+    discoveryRouter(services),
+    submissionsRouter(services),
     screensRouter(services),
     authRouter(services),
     activityRouter(),
@@ -112,6 +120,7 @@ export function createApp(deps: AppDeps): NatureWall {
     ...deps.availability,
   });
   const limiterStore = deps.limiterStore ?? { kind: 'memory' };
+  const fetcher = createSafeFetcher({ allowHosts: deps.fetchAllowHosts ?? [], ...(deps.fetchResolver ? { resolver: deps.fetchResolver } : {}) });
   let hub: Hub | undefined;
   const services: Services = {
     snapshots,
@@ -132,6 +141,9 @@ export function createApp(deps: AppDeps): NatureWall {
       byUsername: createLimiter(limiterStore, { name: 'login-user', points: 10, durationSeconds: 15 * 60 }),
     },
     onSessionEnded: (sessionHash) => void hub?.disconnectSession(sessionHash),
+    fetcher,
+    extractLimit: createLimiter(limiterStore, { name: 'extract', points: 30, durationSeconds: 60 }),
+    submitLimit: createLimiter(limiterStore, { name: 'submit', points: 20, durationSeconds: 10 * 60 }),
   };
   const actorOf = (em: EntityManager, credentials: Credentials) => resolveActor(em, credentials, deps.adminApiToken);
 
@@ -182,7 +194,10 @@ export function createApp(deps: AppDeps): NatureWall {
     api,
     directory,
     availability,
-    stop: () => availability.stop(),
+    stop: () => {
+      availability.stop();
+      void fetcher.close();
+    },
     async attachHub(options) {
       hub = await createHub({
         allowedOrigins,
@@ -190,7 +205,7 @@ export function createApp(deps: AppDeps): NatureWall {
         directory,
         versions: pushVersions(deps.orm),
         // Each feature's pushes: one line per feature.
-        features: [streamPushes(deps.orm), scenePushes(directory), activityPushes, ...(deps.features ?? [])],
+        features: [streamPushes(deps.orm), scenePushes(directory), submissionPushes(deps.orm), activityPushes, ...(deps.features ?? [])],
         presenceJournal: screenJournal(deps.orm),
         availability,
         logger: deps.logger,

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { parseAllowHosts } from './http/safe-fetch.ts';
 
 const flag = (fallback: boolean) =>
   z
@@ -37,6 +38,7 @@ const EnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional().or(z.literal('').transform(() => undefined)),
   ADMIN_API_TOKEN: z.string().min(24, 'must be at least 24 characters').optional().or(z.literal('').transform(() => undefined)),
   TRUST_PROXY: flag(false),
+  FETCH_ALLOW_HOSTS: z.string().default(''),
   NODE_ENV: z.string().default('development'),
 });
 
@@ -57,6 +59,8 @@ export type Config = {
   adminPassword: string | undefined;
   adminApiToken: string | undefined;
   trustProxy: boolean;
+  /** Hosts the safe fetcher may reach although they are not public: for tests' fixture servers only. */
+  fetchAllowHosts: string[];
   production: boolean;
 };
 
@@ -84,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     adminApiToken: e.ADMIN_API_TOKEN,
     trustProxy: e.TRUST_PROXY,
+    fetchAllowHosts: parseAllowHosts(e.FETCH_ALLOW_HOSTS),
     production: e.NODE_ENV === 'production',
   };
 }

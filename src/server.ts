@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     allowedOrigins: config.allowedOrigins,
     limiterStore,
     trustProxy: config.trustProxy,
+    fetchAllowHosts: config.fetchAllowHosts,
   });
   const server = http.createServer(app.koa.callback());
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts

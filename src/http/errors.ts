@@ -39,6 +39,7 @@ const CONSTRAINT_MESSAGES: Record<string, [number, string]> = {
   scene_streams_scene_position_unique: [409, 'Two streams cannot share a slot'],
   scene_streams_scene_stream_unique: [409, 'A stream can fill only one slot'],
   discovery_sources_name_unique: [409, 'A source with this name already exists'],
+  submissions_pending_unique: [409, 'This stream was already submitted and is waiting for review.'],
 };
 
 /** Turns a zod failure into the answer of spec convention: "<field>: <message>" first. */
@@ -88,7 +89,7 @@ function fromDatabaseError(error: unknown): HttpError | null {
 }
 
 /** What each kind of domain error answers. */
-const DOMAIN_STATUS: Record<DomainErrorKind, number> = { 'not-found': 404, conflict: 409, invalid: 400 };
+const DOMAIN_STATUS: Record<DomainErrorKind, number> = { 'not-found': 404, conflict: 409, invalid: 400, unprocessable: 422 };
 
 export function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;

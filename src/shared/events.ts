@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { SceneDto, SceneStreamDto, StreamDto } from './api.ts';
 import type { ScreenCommandName } from './api/screens.ts';
+import type { SubmissionDto } from './api/submissions.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
 
 export const SCREEN_KINDS = ['wall', 'kiosk', 'admin', 'rater'] as const;
@@ -134,6 +135,9 @@ export interface ServerToClientEvents {
   'screens:updated': (screens: ScreenPresence[]) => void;
   /** For admin consoles: admin writes were journaled (the activity list refreshes). */
   'activity:recorded': (payload: { version: number; count: number }) => void;
+  /** For admin consoles: a visitor submitted a stream / an admin reviewed one; `pending` is the queue's size. */
+  'submission:created': (payload: { version: number; submission: SubmissionDto; pending: number }) => void;
+  'submission:reviewed': (payload: { version: number; submission: SubmissionDto; pending: number }) => void;
   /** An admin's command to this screen: reload the page, or show its name for a few seconds. */
   'screen:command': (payload: { command: ScreenCommandName }) => void;
   /** Reserved for the discovery, quality and evaluation features. */

@@ -23,12 +23,18 @@ const WRITES = [
   ['PUT', '/api/scenes'],
   ['DELETE', '/api/scenes'],
   ['PUT', '/api/config/default-scene'],
+  ['POST', '/api/discovery/extract'],
+  ['POST', '/api/discovery/submit'],
+  ['POST', '/api/submissions/approve'],
+  ['POST', '/api/submissions/reject'],
+  ['POST', '/api/screens/command'],
+  ['POST', '/api/auth/tokens'],
 ] as const;
 
 const FIELDS = [
   'id', 'name', 'url', 'fallback_url', 'description', 'category', 'quality', 'active', 'location_name', 'latitude',
   'longitude', 'timezone', 'prompt', 'selection_algorithm', 'max_streams', 'layout_type', 'stream_ids', 'scene_id',
-  '__proto__', 'constructor',
+  'submittedBy', 'title', 'note', 'command', '__proto__', 'constructor',
 ];
 
 const hostileValue = fc.oneof(

@@ -61,6 +61,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger,
     adminApiToken: TEST_ADMIN_TOKEN,
     onChanges: (changes) => published.push(...changes),
+    // No test resolves a real name: the network beyond this machine is never a target.
+    fetchResolver: async (hostname) => {
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (tests resolve no names)`), { code: 'ENOTFOUND' });
+    },
     ...options.appOptions,
   });
   const server = http.createServer(app.koa.callback());

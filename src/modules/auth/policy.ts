@@ -27,6 +27,13 @@ export const POLICY: Record<string, Access> = {
   'GET /api/discovery/sources': 'admin',
   'GET /api/discovery/jobs': 'admin',
   'GET /api/discovery/stats': 'admin',
+  'POST /api/discovery/extract': 'public', // rate-limited per IP; fetches only through the safe fetcher
+  'POST /api/discovery/submit': 'public', // rate-limited per IP
+
+  'GET /api/submissions': 'admin',
+  'GET /api/submissions/count': 'admin',
+  'POST /api/submissions/approve': 'admin',
+  'POST /api/submissions/reject': 'admin',
 
   'GET /api/screens': 'admin',
   'POST /api/screens/command': 'admin',

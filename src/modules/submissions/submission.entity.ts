@@ -17,10 +17,18 @@ export const SubmissionSchema = defineEntity({
     status: p.enum(SUBMISSION_STATUSES).default('pending'),
     createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
     reviewedAt: p.datetime().nullable(),
+    reviewedBy: p.text().nullable(),
     reviewNote: p.text().nullable(),
     stream: () => p.manyToOne(Stream).nullable().deleteRule('set null'),
   },
-  indexes: [{ name: 'submissions_status_created_idx', properties: ['status', 'createdAt'] }],
+  indexes: [
+    { name: 'submissions_status_created_idx', properties: ['status', 'createdAt'] },
+    // One pending submission per stream identity, whatever the race between two visitors.
+    {
+      name: 'submissions_pending_unique',
+      expression: `create unique index "submissions_pending_unique" on "submissions" ("normalized_url") where "status" = 'pending'`,
+    },
+  ],
 });
 
 export class Submission extends SubmissionSchema.class {}

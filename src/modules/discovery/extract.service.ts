@@ -1,0 +1,29 @@
+/**
+ * Link analysis for /submit, /debug and the review queue: a recognised link (YouTube, Twitch,
+ * Vimeo, EarthCam, Skyline, a media file) is answered at once; an embed code is read for its
+ * players; any other page is fetched through the safe fetcher and searched for players.
+ */
+import { invalid, unprocessable } from '../../domain/errors.ts';
+import { SafeFetchError, type SafeFetcher } from '../../http/safe-fetch.ts';
+import type { DiscoveredStreamDto } from '../../shared/api/discovery.ts';
+import { looksLikeEmbedCode } from '../../shared/streams/platform.ts';
+import { detectFormat, toAbsoluteUrl } from '../../shared/streams/url.ts';
+import { streamsInPage, toDiscovered } from './page-streams.ts';
+
+export const NOT_ALLOWED = 'URL is not allowed';
+export const ANALYZE_FAILED = 'Failed to analyze input. Please try a different URL.';
+
+export async function extractStreams(fetcher: SafeFetcher, input: string): Promise<DiscoveredStreamDto[]> {
+  if (looksLikeEmbedCode(input)) return streamsInPage(input, 'https://embed.invalid/');
+  const url = toAbsoluteUrl(input);
+  if (!url) throw invalid('url: Please enter a valid URL');
+  if (detectFormat(url.href) !== 'unknown') return toDiscovered([{ url: url.href }]);
+  try {
+    const page = await fetcher.fetch(url.href);
+    if (page.status >= 400) throw unprocessable(ANALYZE_FAILED);
+    return streamsInPage(page.body.toString('utf8'), page.url);
+  } catch (error) {
+    if (error instanceof SafeFetchError) throw error.reason === 'blocked' ? invalid(NOT_ALLOWED) : unprocessable(ANALYZE_FAILED);
+    throw error;
+  }
+}

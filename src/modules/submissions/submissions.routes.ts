@@ -1,0 +1,52 @@
+import Router from '@koa/router';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { CommandDeps } from '../../domain/command.ts';
+import { runAs } from '../../http/command.ts';
+import type { AppState } from '../../http/context.ts';
+import { spend, tooManyRequests } from '../../http/rate-limit.ts';
+import { handle } from '../../http/route.ts';
+import {
+  SubmissionApprove,
+  SubmissionListQuery,
+  SubmissionReject,
+  SubmitRequest,
+  type SubmissionCountsDto,
+  type SubmitResultDto,
+} from '../../shared/api/submissions.ts';
+import { presentSubmission } from './submission.presenter.ts';
+import { approveSubmission, countPending, listSubmissions, rejectSubmission, submitStream } from './submissions.service.ts';
+
+export interface SubmissionRouteDeps {
+  commands: CommandDeps;
+  /** Visitors' submissions per client IP. */
+  submitLimit: RateLimiterAbstract;
+}
+
+export function submissionsRouter(deps: SubmissionRouteDeps): Router<AppState> {
+  const router = new Router<AppState>();
+
+  // Public (spec §7): a visitor's link goes to the review queue.
+  router.post('/discovery/submit', handle({ body: SubmitRequest }, async (ctx, { body }) => {
+    const over = await spend(deps.submitLimit, ctx.ip || 'unknown');
+    if (over) throw tooManyRequests(ctx, over, 'Too many submissions; please try again later');
+    const result = await runAs(ctx, deps.commands, (tx, changes) => submitStream(tx, changes, body));
+    ctx.status = result.duplicate ? 200 : 201;
+    return result satisfies SubmitResultDto;
+  }));
+
+  router.get('/submissions', handle({ query: SubmissionListQuery }, async (ctx, { query }) => (await listSubmissions(ctx.state.em, query)).map(presentSubmission)));
+
+  router.get('/submissions/count', handle({}, async (ctx) => ({ pending: await countPending(ctx.state.em) }) satisfies SubmissionCountsDto));
+
+  router.post('/submissions/approve', handle({ body: SubmissionApprove }, async (ctx, { body }) => {
+    const reviewer = (await ctx.state.actor())?.username ?? 'anonymous';
+    return presentSubmission(await runAs(ctx, deps.commands, (tx, changes) => approveSubmission(tx, changes, body, reviewer)));
+  }));
+
+  router.post('/submissions/reject', handle({ body: SubmissionReject }, async (ctx, { body }) => {
+    const reviewer = (await ctx.state.actor())?.username ?? 'anonymous';
+    return presentSubmission(await runAs(ctx, deps.commands, (tx, changes) => rejectSubmission(tx, changes, body, reviewer)));
+  }));
+
+  return router;
+}
