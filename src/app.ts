@@ -37,6 +37,7 @@ import { activityRouter } from './modules/activity/activity.routes.ts';
 import { activityJournal } from './modules/activity/activity.service.ts';
 import { screenJournal } from './modules/screens/screen-journal.ts';
 import { systemRouter } from './modules/system/system.routes.ts';
+import { docsRouter } from './modules/docs/docs.routes.ts';
 import { createHub, type Hub, type HubOptions } from './realtime/hub.ts';
 import type { FeaturePushes } from './realtime/pushes.ts';
 import type { SceneDirectory } from './realtime/scene-directory.ts';
@@ -82,6 +83,7 @@ interface Services extends AuthRouteDeps, ScreensDeps, DiscoveryRouteDeps, Submi
 export function apiRouter(services: Services): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api' });
   for (const router of [
+    docsRouter(() => api),
     streamsRouter(services),
     scenesRouter(services),
     configRouter(services),

@@ -13,7 +13,7 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
 import { DomainError, type DomainErrorKind } from '../domain/errors.ts';
-import type { ErrorDto } from '../shared/api.ts';
+import type { ErrorDto } from '../shared/api/index.ts';
 
 export class HttpError extends Error {
   readonly status: number;

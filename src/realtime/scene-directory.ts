@@ -3,7 +3,7 @@
  * (the hub imports no module; the scenes module implements this).
  */
 import type { DomainChange } from '../domain/changes.ts';
-import type { SceneDto, SceneStreamDto } from '../shared/api.ts';
+import type { SceneDto, SceneStreamDto } from '../shared/api/index.ts';
 
 export interface ResolvedScene {
   scene: SceneDto;

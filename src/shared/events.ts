@@ -8,7 +8,7 @@
  * rolls it back, and the snapshot sent on every (re)connect goes through the same check.
  */
 import { z } from 'zod';
-import type { SceneDto, SceneStreamDto, StreamDto } from './api.ts';
+import type { SceneDto, SceneStreamDto, StreamDto } from './api/index.ts';
 import type { ScreenCommandName } from './api/screens.ts';
 import type { SubmissionDto } from './api/submissions.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorDto } from '../../src/shared/api.ts';
+import type { ErrorDto } from '../../src/shared/api/index.ts';
 import { SystemConfig } from '../../src/modules/config/system-config.entity.ts';
 import { seed } from '../../src/modules/seed/seed.ts';
 import { createLogger } from '../../src/logger.ts';

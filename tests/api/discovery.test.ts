@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DiscoveryJobDto, DiscoverySourceDto, DiscoveryStatDto } from '../../src/shared/api.ts';
+import type { DiscoveryJobDto, DiscoverySourceDto, DiscoveryStatDto } from '../../src/shared/api/index.ts';
 import { DiscoveryJob, DiscoverySource } from '../../src/modules/discovery/discovery.entity.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 

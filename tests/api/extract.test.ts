@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtractDto } from '../../src/shared/api/discovery.ts';
-import type { ErrorDto } from '../../src/shared/api.ts';
+import type { ErrorDto } from '../../src/shared/api/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 const PAGES: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorDto, SceneDto, SceneStreamDto } from '../../src/shared/api.ts';
+import type { ErrorDto, SceneDto, SceneStreamDto } from '../../src/shared/api/index.ts';
 import { Scene, SceneStream } from '../../src/modules/scenes/scene.entity.ts';
 import { seed } from '../../src/modules/seed/seed.ts';
 import { createLogger } from '../../src/logger.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SceneDto, SceneStreamDto } from '../../src/shared/api.ts';
+import type { SceneDto, SceneStreamDto } from '../../src/shared/api/index.ts';
 import { Scene, SceneStream } from '../../src/modules/scenes/scene.entity.ts';
 import { Stream } from '../../src/modules/streams/stream.entity.ts';
 import { seed } from '../../src/modules/seed/seed.ts';

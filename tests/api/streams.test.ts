@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorDto, StreamDto } from '../../src/shared/api.ts';
+import type { ErrorDto, StreamDto } from '../../src/shared/api/index.ts';
 import { SceneStream } from '../../src/modules/scenes/scene.entity.ts';
 import { Stream } from '../../src/modules/streams/stream.entity.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

@@ -4,7 +4,7 @@
  * reviewer's edits or suggestions) or rejected with a note; every admin sees it live.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorDto, StreamDto } from '../../src/shared/api.ts';
+import type { ErrorDto, StreamDto } from '../../src/shared/api/index.ts';
 import type { SubmissionDto, SubmitResultDto } from '../../src/shared/api/submissions.ts';
 import type { ActivityDto } from '../../src/shared/api/activity.ts';
 import { Submission } from '../../src/modules/submissions/submission.entity.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MeDto } from '../../src/shared/api.ts';
+import type { MeDto } from '../../src/shared/api/index.ts';
 import { AdminSession, AdminUser } from '../../src/modules/auth/auth.entity.ts';
 import { ensureInitialAdmin } from '../../src/modules/auth/admins.service.ts';
 import { verifyPassword } from '../../src/modules/auth/passwords.ts';

@@ -1,6 +1,6 @@
 import { createStore } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SceneDto } from '../../src/shared/api.ts';
+import type { SceneDto } from '../../src/shared/api/index.ts';
 import { SOCKET_OPTIONS as contractOptions } from '../../src/shared/events.ts';
 import { SOCKET_OPTIONS } from '../../src/shared/socket-options.ts';
 import { invalidPositionMessage, parseKioskPosition } from '../../web/features/kiosk/position.ts';

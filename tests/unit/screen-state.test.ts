@@ -1,6 +1,6 @@
 import { createStore } from 'jotai';
 import { describe, expect, it } from 'vitest';
-import type { SceneDto, SceneStreamDto } from '../../src/shared/api.ts';
+import type { SceneDto, SceneStreamDto } from '../../src/shared/api/index.ts';
 import type { WallState } from '../../src/shared/events.ts';
 import { applyScreenMessage, type ScreenMessage } from '../../src/shared/screen-state.ts';
 import { followAtom, screenMessageAtom, screenStateAtom } from '../../web/features/screen/atoms.ts';

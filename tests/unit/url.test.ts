@@ -14,16 +14,19 @@ import {
   twitchEmbedUrl,
   youtubeEmbedUrl,
 } from '../../src/shared/streams/url.ts';
+import { StreamUrl } from '../../src/shared/api/index.ts';
 
 describe('isValidStreamUrl (spec §5)', () => {
   it.each([
     ['an https URL', 'https://example.org/cam', true],
     ['an http URL', 'http://example.org:8080/live', true],
-    ['a bare mp4 file', 'bears.mp4', true],
-    ['a media file with a query', 'cams/live.m3u8?token=abc', true],
-    ['webm, flv and mov files', 'a.webm', true],
-    ['flv', 'a.flv', true],
-    ['mov', 'a.MOV', true],
+    ['a media file on a host, without a scheme', 'cdn.example.org/bears.mp4', true],
+    ['a media file with a query', 'cdn.example.org/cams/live.m3u8?token=abc', true],
+    ['webm, flv and mov files', 'cdn.example.org/a.webm', true],
+    ['flv', 'cdn.example.org/a.flv', true],
+    ['mov', 'cdn.example.org/a.MOV', true],
+    ['refuses a bare file name: no server to play it from', 'bears.mp4', false],
+    ['refuses a relative media path', 'cams/live.m3u8?token=abc', false],
     ['a scheme-less YouTube embed', 'www.youtube.com/embed/ydYDqZQpim8', true],
     ['a YouTube short link', 'youtu.be/ydYDqZQpim8', true],
     ['a scheme-less Twitch link', 'twitch.tv/alveussanctuary', true],
@@ -35,8 +38,11 @@ describe('isValidStreamUrl (spec §5)', () => {
     ['refuses plain words', 'not a url', false],
     ['refuses an unknown scheme-less host', 'example.org/page', false],
     ['refuses empty text', '   ', false],
+    ['refuses an address over 2048 characters', `https://example.org/${'a'.repeat(2048)}`, false],
   ])('%s', (_rule, input, valid) => {
     expect(isValidStreamUrl(input)).toBe(valid);
+    // One rule: the API's schema accepts exactly what the shared check calls valid.
+    expect(StreamUrl.safeParse(input).success).toBe(valid);
   });
 });
 

@@ -2,7 +2,7 @@
  * The REST client of the screens: JSON in and out under /api. A failed call throws an
  * ApiError carrying the server's `{error}` sentence, so screens can show it as it is.
  */
-import type { DefaultSceneDto, ErrorDto, SceneDto, SceneStreamDto } from '../../src/shared/api.ts';
+import type { DefaultSceneDto, ErrorDto, SceneDto, SceneStreamDto } from '../../src/shared/api/index.ts';
 
 export class ApiError extends Error {
   readonly status: number;

@@ -8,6 +8,12 @@ import type Router from '@koa/router';
 export type Access = 'public' | 'admin';
 
 export const POLICY: Record<string, Access> = {
+  'GET /api/openapi.json': 'public',
+  'GET /api/docs': 'public',
+  'GET /api/docs/init.js': 'public',
+  'GET /api/docs/swagger-ui.css': 'public',
+  'GET /api/docs/swagger-ui-bundle.js': 'public',
+
   'GET /api/streams': 'public', // anonymous callers see active streams only
   'GET /api/streams/:id': 'public',
   'POST /api/streams': 'admin',

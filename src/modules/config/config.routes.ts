@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { DefaultSceneUpdate, type DefaultSceneDto } from '../../shared/api.ts';
+import { DefaultSceneUpdate, type DefaultSceneDto } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
 import type { CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';

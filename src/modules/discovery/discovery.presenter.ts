@@ -1,4 +1,4 @@
-import type { DiscoveryJobDto, DiscoverySourceDto, DiscoveryStatDto } from '../../shared/api.ts';
+import type { DiscoveryJobDto, DiscoverySourceDto, DiscoveryStatDto } from '../../shared/api/index.ts';
 import type { DiscoveryJob, DiscoverySource, DiscoveryStat } from './discovery.entity.ts';
 
 export function presentSource(s: DiscoverySource): DiscoverySourceDto {

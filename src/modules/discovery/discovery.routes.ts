@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { JobListQuery } from '../../shared/api.ts';
+import { JobListQuery } from '../../shared/api/index.ts';
 import { ExtractRequest, type ExtractDto } from '../../shared/api/discovery.ts';
 import type { AppState } from '../../http/context.ts';
 import { spend, tooManyRequests } from '../../http/rate-limit.ts';

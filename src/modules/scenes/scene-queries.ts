@@ -4,7 +4,7 @@
  * push and cache fill, so it skips entity hydration; the shared selectSceneStreams still
  * decides which streams are shown, in which order.
  */
-import type { SceneDto, SceneStreamDto } from '../../shared/api.ts';
+import type { SceneDto, SceneStreamDto } from '../../shared/api/index.ts';
 import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
 import { selectSceneStreams, type Placement } from '../../shared/scenes/selection.ts';
 import type { EntityManager } from '../../db.ts';

@@ -1,4 +1,4 @@
-import type { SceneDto } from '../../shared/api.ts';
+import type { SceneDto } from '../../shared/api/index.ts';
 import type { LayoutType, SelectionAlgorithm } from '../../shared/constants.ts';
 import { iso } from '../streams/stream.presenter.ts';
 

@@ -8,7 +8,7 @@ import {
   type SceneDto,
   type SceneStreamDto,
   type SuccessDto,
-} from '../../shared/api.ts';
+} from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
 import type { CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';

@@ -2,7 +2,7 @@
  * Scenes: saving (slug, slots), soft deletion, the default scene, and resolving which streams a
  * scene shows right now through the shared selection rules.
  */
-import type { SceneCreate, SceneUpdate } from '../../shared/api.ts';
+import type { SceneCreate, SceneUpdate } from '../../shared/api/index.ts';
 import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
 import { slugify, uniqueSlug } from '../../shared/scenes/slug.ts';
 import type { EntityManager } from '../../db.ts';

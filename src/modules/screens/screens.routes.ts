@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { ScreenPresence } from '../../shared/events.ts';
 import { ScreenCommandRequest, ScreenListQuery, type ScreenCommandName } from '../../shared/api/screens.ts';
-import type { SuccessDto } from '../../shared/api.ts';
+import type { SuccessDto } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
 import { handle } from '../../http/route.ts';
 

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { StreamCreate } from '../../shared/api.ts';
+import { StreamCreate } from '../../shared/api/index.ts';
 import { CATEGORIES } from '../../shared/constants.ts';
 import { normalizeStreamUrl } from '../../shared/streams/url.ts';
 import type { EntityManager } from '../../db.ts';

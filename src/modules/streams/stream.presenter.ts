@@ -1,4 +1,4 @@
-import type { StreamDto } from '../../shared/api.ts';
+import type { StreamDto } from '../../shared/api/index.ts';
 import type { Category, Quality } from '../../shared/constants.ts';
 
 /** A stream as an entity or a raw row (same property names; raw dates arrive as text). */

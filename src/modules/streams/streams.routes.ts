@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { Id, IdBody, StreamCreate, StreamListQuery, StreamUpdate, type SuccessDto } from '../../shared/api.ts';
+import { Id, IdBody, StreamCreate, StreamListQuery, StreamUpdate, type SuccessDto } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
 import type { CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';

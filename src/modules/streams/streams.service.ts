@@ -1,5 +1,5 @@
 /** Stream commands and queries: the stream pool every scene draws from. */
-import type { StreamCreate, StreamUpdate } from '../../shared/api.ts';
+import type { StreamCreate, StreamUpdate } from '../../shared/api/index.ts';
 import { normalizeStreamUrl } from '../../shared/streams/url.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';

@@ -1,6 +1,6 @@
 /** Visitor submissions (POST /api/discovery/submit) and the admins' review queue. */
 import { z } from 'zod';
-import { StreamUpdate, StreamUrl } from '../api.ts';
+import { StreamUpdate, StreamUrl } from './streams.ts';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '../constants.ts';
 import type { Platform } from '../streams/platform.ts';
 

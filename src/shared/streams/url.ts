@@ -3,7 +3,7 @@
  * recognising platforms, validating, normalising for duplicate detection and building the
  * autoplaying embed address a player shows.
  */
-import type { Category } from '../constants.ts';
+import { LIMITS, type Category } from '../constants.ts';
 
 export type StreamFormat =
   | 'youtube'
@@ -60,7 +60,7 @@ const DIRECT_EXTENSIONS: Record<string, StreamFormat> = {
   flv: 'flv',
   mov: 'mov',
 };
-/** A bare media file name or path, optionally with a query (spec §5). */
+/** A path ending in a media file, optionally with a query (spec §5). */
 const MEDIA_FILE = /^[^\s?#]+\.(mp4|m3u8|webm|flv|mov)(\?[^\s#]*)?$/i;
 /** Scheme-less links the spec accepts: YouTube embed/short, Twitch, EarthCam, SkylineWebcams. */
 const SCHEMELESS_KNOWN =
@@ -83,27 +83,30 @@ export function parseHttpUrl(input: string): URL | null {
 }
 
 /**
- * Turns what a person pastes into an absolute http(s) URL: adds `https://` to scheme-less
- * links such as `youtu.be/…` or `www.earthcam.com/…`. Null when it cannot be one.
+ * Turns what a person pastes into an absolute http(s) URL, or null. Besides absolute http(s)
+ * URLs it accepts the scheme-less forms of spec §5 and adds `https://`: YouTube embed and short
+ * links, Twitch, EarthCam and SkylineWebcams links, and media files on a host
+ * (`cdn.example.org/live.m3u8`). A bare file name (`bears.mp4`) names no server to play it
+ * from, and another scheme (`javascript:`, `data:`, `ftp:`) is never guessed around.
  */
 export function toAbsoluteUrl(input: string): URL | null {
   const text = input.trim();
   const direct = parseHttpUrl(text);
   if (direct) return direct;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return null; // some other scheme: never guess
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return null;
   // A host needs an alphabetic top-level label; "live.m3u8" or "clip.mov" is a file, not a host.
   const host = /^([a-z0-9-]+(?:\.[a-z0-9-]+)*\.([a-z]{2,63}))(:\d+)?(\/|$)/i.exec(text);
   if (!host || DIRECT_EXTENSIONS[host[2]!.toLowerCase()]) return null;
+  if (!SCHEMELESS_KNOWN.test(text) && !MEDIA_FILE.test(text)) return null;
   return parseHttpUrl(`https://${text}`);
 }
 
-/** Spec §5: http(s) URL, media file name, YouTube embed/short link, Twitch, EarthCam, SkylineWebcams. */
+/**
+ * Spec §5 validity, the one rule the API's StreamUrl schema applies too: the text can be made
+ * an absolute http(s) address a screen can play from (see toAbsoluteUrl).
+ */
 export function isValidStreamUrl(input: string): boolean {
-  const text = input.trim();
-  if (text === '') return false;
-  if (parseHttpUrl(text)) return true;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return false;
-  return MEDIA_FILE.test(text) || SCHEMELESS_KNOWN.test(text);
+  return input.trim().length <= LIMITS.url && toAbsoluteUrl(input) !== null;
 }
 
 /** The YouTube video or live-channel a URL points at; null for anything else. */

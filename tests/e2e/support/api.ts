@@ -3,7 +3,7 @@
  * request carries `Authorization: Bearer $ADMIN_API_TOKEN` (writes need an administrator once
  * access control is on; until then the header is ignored).
  */
-import type { SceneCreate, SceneDto, StreamDto } from '../../../src/shared/api.ts';
+import type { SceneCreate, SceneDto, StreamDto } from '../../../src/shared/api/index.ts';
 
 export interface Api {
   base: string;

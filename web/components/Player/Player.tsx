@@ -6,7 +6,7 @@
  */
 import { useSetAtom } from 'jotai';
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
-import type { StreamDto } from '../../../src/shared/api.ts';
+import type { StreamDto } from '../../../src/shared/api/index.ts';
 import { dropPlaybackAtom, setPlaybackAtom } from '../../features/screen/playback.ts';
 import { store } from '../../lib/store.ts';
 import { DirectVideo } from './DirectVideo.tsx';

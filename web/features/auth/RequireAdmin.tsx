@@ -1,7 +1,7 @@
 /** Wraps an admin page: a visitor who is not signed in is sent to /login and brought back. */
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import type { MeDto } from '../../../src/shared/api.ts';
+import type { MeDto } from '../../../src/shared/api/index.ts';
 import { StatusScreen } from '../../components/StatusScreen.tsx';
 import { authApi, loginPath } from './auth-api.ts';
 

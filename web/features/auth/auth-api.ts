@@ -1,5 +1,5 @@
 /** Signing in and out, and asking who we are (REST under /api/auth). */
-import type { MeDto, SuccessDto } from '../../../src/shared/api.ts';
+import type { MeDto, SuccessDto } from '../../../src/shared/api/index.ts';
 import { requestJson } from '../../lib/api.ts';
 
 export const authApi = {

@@ -4,7 +4,7 @@
  * when a push shows a scene the list does not know or an edit the list has not seen.
  */
 import { atom } from 'jotai';
-import type { SceneDto } from '../../../src/shared/api.ts';
+import type { SceneDto } from '../../../src/shared/api/index.ts';
 import { api } from '../../lib/api.ts';
 
 export type ScenesStatus = 'idle' | 'loading' | 'ready' | 'error';

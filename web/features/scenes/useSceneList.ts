@@ -1,7 +1,7 @@
 /** The active scenes for a bar or picker: loaded once, refreshed when pushes show it is stale. */
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
-import type { SceneDto } from '../../../src/shared/api.ts';
+import type { SceneDto } from '../../../src/shared/api/index.ts';
 import { store } from '../../lib/store.ts';
 import { listIsStale, loadScenesAtom, sceneListAtom } from './atoms.ts';
 

@@ -8,7 +8,7 @@ import { atom, useSetAtom } from 'jotai';
 import { useLayoutEffect } from 'react';
 import { flushSync } from 'react-dom';
 import type { Registration } from '../../../src/shared/events.ts';
-import { connectScreen } from '../../../src/shared/screen-client.ts';
+import { openSocket } from '../../lib/socket.ts';
 import { screenTargetOf } from '../../../src/shared/screen-state.ts';
 import { store } from '../../lib/store.ts';
 import { connectionStatusAtom, followAtom, screenMessageAtom, screenStateAtom } from './atoms.ts';
@@ -43,7 +43,7 @@ export function useScreenConnection(
     const reg = { ...given, ...(device ? { device } : {}), ...(name ? { name } : {}) } as Registration;
     store.set(followAtom, screenTargetOf(given));
     setError(null);
-    const client = connectScreen({
+    const client = openSocket({
       registration: reg,
       onMessage: (message) => {
         // Rendered in the socket's own task, not queued behind media and timer work: a wall

@@ -1,6 +1,6 @@
 /** The viewer's bottom bar: every active scene with its stream count; click to switch. */
 import { Link } from 'react-router-dom';
-import type { SceneDto } from '../../../src/shared/api.ts';
+import type { SceneDto } from '../../../src/shared/api/index.ts';
 import { sceneRef } from '../../lib/api.ts';
 
 export function SceneBar({ scenes, currentId }: { scenes: SceneDto[]; currentId: number | null }) {

@@ -1,5 +1,5 @@
 /** One stream of the scene viewer: its player and everything the spec lists about it. */
-import type { SceneStreamDto } from '../../../src/shared/api.ts';
+import type { SceneStreamDto } from '../../../src/shared/api/index.ts';
 import { formatCoordinates } from '../../../src/shared/streams/location.ts';
 import { CategoryLabel, LiveBadge, QualityBadge } from '../../components/Badges.tsx';
 import { LocalTime } from '../../components/Clock.tsx';

@@ -4,7 +4,7 @@
  * 'Close' when it fails.
  */
 import { useRef } from 'react';
-import type { SceneStreamDto } from '../../../src/shared/api.ts';
+import type { SceneStreamDto } from '../../../src/shared/api/index.ts';
 import { LiveBadge } from '../../components/Badges.tsx';
 import { CloseIcon } from '../../components/icons.tsx';
 import { Player } from '../../components/Player/Player.tsx';

@@ -5,7 +5,7 @@
  */
 import { useAtom } from 'jotai';
 import { useCallback, useEffect, useState } from 'react';
-import type { SceneDto, SceneStreamDto } from '../../../src/shared/api.ts';
+import type { SceneDto, SceneStreamDto } from '../../../src/shared/api/index.ts';
 import { SELECTION_ALGORITHM_LABELS } from '../../../src/shared/constants.ts';
 import { Clock } from '../../components/Clock.tsx';
 import { ConnectionPill } from '../../components/ConnectionPill.tsx';

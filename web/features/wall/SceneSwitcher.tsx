@@ -3,7 +3,7 @@
  * the bottom edge and hides 3 s after it leaves. Only rendered when there is a scene to pick.
  */
 import { useLayoutEffect, useRef, useState } from 'react';
-import type { SceneDto } from '../../../src/shared/api.ts';
+import type { SceneDto } from '../../../src/shared/api/index.ts';
 import { SELECTION_ALGORITHM_LABELS } from '../../../src/shared/constants.ts';
 import { useSwitcherVisibility } from './useSwitcherVisibility.ts';
 

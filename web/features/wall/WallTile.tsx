@@ -1,5 +1,5 @@
 /** One stream on the Live Wall: the player, and a caption that opens it full screen. */
-import type { SceneStreamDto } from '../../../src/shared/api.ts';
+import type { SceneStreamDto } from '../../../src/shared/api/index.ts';
 import { LiveBadge } from '../../components/Badges.tsx';
 import { ExpandIcon } from '../../components/icons.tsx';
 import { Player } from '../../components/Player/Player.tsx';

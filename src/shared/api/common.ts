@@ -1,0 +1,37 @@
+/** What every part of the REST contract shares: ids, clean text, the answers every route may give. */
+import { z } from 'zod';
+
+const MAX_INT = 2_147_483_647;
+
+/** A database id: a positive 32-bit integer, given as a number or as digits. */
+export const Id = z
+  .union([z.number(), z.string().trim().regex(/^\d{1,10}$/, 'Expected a numeric id').transform(Number)])
+  .pipe(z.number({ error: 'Expected a numeric id' }).int('Expected a whole number').min(1).max(MAX_INT));
+
+/** Text without control characters (PostgreSQL refuses NUL; the rest is never wanted in a label). */
+export const cleanText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .refine((s) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s), 'Contains control characters');
+
+/** Optional free text: empty or blank becomes null. */
+export const optionalText = (max: number) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), cleanText(max).nullable().optional());
+
+export const IdBody = z.object({ id: Id });
+export type IdBody = z.infer<typeof IdBody>;
+
+/** `?active=true|false` and the like. */
+export const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export interface SuccessDto {
+  success: true;
+}
+
+/** Every error answer: a readable sentence, plus the field problems of a 400. */
+export interface ErrorDto {
+  error: string;
+  details?: { path: string; message: string }[];
+}

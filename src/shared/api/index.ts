@@ -1,0 +1,15 @@
+/**
+ * The REST contract under /api, one file a feature: zod schemas for every request (the server
+ * parses with them, the web forms validate with them) and the DTO types of every answer. Field
+ * names follow the spec (snake_case), so a client written against the spec still works.
+ */
+export * from './common.ts';
+export * from './streams.ts';
+export * from './scenes.ts';
+export * from './config.ts';
+export * from './auth.ts';
+export * from './discovery.ts';
+export * from './submissions.ts';
+export * from './screens.ts';
+export * from './activity.ts';
+export * from './system.ts';
