@@ -3,9 +3,10 @@
  * the kiosk page and the player, never the Live Wall, the setup guide or the admin console.
  */
 import type { ComponentType } from 'react';
-import { createBrowserRouter } from 'react-router-dom';
+import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { RouteError } from './components/RouteError.tsx';
 import { StatusScreen } from './components/StatusScreen.tsx';
+import { ADMIN_TABS } from './features/admin/tabs.ts';
 
 /** A page behind the sign-in check; the check's code loads with the page, not before. */
 async function adminOnly<M extends Record<K, ComponentType>, K extends string>(page: Promise<M>, name: K): Promise<ComponentType> {
@@ -30,7 +31,15 @@ export const router = createBrowserRouter([
       { path: 'setup', lazy: async () => ({ Component: (await import('./features/setup/SetupGuide.tsx')).SetupGuide }) },
       // Administrators only: a visitor is sent to /login and brought back.
       { path: 'debug', lazy: async () => ({ Component: await adminOnly(import('./features/placeholders/DebugPage.tsx'), 'DebugPage') }) },
-      { path: 'admin', lazy: async () => ({ Component: await adminOnly(import('./features/placeholders/AdminPage.tsx'), 'AdminPage') }) },
+      {
+        path: 'admin',
+        lazy: async () => ({ Component: await adminOnly(import('./features/admin/AdminShell.tsx'), 'AdminShell') }),
+        children: [
+          { index: true, element: <Navigate to="streams" replace /> },
+          ...ADMIN_TABS.map((tab) => ({ path: tab.path, lazy: async () => ({ Component: (await tab.load()).default }) })),
+        ],
+      },
+      { path: 'test-db', lazy: async () => ({ Component: await adminOnly(import('./features/admin/TestDbPage.tsx'), 'TestDbPage') }) },
       {
         path: 'admin/evaluate',
         lazy: async () => ({ Component: (await import('./features/placeholders/EvaluatePage.tsx')).EvaluatePage }),

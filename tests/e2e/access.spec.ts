@@ -14,7 +14,7 @@ test('an anonymous visitor of /admin signs in at /login and is brought back', as
 
   await page.getByLabel('Password').fill('some-test-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page).toHaveURL(/\/admin\/streams$/);
   const cookie = (await page.context().cookies()).find((c) => c.name === 'nw_session');
   expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
 });
@@ -24,7 +24,7 @@ test('a sign-in link cannot send anyone to another site', async ({ page }) => {
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill('some-test-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/admin$/); // the unsafe "next" is replaced by the console
+  await expect(page).toHaveURL(/\/admin\/streams$/); // the unsafe "next" is replaced by the console
 });
 
 test('public screens need no sign-in, and pages are served with the Content-Security-Policy', async ({ page }) => {

@@ -6,6 +6,7 @@ import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { CloseIcon, GearIcon } from '../../components/icons.tsx';
 import { useDialog } from '../../lib/useDialog.ts';
+import '../../components/modal.css';
 
 function AdminPanel({ onClose }: { onClose: () => void }) {
   const dialog = useRef<HTMLDivElement>(null);

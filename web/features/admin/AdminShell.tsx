@@ -1,0 +1,83 @@
+/**
+ * /admin: the console's frame — header (spec §2 buttons, who is signed in, Log out), tabs that
+ * are URLs, the live link to the hub, and the toasts that show every failure with the server's
+ * message.
+ */
+import { useAtomValue } from 'jotai';
+import { useEffect, useState } from 'react';
+import { Link, NavLink, Outlet, useNavigate } from 'react-router-dom';
+import { toast, Toaster } from 'sonner';
+import { Brand } from '../../components/Brand.tsx';
+import { store } from '../../lib/store.ts';
+import { adminApi } from './admin-api.ts';
+import { pendingSubmissionsAtom } from './atoms.ts';
+import { ADMIN_TABS } from './tabs.ts';
+import { useAdminLive } from './useAdminLive.ts';
+import './admin.css';
+
+export function AdminShell() {
+  useAdminLive();
+  const navigate = useNavigate();
+  const pending = useAtomValue(pendingSubmissionsAtom, { store });
+  const [username, setUsername] = useState<string | null>(null);
+
+  useEffect(() => {
+    adminApi.me().then((me) => setUsername(me.authenticated ? me.username : null), () => undefined);
+  }, []);
+
+  async function logout() {
+    try {
+      await adminApi.logout();
+      navigate('/login', { replace: true });
+    } catch (error) {
+      toast.error('Could not log out', { description: error instanceof Error ? error.message : 'Unknown error' });
+    }
+  }
+
+  return (
+    <div className="admin">
+      <title>Admin Dashboard · Nature Wall</title>
+      <header className="admin__header">
+        <div className="admin__title">
+          <Brand />
+          <h1>Admin Dashboard</h1>
+        </div>
+        <div className="admin__actions">
+          <Link className="button button--ghost button--small" to="/admin/evaluate">
+            Evaluate Quality
+          </Link>
+          <Link className="button button--ghost button--small" to="/submit">
+            Submit Stream
+          </Link>
+          <Link className="button button--small" to="/app">
+            View Live Wall
+          </Link>
+          <span className="admin__user">
+            <span>
+              Signed in as <strong>{username ?? '…'}</strong>
+            </span>
+            <button type="button" className="button button--ghost button--small" onClick={() => void logout()}>
+              Log out
+            </button>
+          </span>
+        </div>
+      </header>
+      <nav className="admin__tabs" aria-label="Admin sections">
+        {ADMIN_TABS.map((tab) => (
+          <NavLink key={tab.path} className="admin__tab" to={`/admin/${tab.path}`}>
+            {tab.label}
+            {tab.countsPending && pending > 0 && (
+              <span className="admin__count" aria-label={`${pending} pending`}>
+                {pending}
+              </span>
+            )}
+          </NavLink>
+        ))}
+      </nav>
+      <main className="admin__main">
+        <Outlet />
+      </main>
+      <Toaster theme="dark" position="bottom-right" richColors closeButton duration={8000} />
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+/** The Activity tab: the last 50 admin writes (who, what, when), filtered by kind, live. */
+import { useAtomValue } from 'jotai';
+import { useEffect, useState } from 'react';
+import { ACTIVITY_KINDS, type ActivityDto } from '../../../../src/shared/api/index.ts';
+import { store } from '../../../lib/store.ts';
+import { adminApi } from '../admin-api.ts';
+import { activityVersionAtom } from '../atoms.ts';
+import { reasonOf, showFailure } from '../feedback.ts';
+import { formatDateTime } from '../format.ts';
+
+const ACTIONS: Record<string, string> = {
+  created: 'created',
+  updated: 'edited',
+  deleted: 'deleted',
+  changed: 'switched to',
+  revoked: 'revoked',
+  approved: 'approved',
+  rejected: 'rejected',
+};
+
+export default function ActivityTab() {
+  const version = useAtomValue(activityVersionAtom, { store });
+  const [kind, setKind] = useState('');
+  const [entries, setEntries] = useState<ActivityDto[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    adminApi.activity(kind || undefined).then(
+      (list) => live && (setEntries(list), setError(null)),
+      (failure: unknown) => {
+        if (!live) return;
+        setError(reasonOf(failure));
+        showFailure('Failed to load the activity', failure);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [kind, version]);
+
+  return (
+    <section className="panel" aria-labelledby="activity-title">
+      <div className="panel__header">
+        <h2 id="activity-title">Activity</h2>
+        <label className="field">
+          Kind
+          <select value={kind} onChange={(e) => setKind(e.target.value)}>
+            <option value="">Everything</option>
+            {ACTIVITY_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {k.replace('-', ' ')}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {error && (
+        <p className="error-box" role="alert">
+          {error}
+        </p>
+      )}
+      {entries === null ? (
+        <p className="empty">Loading…</p>
+      ) : entries.length === 0 ? (
+        <p className="empty">Nothing has been changed yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => {
+                const verb = entry.action.slice(entry.action.lastIndexOf('.') + 1);
+                return (
+                  <tr key={entry.id}>
+                    <td>{formatDateTime(entry.created_at)}</td>
+                    <td>{entry.actor}</td>
+                    <td>
+                      {entry.kind.replace('-', ' ')} {ACTIONS[verb] ?? verb}
+                      {entry.subject_name ? ` "${entry.subject_name}"` : ''}
+                      {entry.subject_id !== null ? <span className="scene-card__meta"> #{entry.subject_id}</span> : null}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

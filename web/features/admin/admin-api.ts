@@ -1,0 +1,59 @@
+/** The admin console's REST calls (the session cookie travels with every same-origin fetch). */
+import type {
+  ActivityDto,
+  ApiTokenDto,
+  CreatedApiTokenDto,
+  DatabaseTestDto,
+  DefaultSceneDto,
+  InitializeDto,
+  MeDto,
+  SceneCreate,
+  SceneDto,
+  SceneUpdate,
+  StreamDto,
+  SubmissionDto,
+  SuccessDto,
+} from '../../../src/shared/api/index.ts';
+import type { ScreenPresence } from '../../../src/shared/events.ts';
+import type { ScreenCommandName } from '../../../src/shared/api/screens.ts';
+import { requestJson } from '../../lib/api.ts';
+
+const send = <T>(method: string, path: string, body?: unknown) =>
+  requestJson<T>(path, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+
+/** The fields of the stream form as the API takes them (strings for coordinates are fine). */
+export type StreamInput = Record<string, unknown>;
+
+export const adminApi = {
+  me: () => requestJson<MeDto>('/auth/me'),
+  logout: () => send<SuccessDto>('POST', '/auth/logout'),
+
+  streams: () => requestJson<StreamDto[]>('/streams'),
+  createStream: (input: StreamInput) => send<StreamDto>('POST', '/streams', input),
+  updateStream: (input: StreamInput & { id: number }) => send<{ success: true; stream: StreamDto }>('PUT', '/streams', input),
+  deleteStream: (id: number) => send<SuccessDto>('DELETE', '/streams', { id }),
+
+  scenes: () => requestJson<SceneDto[]>('/scenes'),
+  createScene: (input: Partial<SceneCreate> & { name: string }) => send<SceneDto>('POST', '/scenes', input),
+  updateScene: (input: SceneUpdate) => send<{ success: true; scene: SceneDto }>('PUT', '/scenes', input),
+  deleteScene: (id: number) => send<SuccessDto>('DELETE', '/scenes', { id }),
+  defaultScene: () => requestJson<DefaultSceneDto>('/config/default-scene'),
+  setDefaultScene: (sceneId: number) => send<DefaultSceneDto>('PUT', '/config/default-scene', { scene_id: sceneId }),
+
+  screens: () => requestJson<ScreenPresence[]>('/screens?include_offline=true'),
+  commandScreens: (command: ScreenCommandName, id?: string) => send<SuccessDto>('POST', '/screens/command', { command, ...(id ? { id } : {}) }),
+
+  submissions: (status: 'pending' | 'approved' | 'rejected') => requestJson<SubmissionDto[]>(`/submissions?status=${status}`),
+  pendingCount: () => requestJson<{ pending: number }>('/submissions/count'),
+  approveSubmission: (input: StreamInput & { id: number }) => send<SubmissionDto>('POST', '/submissions/approve', input),
+  rejectSubmission: (id: number, note: string) => send<SubmissionDto>('POST', '/submissions/reject', { id, note }),
+
+  activity: (kind?: string) => requestJson<ActivityDto[]>(`/activity${kind ? `?kind=${encodeURIComponent(kind)}` : ''}`),
+
+  tokens: () => requestJson<ApiTokenDto[]>('/auth/tokens'),
+  createToken: (name: string) => send<CreatedApiTokenDto>('POST', '/auth/tokens', { name }),
+  revokeToken: (id: number) => send<SuccessDto>('DELETE', '/auth/tokens', { id }),
+
+  testDatabase: () => requestJson<DatabaseTestDto>('/system/database'),
+  initialize: () => send<InitializeDto>('POST', '/system/initialize'),
+};

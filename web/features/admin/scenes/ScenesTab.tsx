@@ -1,0 +1,219 @@
+/**
+ * The Scenes tab: the default-scene selector (it switches every wall and kiosk at once, so it
+ * says how many screens follow it and asks first), the scene cards, and the scene editor.
+ */
+import { useAtomValue } from 'jotai';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { DefaultSceneDto, SceneDto } from '../../../../src/shared/api/index.ts';
+import { EditIcon, PlusIcon, TrashIcon } from '../../../components/icons.tsx';
+import { ConfirmDialog, Modal } from '../../../components/Modal.tsx';
+import { sceneRef } from '../../../lib/api.ts';
+import { store } from '../../../lib/store.ts';
+import { adminApi } from '../admin-api.ts';
+import { defaultSceneIdAtom, readyOr, scenesAtom, screensAtom, streamsAtom, upsertById } from '../atoms.ts';
+import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
+import { formatDateTime } from '../format.ts';
+import { previewStreams } from '../rules.ts';
+import { Thumbnail } from '../streams/StreamsTab.tsx';
+import { updateReady } from '../useAdminLive.ts';
+import { LayoutPreview, SceneEditor, sceneInput, type SceneDraft } from './SceneEditor.tsx';
+
+const ALGORITHM_NAMES = { manual: 'Manual', ranked: 'Ranked', recent: 'Recent' } as const;
+
+function DefaultSceneSelector({ scenes, defaultId }: { scenes: readonly SceneDto[]; defaultId: number | null }) {
+  const screens = readyOr(useAtomValue(screensAtom, { store }), []);
+  const following = screens.filter((s) => s.online && (s.kind === 'wall' || s.kind === 'kiosk') && s.follows === null).length;
+  const [asking, setAsking] = useState<SceneDto | null>(null);
+  const [info, setInfo] = useState<DefaultSceneDto | null>(null);
+  const active = scenes.filter((s) => s.active);
+
+  useEffect(() => {
+    adminApi.defaultScene().then(setInfo, () => setInfo(null));
+  }, [defaultId]);
+
+  async function switchTo(scene: SceneDto) {
+    setAsking(null);
+    try {
+      await adminApi.setDefaultScene(scene.id);
+      store.set(defaultSceneIdAtom, scene.id);
+      showSuccess(`Every wall following the default now shows "${scene.name}"`);
+    } catch (error) {
+      showFailure('Failed to change the default scene', error);
+    }
+  }
+
+  return (
+    <section className="panel" aria-labelledby="default-scene-title">
+      <div className="panel__header">
+        <h2 id="default-scene-title">Default scene</h2>
+        <p className="panel__hint">
+          <strong>{following}</strong> connected {following === 1 ? 'screen follows' : 'screens follow'} the default scene.
+        </p>
+      </div>
+      <div className="default-selector">
+        <label className="field">
+          Walls and kiosks show
+          <select
+            value={defaultId ?? ''}
+            onChange={(e) => {
+              const scene = active.find((s) => s.id === Number(e.target.value));
+              if (scene && scene.id !== defaultId) setAsking(scene);
+            }}
+          >
+            {defaultId === null && <option value="">No default scene</option>}
+            {active.map((scene) => (
+              <option key={scene.id} value={scene.id}>
+                {scene.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {info?.updated_by && (
+          <p className="scene-card__meta">
+            Last changed by <strong>{info.updated_by}</strong>
+            {info.updated_at ? ` on ${formatDateTime(info.updated_at)}` : ''}
+          </p>
+        )}
+      </div>
+      {asking && (
+        <ConfirmDialog
+          title="Switch every wall?"
+          message={
+            <>
+              Make <strong>{asking.name}</strong> the default scene? {following} connected {following === 1 ? 'screen' : 'screens'} following the default will
+              switch at once.
+            </>
+          }
+          confirm="Switch all screens"
+          onConfirm={() => void switchTo(asking)}
+          onCancel={() => setAsking(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+export default function ScenesTab() {
+  const loaded = useAtomValue(scenesAtom, { store });
+  const scenes = readyOr(loaded, []);
+  const streams = readyOr(useAtomValue(streamsAtom, { store }), []);
+  const defaultId = useAtomValue(defaultSceneIdAtom, { store });
+  const [editing, setEditing] = useState<SceneDto | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<SceneDto | null>(null);
+
+  async function save(draft: SceneDraft): Promise<string | null> {
+    const existing = editing !== 'new' ? editing : null;
+    try {
+      const scene = existing ? (await adminApi.updateScene({ ...sceneInput(draft), id: existing.id })).scene : await adminApi.createScene(sceneInput(draft));
+      updateReady(scenesAtom, (list) => upsertById(list, scene, true));
+      setEditing(null);
+      showSuccess(existing ? `Saved "${scene.name}"` : `Created "${scene.name}"`);
+      return null;
+    } catch (error) {
+      const what = existing ? 'Failed to update scene' : 'Failed to create scene';
+      showFailure(what, error);
+      return `${what}: ${serverSentence(error, 'Failed to save scene')}`;
+    }
+  }
+
+  async function remove(scene: SceneDto) {
+    setDeleting(null);
+    try {
+      await adminApi.deleteScene(scene.id);
+      updateReady(scenesAtom, (list) => list.map((s) => (s.id === scene.id ? { ...s, active: false } : s)));
+      showSuccess(`Deleted "${scene.name}"`);
+    } catch (error) {
+      showFailure('Failed to delete scene', error);
+    }
+  }
+
+  return (
+    <>
+      <DefaultSceneSelector scenes={scenes} defaultId={defaultId} />
+      <section className="panel" aria-labelledby="scenes-title">
+        <div className="panel__header">
+          <h2 id="scenes-title">Scenes</h2>
+          <button type="button" className="button button--small" onClick={() => setEditing('new')}>
+            <PlusIcon width={18} height={18} /> Add Scene
+          </button>
+        </div>
+        {loaded.status === 'loading' ? (
+          <p className="empty">Loading scenes…</p>
+        ) : loaded.status === 'error' ? (
+          <p className="error-box" role="alert">
+            Failed to fetch scenes: {loaded.error}
+          </p>
+        ) : scenes.length === 0 ? (
+          <p className="empty">No scenes yet. Add one to build what walls show.</p>
+        ) : (
+          <ul className="scene-grid" aria-label="Scenes">
+            {[...scenes].sort((a, b) => Number(b.id === defaultId) - Number(a.id === defaultId) || Number(b.active) - Number(a.active)).map((scene) => {
+              const isDefault = scene.id === defaultId;
+              const thumbs = previewStreams(scene, streams);
+              return (
+                <li key={scene.id} className={`scene-card${isDefault ? ' scene-card--default' : ''}`} data-scene-id={scene.id}>
+                  <div className="scene-card__thumbs" aria-hidden="true">
+                    {thumbs.map((s) => (
+                      <Thumbnail key={s.id} url={s.url} name={s.name} />
+                    ))}
+                  </div>
+                  <div className="scene-card__title">
+                    <h3>{scene.name}</h3>
+                    {isDefault && <span className="badge badge--default">Default</span>}
+                    <span className={`badge ${scene.active ? 'badge--quality' : 'badge--inactive'}`}>{scene.active ? 'Active' : 'Inactive'}</span>
+                  </div>
+                  {scene.description && <p className="scene-card__meta">{scene.description}</p>}
+                  <p className="scene-card__meta">
+                    {ALGORITHM_NAMES[scene.selection_algorithm]} · up to {scene.max_streams} streams · <LayoutPreview layout={scene.layout_type} /> {scene.layout_type}
+                  </p>
+                  {scene.prompt && <p className="scene-card__meta">Prompt: {scene.prompt}</p>}
+                  <div className="scene-card__actions">
+                    <Link className="button button--ghost button--small" to={`/scenes/${encodeURIComponent(sceneRef(scene))}`} target="_blank">
+                      View
+                    </Link>
+                    <button type="button" className="button button--ghost button--small" onClick={() => setEditing(scene)} aria-label={`Edit ${scene.name}`}>
+                      <EditIcon width={16} height={16} /> Edit
+                    </button>
+                    <span title={isDefault ? 'The default scene cannot be deleted. Choose another default scene first.' : undefined}>
+                      <button
+                        type="button"
+                        className="button button--ghost button--small"
+                        disabled={isDefault || !scene.active}
+                        onClick={() => setDeleting(scene)}
+                        aria-label={`Delete ${scene.name}`}
+                        aria-describedby={isDefault ? `default-reason-${scene.id}` : undefined}
+                      >
+                        <TrashIcon width={16} height={16} /> Delete
+                      </button>
+                      {isDefault && (
+                        <span id={`default-reason-${scene.id}`} className="visually-hidden">
+                          The default scene cannot be deleted. Choose another default scene first.
+                        </span>
+                      )}
+                    </span>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+      {editing && (
+        <Modal title={editing === 'new' ? 'New Scene' : `Edit Scene: ${editing.name}`} onClose={() => setEditing(null)} wide>
+          <SceneEditor scene={editing === 'new' ? null : editing} streams={streams} onSave={save} onCancel={() => setEditing(null)} />
+        </Modal>
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title="Delete scene"
+          message={`Delete "${deleting.name}"? Walls following it will show that it is gone.`}
+          confirm="Delete"
+          danger
+          onConfirm={() => void remove(deleting)}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * The Screens tab: every wall, kiosk, admin and rater the hub knows — live, and those seen in
+ * the last day as "last seen …" — with what each shows and how each player is doing, and the
+ * commands screens obey: Reload and Identify.
+ */
+import { useAtomValue } from 'jotai';
+import type { ScreenPresence } from '../../../../src/shared/events.ts';
+import { store } from '../../../lib/store.ts';
+import { adminApi } from '../admin-api.ts';
+import { readyOr, scenesAtom, screensAtom, streamsAtom } from '../atoms.ts';
+import { showFailure, showSuccess } from '../feedback.ts';
+import { formatDateTime, timeAgo } from '../format.ts';
+import { Thumbnail } from '../streams/StreamsTab.tsx';
+
+const KIND_NAMES = { wall: 'Wall', kiosk: 'Kiosk', admin: 'Admin console', rater: 'Rater' } as const;
+
+async function command(what: 'reload' | 'identify', screen?: ScreenPresence) {
+  try {
+    await adminApi.commandScreens(what, screen?.id);
+    showSuccess(what === 'reload' ? (screen ? `Reloading ${screen.name ?? 'the screen'}` : 'Reloading every wall and kiosk') : `${screen?.name ?? 'The screen'} shows its name now`);
+  } catch (error) {
+    showFailure(what === 'reload' ? 'Failed to reload' : 'Failed to identify', error);
+  }
+}
+
+export default function ScreensTab() {
+  const loaded = useAtomValue(screensAtom, { store });
+  const screens = readyOr(loaded, []);
+  const scenes = new Map(readyOr(useAtomValue(scenesAtom, { store }), []).map((s) => [s.id, s]));
+  const streams = new Map(readyOr(useAtomValue(streamsAtom, { store }), []).map((s) => [s.id, s]));
+  const online = screens.filter((s) => s.online);
+  const sorted = [...online, ...screens.filter((s) => !s.online)];
+
+  return (
+    <section className="panel" aria-labelledby="screens-title">
+      <div className="panel__header">
+        <h2 id="screens-title">Screens</h2>
+        <div className="admin__actions">
+          <span className="panel__hint">
+            <strong>{online.filter((s) => s.kind === 'wall' || s.kind === 'kiosk').length}</strong> walls and kiosks online
+          </span>
+          <button type="button" className="button button--ghost button--small" onClick={() => void command('reload')}>
+            Reload all screens
+          </button>
+        </div>
+      </div>
+      {loaded.status === 'error' ? (
+        <p className="error-box" role="alert">
+          Failed to fetch screens: {loaded.error}
+        </p>
+      ) : sorted.length === 0 ? (
+        <p className="empty">{loaded.status === 'loading' ? 'Loading screens…' : 'No screen has connected in the last 24 hours.'}</p>
+      ) : (
+        <ul className="screen-list" aria-label="Screens">
+          {sorted.map((screen) => {
+            const shows = screen.scene_id === null ? null : scenes.get(screen.scene_id);
+            const health = Object.entries(screen.health);
+            const player = screen.kind === 'wall' || screen.kind === 'kiosk';
+            return (
+              <li key={`${screen.id}-${screen.online}`} className={`screen-row${screen.online ? '' : ' screen-row--offline'}`} data-screen-name={screen.name ?? ''}>
+                <div className="screen-row__name">
+                  <strong>{screen.name ?? KIND_NAMES[screen.kind]}</strong>
+                  <span className="screen-row__meta">
+                    <span className={`status-dot${screen.online ? ' status-dot--live' : ' status-dot--offline'}`}>{screen.online ? 'Online' : `Last seen ${timeAgo(screen.last_heartbeat)}`}</span>
+                    {' · '}
+                    {KIND_NAMES[screen.kind]}
+                    {screen.position !== null ? ` · position ${screen.position}` : ''}
+                  </span>
+                </div>
+                <div className="screen-row__meta">
+                  {player && (
+                    <div>
+                      Follows <strong>{screen.follows ?? 'the default scene'}</strong>
+                      {shows ? (
+                        <>
+                          , shows <strong>{shows.name}</strong>
+                        </>
+                      ) : null}
+                    </div>
+                  )}
+                  <div>
+                    Since {formatDateTime(screen.connected_at)} · node {screen.node}
+                  </div>
+                  {screen.online && <div>Heartbeat {timeAgo(screen.last_heartbeat)}</div>}
+                </div>
+                <ul className="health" aria-label="Playback">
+                  {health.length === 0 && <li className="screen-row__meta">{player ? 'No playback reported yet' : '—'}</li>}
+                  {health.map(([streamId, state]) => {
+                    const stream = streams.get(Number(streamId));
+                    return (
+                      <li key={streamId} className="health__item">
+                        {stream && <Thumbnail url={stream.url} name={stream.name} />}
+                        <span>{stream?.name ?? `Stream #${streamId}`}</span>
+                        <span className={`status-dot status-dot--${state}`}>{state}</span>
+                      </li>
+                    );
+                  })}
+                </ul>
+                <div className="row-actions">
+                  {player && screen.online && (
+                    <>
+                      <button type="button" className="button button--ghost button--small" onClick={() => void command('identify', screen)} aria-label={`Identify ${screen.name ?? 'screen'}`}>
+                        Identify
+                      </button>
+                      <button type="button" className="button button--ghost button--small" onClick={() => void command('reload', screen)} aria-label={`Reload ${screen.name ?? 'screen'}`}>
+                        Reload
+                      </button>
+                    </>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

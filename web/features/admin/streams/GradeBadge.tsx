@@ -1,0 +1,29 @@
+/** The quality grade of a stream, with the 'Quality Analysis' card on hover or focus (spec §2). */
+import type { StreamDto } from '../../../../src/shared/api/index.ts';
+import { gradeColor, qualityGrade } from '../../../../src/shared/quality/grade.ts';
+import { formatDateTime } from '../format.ts';
+
+export function GradeBadge({ stream }: { stream: StreamDto }) {
+  const score = stream.quality_score;
+  return (
+    <span className={`grade grade--${gradeColor(score)}`}>
+      <button type="button" className="grade__badge" aria-label={score === null ? 'Not analyzed' : `Quality ${score} of 100, grade ${qualityGrade(score)}`}>
+        {qualityGrade(score)}
+      </button>
+      <span className="grade__card" role="tooltip">
+        <h3>Quality Analysis</h3>
+        {score === null ? (
+          <span>Not analyzed yet</span>
+        ) : (
+          <>
+            <span>
+              <strong>{score}/100</strong> · grade {qualityGrade(score)}
+            </span>
+            <span>Last analyzed: {stream.quality_assessed_at ? formatDateTime(stream.quality_assessed_at) : '—'}</span>
+            <span>Confidence: {stream.quality_confidence === null ? '—' : `${Math.round(stream.quality_confidence * 100)}%`}</span>
+          </>
+        )}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,251 @@
+/** The Streams tab (spec §2): analytics, add, search, filter, sort and the stream table. */
+import { useAtomValue } from 'jotai';
+import { useMemo, useState } from 'react';
+import type { StreamDto } from '../../../../src/shared/api/index.ts';
+import type { QualityFilter } from '../../../../src/shared/quality/grade.ts';
+import { guessPlatform } from '../../../../src/shared/streams/platform.ts';
+import { thumbnailUrl } from '../../../../src/shared/streams/url.ts';
+import { CategoryLabel } from '../../../components/Badges.tsx';
+import { EditIcon, ExternalIcon, RefreshIcon, TrashIcon, VideoIcon } from '../../../components/icons.tsx';
+import { ConfirmDialog, Modal } from '../../../components/Modal.tsx';
+import { store } from '../../../lib/store.ts';
+import { adminApi } from '../admin-api.ts';
+import { readyOr, streamsAtom, upsertById } from '../atoms.ts';
+import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
+import { DEFAULT_QUERY, queryStreams, streamCounts, type StreamQuery } from '../rules.ts';
+import { updateReady } from '../useAdminLive.ts';
+import { AnalyticsPanel } from './AnalyticsPanel.tsx';
+import { GradeBadge } from './GradeBadge.tsx';
+import { EMPTY_STREAM, StreamForm, toInput, valuesOf } from './StreamForm.tsx';
+
+const ANALYSIS_SOON = 'Quality analysis is not available yet';
+
+export function Thumbnail({ url, name }: { url: string; name: string }) {
+  const src = thumbnailUrl(url);
+  return src ? (
+    <img className="thumb" src={src} alt={`${name} thumbnail`} loading="lazy" />
+  ) : (
+    <span className="thumb thumb--placeholder" role="img" aria-label={`${name}: no thumbnail`}>
+      <VideoIcon />
+    </span>
+  );
+}
+
+function StreamRow({ stream, index, onEdit, onDelete }: { stream: StreamDto; index: number; onEdit: () => void; onDelete: () => void }) {
+  return (
+    <tr data-stream-id={stream.id}>
+      <td className="table__num">{index + 1}</td>
+      <td>
+        <Thumbnail url={stream.url} name={stream.name} />
+      </td>
+      <td>
+        <strong>{stream.name}</strong>
+        {stream.location_name && <div className="scene-card__meta">{stream.location_name}</div>}
+      </td>
+      <td>
+        <GradeBadge stream={stream} />
+      </td>
+      <td>{guessPlatform(stream.url)}</td>
+      <td>
+        <CategoryLabel category={stream.category} />
+      </td>
+      <td>
+        <span className={`status-dot${stream.active ? ' status-dot--live' : ''}`}>{stream.active ? 'Live' : 'Inactive'}</span>
+      </td>
+      <td>
+        <div className="row-actions">
+          <button type="button" className="icon-button" disabled title={ANALYSIS_SOON} aria-label={`Re-analyze ${stream.name} (${ANALYSIS_SOON})`}>
+            <RefreshIcon />
+          </button>
+          <a className="icon-button" href={stream.url} target="_blank" rel="noopener noreferrer" aria-label={`Open ${stream.name} on its platform`}>
+            <ExternalIcon />
+          </a>
+          <button type="button" className="icon-button" onClick={onEdit} aria-label={`Edit ${stream.name}`}>
+            <EditIcon />
+          </button>
+          <button type="button" className="icon-button" onClick={onDelete} aria-label={`Delete ${stream.name}`}>
+            <TrashIcon />
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+export default function StreamsTab() {
+  const loaded = useAtomValue(streamsAtom, { store });
+  const streams = readyOr(loaded, []);
+  const [query, setQuery] = useState<StreamQuery>(DEFAULT_QUERY);
+  const [editing, setEditing] = useState<StreamDto | null>(null);
+  const [deleting, setDeleting] = useState<StreamDto | null>(null);
+  const shown = useMemo(() => queryStreams(streams, query), [streams, query]);
+  const counts = streamCounts(shown);
+  const update = <K extends keyof StreamQuery>(key: K) => (event: { target: { value: string } }) =>
+    setQuery((q) => ({ ...q, [key]: event.target.value as StreamQuery[K] }));
+
+  async function add(values: Parameters<typeof toInput>[0]): Promise<string | null> {
+    try {
+      const stream = await adminApi.createStream(toInput(values));
+      updateReady(streamsAtom, (list) => upsertById(list, stream, true));
+      showSuccess(`Added "${stream.name}"`);
+      return null;
+    } catch (error) {
+      const sentence = serverSentence(error, 'Failed to create stream');
+      showFailure(sentence === 'Failed to create stream' ? sentence : 'Failed to create stream', error);
+      return sentence;
+    }
+  }
+
+  async function save(values: Parameters<typeof toInput>[0]): Promise<string | null> {
+    if (!editing) return null;
+    try {
+      const { stream } = await adminApi.updateStream({ ...toInput(values), id: editing.id });
+      updateReady(streamsAtom, (list) => upsertById(list, stream));
+      setEditing(null);
+      showSuccess(`Saved "${stream.name}"`);
+      return null;
+    } catch (error) {
+      showFailure('Failed to update stream', error);
+      return serverSentence(error, 'Failed to update stream');
+    }
+  }
+
+  async function remove(stream: StreamDto) {
+    setDeleting(null);
+    try {
+      await adminApi.deleteStream(stream.id);
+      updateReady(streamsAtom, (list) => list.filter((s) => s.id !== stream.id));
+      showSuccess(`Deleted "${stream.name}"`);
+    } catch (error) {
+      showFailure('Failed to delete stream', error);
+    }
+  }
+
+  return (
+    <>
+      <AnalyticsPanel streams={streams} />
+      <section className="panel" aria-labelledby="add-stream-title">
+        <div className="panel__header">
+          <h2 id="add-stream-title">Add Stream</h2>
+          <p className="panel__hint">YouTube, Twitch, Vimeo, EarthCam, SkylineWebcams, or a direct .m3u8 / .mp4 address.</p>
+        </div>
+        <StreamForm initial={EMPTY_STREAM} submitLabel="Add Stream" busyLabel="Adding..." onSubmit={add} idPrefix="add-stream" />
+      </section>
+      <section className="panel" aria-labelledby="streams-title">
+        <div className="panel__header">
+          <h2 id="streams-title">Streams</h2>
+          <button type="button" className="button button--ghost button--small" disabled title={ANALYSIS_SOON}>
+            Re-Analyze All
+          </button>
+        </div>
+        <div className="toolbar">
+          <label className="field toolbar__search">
+            Search
+            <input type="search" value={query.search} onChange={update('search')} placeholder="Name, location or category" />
+          </label>
+          <label className="field">
+            Quality
+            <select value={query.quality} onChange={update('quality')}>
+              {(
+                [
+                  ['all', 'All qualities'],
+                  ['A', 'A (80+)'],
+                  ['B', 'B (60–79)'],
+                  ['C', 'C (40–59)'],
+                  ['failed', 'Failed (below 40)'],
+                  ['not-analyzed', 'Not analyzed'],
+                ] as [QualityFilter, string][]
+              ).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            Status
+            <select value={query.status} onChange={update('status')}>
+              <option value="all">All</option>
+              <option value="active">Active</option>
+              <option value="inactive">Inactive</option>
+            </select>
+          </label>
+          <label className="field">
+            Sort
+            <select value={query.sort} onChange={update('sort')}>
+              <option value="quality">Quality</option>
+              <option value="name">Name</option>
+              <option value="category">Category</option>
+              <option value="recent">Recent</option>
+            </select>
+          </label>
+        </div>
+        <p className="counts" aria-live="polite">
+          <span>
+            <strong>{counts.found}</strong> found
+          </span>
+          <span>
+            <strong>{counts.analyzed}</strong> analyzed
+          </span>
+          <span>
+            <strong>{counts.pending}</strong> pending
+          </span>
+        </p>
+        {loaded.status === 'loading' ? (
+          <p className="empty">Loading streams…</p>
+        ) : loaded.status === 'error' ? (
+          <p className="error-box" role="alert">
+            Failed to fetch streams: {loaded.error}
+          </p>
+        ) : shown.length === 0 ? (
+          <p className="empty">No streams found. Add your first stream above.</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Thumbnail</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Quality</th>
+                  <th scope="col">Platform</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((stream, index) => (
+                  <StreamRow key={stream.id} stream={stream} index={index} onEdit={() => setEditing(stream)} onDelete={() => setDeleting(stream)} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {editing && (
+        <Modal title="Edit Stream" onClose={() => setEditing(null)} wide>
+          <StreamForm
+            initial={valuesOf(editing)}
+            submitLabel="Save changes"
+            busyLabel="Saving..."
+            onSubmit={save}
+            onCancel={() => setEditing(null)}
+            idPrefix="edit-stream"
+            editingId={editing.id}
+          />
+        </Modal>
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title="Delete stream"
+          message={`Delete "${deleting.name}"?`}
+          confirm="Delete"
+          danger
+          onConfirm={() => void remove(deleting)}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
+    </>
+  );
+}

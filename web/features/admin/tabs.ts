@@ -1,0 +1,23 @@
+/**
+ * The console's tabs, each at its own URL (/admin/<path>) and in its own chunk. A later feature
+ * plugs a tab in by adding one entry here; the shell and the router read this list.
+ */
+import type { ComponentType } from 'react';
+
+export interface AdminTab {
+  path: string;
+  label: string;
+  /** The tab's page, loaded when it is first opened. */
+  load: () => Promise<{ default: ComponentType }>;
+  /** Shows the pending-submissions count next to the label. */
+  countsPending?: boolean;
+}
+
+export const ADMIN_TABS: readonly AdminTab[] = [
+  { path: 'streams', label: 'Streams', load: () => import('./streams/StreamsTab.tsx') },
+  { path: 'scenes', label: 'Scenes', load: () => import('./scenes/ScenesTab.tsx') },
+  { path: 'screens', label: 'Screens', load: () => import('./screens/ScreensTab.tsx') },
+  { path: 'submissions', label: 'Submissions', load: () => import('./submissions/SubmissionsTab.tsx'), countsPending: true },
+  { path: 'activity', label: 'Activity', load: () => import('./activity/ActivityTab.tsx') },
+  { path: 'tokens', label: 'API tokens', load: () => import('./tokens/TokensTab.tsx') },
+];

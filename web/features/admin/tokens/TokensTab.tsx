@@ -1,0 +1,130 @@
+/** API tokens for scripts and CI: list, create (the secret is shown once, with Copy), revoke. */
+import { useEffect, useState, type FormEvent } from 'react';
+import type { ApiTokenDto, CreatedApiTokenDto } from '../../../../src/shared/api/index.ts';
+import { ConfirmDialog } from '../../../components/Modal.tsx';
+import { adminApi } from '../admin-api.ts';
+import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
+import { formatDateTime } from '../format.ts';
+
+export default function TokensTab() {
+  const [tokens, setTokens] = useState<ApiTokenDto[] | null>(null);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<CreatedApiTokenDto | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<ApiTokenDto | null>(null);
+
+  const reload = () =>
+    adminApi.tokens().then(setTokens, (failure: unknown) => {
+      setTokens([]);
+      showFailure('Failed to load API tokens', failure);
+    });
+  useEffect(() => void reload(), []);
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    try {
+      const token = await adminApi.createToken(name);
+      setCreated(token);
+      setName('');
+      setError(null);
+      void reload();
+    } catch (failure) {
+      setError(serverSentence(failure, 'Failed to create the token'));
+      showFailure('Failed to create the token', failure);
+    }
+  }
+
+  async function revoke(token: ApiTokenDto) {
+    setRevoking(null);
+    try {
+      await adminApi.revokeToken(token.id);
+      showSuccess(`Revoked "${token.name}"`);
+      void reload();
+    } catch (failure) {
+      showFailure('Failed to revoke the token', failure);
+    }
+  }
+
+  return (
+    <section className="panel" aria-labelledby="tokens-title">
+      <div className="panel__header">
+        <h2 id="tokens-title">API tokens</h2>
+        <p className="panel__hint">For scripts and CI: send as <code>Authorization: Bearer &lt;token&gt;</code>.</p>
+      </div>
+      <form className="toolbar" onSubmit={create}>
+        <label className="field toolbar__search">
+          Token name
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={80} placeholder="deploy-bot" />
+        </label>
+        <button type="submit" className="button" disabled={name.trim() === ''}>
+          Create token
+        </button>
+      </form>
+      {error && (
+        <p className="error-box" role="alert">
+          {error}
+        </p>
+      )}
+      {created && (
+        <div className="panel" role="status">
+          <strong>Copy the secret of "{created.name}" now: it is shown only once.</strong>
+          <div className="toolbar">
+            <input className="control toolbar__search" readOnly value={created.token} aria-label="New token secret" onFocus={(e) => e.target.select()} />
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => navigator.clipboard.writeText(created.token).then(() => showSuccess('Copied'), (f: unknown) => showFailure('Could not copy', f))}
+            >
+              Copy
+            </button>
+            <button type="button" className="button button--ghost" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      )}
+      {tokens === null ? (
+        <p className="empty">Loading…</p>
+      ) : tokens.length === 0 ? (
+        <p className="empty">No API tokens yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((token) => (
+                <tr key={token.id}>
+                  <td>{token.name}</td>
+                  <td>{formatDateTime(token.created_at)}</td>
+                  <td>{token.last_used_at ? formatDateTime(token.last_used_at) : 'Never'}</td>
+                  <td>
+                    <button type="button" className="button button--ghost button--small" onClick={() => setRevoking(token)}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {revoking && (
+        <ConfirmDialog
+          title="Revoke token"
+          message={`Revoke "${revoking.name}"? Scripts using it stop working at once.`}
+          confirm="Revoke"
+          danger
+          onConfirm={() => void revoke(revoking)}
+          onCancel={() => setRevoking(null)}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * Keeps the console live: loads everything over REST, registers as an admin with the hub and
+ * folds its pushes into the store — stream and scene edits, default-scene switches, screens
+ * coming and going, submissions and the activity journal. A reconnect loads everything again.
+ */
+import type { WritableAtom } from 'jotai';
+import { useEffect } from 'react';
+import { toast } from 'sonner';
+import { store } from '../../lib/store.ts';
+import { openSocket } from '../../lib/socket.ts';
+import { adminApi } from './admin-api.ts';
+import {
+  activityVersionAtom,
+  defaultSceneIdAtom,
+  pendingSubmissionsAtom,
+  scenesAtom,
+  screensAtom,
+  streamsAtom,
+  submissionsVersionAtom,
+  upsertById,
+  type Loaded,
+} from './atoms.ts';
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Unknown error');
+
+/** Loads one list into its atom; a failure is shown (spec §8 text plus the server's reason). */
+export async function load<T>(target: WritableAtom<Loaded<T>, [Loaded<T>], void>, fetcher: () => Promise<T>, failure: string): Promise<void> {
+  try {
+    store.set(target, { status: 'ready', value: await fetcher() });
+  } catch (error) {
+    store.set(target, { status: 'error', error: messageOf(error) });
+    toast.error(failure, { description: messageOf(error), id: failure });
+  }
+}
+
+/** Applies a change to a loaded list (a list still loading will read the new state anyway). */
+export function updateReady<T>(target: WritableAtom<Loaded<T[]>, [Loaded<T[]>], void>, change: (list: T[]) => T[]): void {
+  const current = store.get(target);
+  if (current.status === 'ready') store.set(target, { status: 'ready', value: change(current.value) });
+}
+
+export function reloadAll(): void {
+  void load(streamsAtom, adminApi.streams, 'Failed to fetch streams');
+  void load(scenesAtom, adminApi.scenes, 'Failed to fetch scenes');
+  void load(screensAtom, adminApi.screens, 'Failed to fetch screens');
+  adminApi.defaultScene().then(
+    (d) => store.set(defaultSceneIdAtom, d.scene_id),
+    (error: unknown) => toast.error('Failed to load the default scene', { description: messageOf(error) }),
+  );
+  adminApi.pendingCount().then(
+    (c) => store.set(pendingSubmissionsAtom, c.pending),
+    () => undefined, // the Submissions tab shows its own error
+  );
+  store.set(activityVersionAtom, (n) => n + 1);
+  store.set(submissionsVersionAtom, (n) => n + 1);
+}
+
+export function useAdminLive(): void {
+  useEffect(() => {
+    reloadAll();
+    const client = openSocket({
+      registration: { kind: 'admin', name: 'Admin console' },
+      onMessage: () => undefined,
+      onError: (error) => toast.error('Live updates are unavailable', { description: error, id: 'admin-socket' }),
+    });
+    const socket = client.socket;
+    let connectedBefore = false;
+    socket.on('connect', () => {
+      if (connectedBefore) reloadAll(); // catch up on what happened while away
+      connectedBefore = true;
+    });
+    socket.on('stream:created', ({ stream }) => updateReady(streamsAtom, (list) => upsertById(list, stream, true)));
+    socket.on('stream:updated', ({ stream }) => updateReady(streamsAtom, (list) => upsertById(list, stream)));
+    socket.on('stream:deleted', ({ stream_id }) => updateReady(streamsAtom, (list) => list.filter((s) => s.id !== stream_id)));
+    socket.on('scene:updated', ({ scene }) => updateReady(scenesAtom, (list) => upsertById(list, scene, true)));
+    // A deleted (deactivated) scene keeps its row: fetch the list to show it inactive.
+    socket.on('scene:deleted', () => void load(scenesAtom, adminApi.scenes, 'Failed to fetch scenes'));
+    socket.on('scene:default-changed', ({ scene }) => {
+      store.set(defaultSceneIdAtom, scene.id);
+      void load(scenesAtom, adminApi.scenes, 'Failed to fetch scenes'); // is_default moved
+    });
+    socket.on('screens:updated', (screens) => store.set(screensAtom, { status: 'ready', value: screens }));
+    socket.on('submission:created', ({ pending }) => {
+      store.set(pendingSubmissionsAtom, pending);
+      store.set(submissionsVersionAtom, (n) => n + 1);
+    });
+    socket.on('submission:reviewed', ({ pending }) => {
+      store.set(pendingSubmissionsAtom, pending);
+      store.set(submissionsVersionAtom, (n) => n + 1);
+    });
+    socket.on('activity:recorded', () => store.set(activityVersionAtom, (n) => n + 1));
+    return () => client.close();
+  }, []);
+}
