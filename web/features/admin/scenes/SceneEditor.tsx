@@ -64,10 +64,30 @@ export function LayoutPreview({ layout }: { layout: LayoutType }) {
 }
 
 const slotId = (index: number) => `slot-${index}`;
+
+/** What a screen reader hears while dragging: stream names and slot numbers, not ids. */
+function announcements(byId: ReadonlyMap<number, StreamDto>) {
+  const describe = (id: string | number) => {
+    const text = String(id);
+    if (text.startsWith('slot-')) return `slot ${Number(text.slice(5)) + 1}`;
+    return byId.get(Number(text.replace('stream-', '')))?.name ?? text;
+  };
+  return {
+    onDragStart: ({ active }: { active: { id: string | number } }) => `Picked up ${describe(active.id)}.`,
+    onDragOver: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) =>
+      over ? `${describe(active.id)} is over ${describe(over.id)}.` : `${describe(active.id)} is no longer over a slot.`,
+    onDragEnd: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) =>
+      over ? `${describe(active.id)} was dropped on ${describe(over.id)}.` : `${describe(active.id)} was dropped.`,
+    onDragCancel: ({ active }: { active: { id: string | number } }) => `Moving ${describe(active.id)} was cancelled.`,
+  };
+}
 const streamDragId = (id: number) => `stream-${id}`;
 
 function Slot(props: { index: number; stream: StreamDto | null; streamId: number | null; onRemove: () => void }) {
-  const { attributes, listeners, setNodeRef, transform, transition, isOver, isDragging } = useSortable({ id: slotId(props.index), disabled: props.streamId === null });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isOver, isDragging } = useSortable({
+    id: slotId(props.index),
+    disabled: props.streamId === null,
+  });
   // The draggable handle and the remove button are siblings: no control nested in another.
   return (
     <li
@@ -76,7 +96,7 @@ function Slot(props: { index: number; stream: StreamDto | null; streamId: number
       style={{ transform: CSS.Transform.toString(transform), transition, opacity: isDragging ? 0.6 : 1 }}
       data-slot={props.index + 1}
     >
-      <div className="slot__handle" {...attributes} {...listeners} aria-roledescription="slot">
+      <div ref={setActivatorNodeRef} className="slot__handle" {...attributes} {...listeners} aria-roledescription="slot">
         <span className="slot__number">Slot {props.index + 1}</span>
         {props.stream ? (
           <>
@@ -218,7 +238,7 @@ export function SceneEditor(props: {
       )}
 
       {manual ? (
-        <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+        <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(byId) }}>
           <fieldset className="span-all panel">
             <legend className="panel__header">
               <h3>
