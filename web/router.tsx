@@ -44,7 +44,7 @@ export const router = createBrowserRouter([
         path: 'admin/evaluate',
         lazy: async () => ({ Component: (await import('./features/placeholders/EvaluatePage.tsx')).EvaluatePage }),
       },
-      { path: 'submit', lazy: async () => ({ Component: (await import('./features/placeholders/SubmitPage.tsx')).SubmitPage }) },
+      { path: 'submit', lazy: async () => ({ Component: (await import('./features/submit/SubmitPage.tsx')).SubmitPage }) },
       { path: 'login', lazy: async () => ({ Component: (await import('./features/auth/LoginPage.tsx')).LoginPage }) },
       { path: '*', lazy: async () => ({ Component: (await import('./features/placeholders/NotFoundPage.tsx')).NotFoundPage }) },
     ],

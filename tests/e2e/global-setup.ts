@@ -25,11 +25,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     : run(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT });
   await Promise.all([build, generateMedia(MEDIA_DIR)]);
   const media = await serveMedia(MEDIA_DIR);
-  const server = await startNatureWall({ ADMIN_API_TOKEN: E2E_ADMIN_TOKEN, ADMIN_PASSWORD: 'some-test-password' });
+  // The local media server stands in for the web pages visitors paste: the safe fetcher may reach it.
+  const server = await startNatureWall({ ADMIN_API_TOKEN: E2E_ADMIN_TOKEN, ADMIN_PASSWORD: 'some-test-password', FETCH_ALLOW_HOSTS: '127.0.0.1' });
   const world = await buildWorld(apiClient(server.base, E2E_ADMIN_TOKEN), media);
 
   process.env.NW_BASE_URL = server.base;
   process.env.NW_MEDIA_URL = media.base;
+  process.env.NW_PAGE_URL = media.pageUrl;
   process.env.NW_WORLD = JSON.stringify(world);
   process.env.ADMIN_API_TOKEN = E2E_ADMIN_TOKEN;
   console.log(`e2e: server ${server.base}, media ${media.base}, ready in ${Date.now() - started} ms`);

@@ -146,12 +146,32 @@ test('the fullscreen player of a dead stream says Stream Unavailable with Close'
   await expect(dialog).toBeHidden();
 });
 
-test('the gear button opens the admin panel with links to /admin and /debug', async ({ page }) => {
+test('the gear button sends a visitor to sign in, and gives an admin the panel with Streams and Scenes', async ({ page }) => {
   await openWall(page);
+  await page.getByRole('button', { name: 'Admin panel' }).click();
+  await expect(page).toHaveURL(/\/login\?next=%2Fapp$/);
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill('some-test-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/app$/);
+
   await page.getByRole('button', { name: 'Admin panel' }).click();
   const panel = page.getByRole('dialog', { name: 'Admin panel' });
   await expect(panel.getByRole('link', { name: 'Open admin dashboard' })).toHaveAttribute('href', '/admin');
-  await expect(panel.getByRole('link', { name: 'Stream debug view' })).toHaveAttribute('href', '/debug');
+  // Editing a scene restores its streams and its layout (the old panel forgot both).
+  await panel.getByRole('button', { name: `Edit ${scenes.peaks.name}` }).click();
+  await expect(panel.locator('li[data-slot="1"]')).toContainText('Alpine Dusk');
+  await expect(panel.locator('li[data-slot="3"]')).toContainText('Savanna Waterhole');
+  await expect(panel.getByLabel('Layout')).toHaveValue('feature');
+  await panel.getByRole('button', { name: 'Cancel editing' }).click();
+  // A new scene cannot be saved until a stream is chosen; only active streams are offered.
+  await panel.getByRole('button', { name: 'New scene' }).click();
+  await panel.getByLabel('Name', { exact: true }).fill('Panel scene');
+  await expect(panel.getByRole('button', { name: 'Create scene' })).toBeDisabled();
+  await panel.getByRole('button', { name: 'Add Coral Reef Live' }).click();
+  await expect(panel.getByRole('button', { name: 'Create scene' })).toBeEnabled();
+  await panel.getByRole('button', { name: 'Streams' }).click();
+  await expect(panel.getByRole('list', { name: 'Streams' }).getByText('Active').first()).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
 });

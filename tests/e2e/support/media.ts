@@ -86,6 +86,8 @@ export interface MediaServer {
   clipUrl(name: ClipName, tag?: string): string;
   /** An address that answers 404: a dead camera. */
   deadUrl: string;
+  /** A page with an HLS player in an inline script (extraction). */
+  pageUrl: string;
   /** Requests seen, by path (tests read how players behave). */
   hits: Map<string, number>;
   close(): Promise<void>;
@@ -101,6 +103,14 @@ export async function serveMedia(dir: string, port = 0): Promise<MediaServer> {
     res.setHeader('Access-Control-Allow-Headers', 'Range');
     res.setHeader('Access-Control-Expose-Headers', 'Content-Length, Content-Range');
     if (req.method === 'OPTIONS') return res.writeHead(204).end();
+    if (url.pathname === '/pages/river-cams.html') {
+      // A web page that carries a player: what a visitor pastes on /submit for extraction.
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      return res.end(
+        `<!doctype html><html><head><title>River cams</title></head><body><h1>River cams</h1>` +
+          `<script>window.player = { src: "http://127.0.0.1:${(server.address() as AddressInfo).port}/rivers/salmon-run.m3u8" };</script></body></html>`,
+      );
+    }
     if (url.pathname === '/live/index.m3u8') {
       res.writeHead(200, { 'Content-Type': TYPES['.m3u8']!, 'Cache-Control': 'no-cache' });
       return res.end(livePlaylist((Date.now() - started) / 1000));
@@ -126,6 +136,7 @@ export async function serveMedia(dir: string, port = 0): Promise<MediaServer> {
     hlsUrl: `${base}/live/index.m3u8`,
     clipUrl: (name, tag) => `${base}/${name}.mp4${tag ? `?cam=${encodeURIComponent(tag)}` : ''}`,
     deadUrl: `${base}/offline/camera.m3u8`,
+    pageUrl: `${base}/pages/river-cams.html`,
     hits,
     close: () =>
       new Promise<void>((resolve) => {

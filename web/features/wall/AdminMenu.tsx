@@ -1,47 +1,34 @@
 /**
- * The gear button of the Live Wall. The admin panel with its Streams and Scenes tabs comes with
- * the admin console; until then the panel points to the admin dashboard and the debug view.
+ * The gear button of the Live Wall. An administrator gets the admin panel (its code loads only
+ * then); anyone else is sent to sign in and brought back to the wall.
  */
-import { useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
-import { CloseIcon, GearIcon } from '../../components/icons.tsx';
-import { useDialog } from '../../lib/useDialog.ts';
-import '../../components/modal.css';
+import { lazy, Suspense, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { GearIcon } from '../../components/icons.tsx';
+import { authApi, loginPath } from '../auth/auth-api.ts';
 
-function AdminPanel({ onClose }: { onClose: () => void }) {
-  const dialog = useRef<HTMLDivElement>(null);
-  useDialog(dialog, onClose);
-  return (
-    <div className="modal-backdrop" onClick={(event) => event.target === event.currentTarget && onClose()}>
-      <div ref={dialog} className="modal" role="dialog" aria-modal="true" aria-labelledby="admin-panel-title">
-        <header className="modal__header">
-          <h2 id="admin-panel-title">Admin panel</h2>
-          <button type="button" className="icon-button" aria-label="Close admin panel" onClick={onClose}>
-            <CloseIcon />
-          </button>
-        </header>
-        <p className="modal__text">Manage the stream pool and build scenes for this wall.</p>
-        <div className="modal__actions">
-          <Link className="button" to="/admin">
-            Open admin dashboard
-          </Link>
-          <Link className="button button--ghost" to="/debug">
-            Stream debug view
-          </Link>
-        </div>
-      </div>
-    </div>
-  );
-}
+const LiveWallPanel = lazy(() => import('../admin/LiveWallPanel.tsx'));
 
 export function AdminMenu() {
   const [open, setOpen] = useState(false);
+  const navigate = useNavigate();
+
+  async function openPanel() {
+    const me = await authApi.me().catch(() => null);
+    if (me?.authenticated) setOpen(true);
+    else navigate(loginPath('/app'));
+  }
+
   return (
     <>
-      <button type="button" className="icon-button" aria-label="Admin panel" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+      <button type="button" className="icon-button" aria-label="Admin panel" aria-haspopup="dialog" onClick={() => void openPanel()}>
         <GearIcon />
       </button>
-      {open && <AdminPanel onClose={() => setOpen(false)} />}
+      {open && (
+        <Suspense fallback={null}>
+          <LiveWallPanel onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,0 +1,151 @@
+/**
+ * The Live Wall's admin panel (the gear on /app, spec §2): a modal with Streams and Scenes
+ * tabs — the stream pool with Active / Inactive badges and its form, and the scenes with the
+ * compact scene editor (manual, active streams only, layout stored, saving needs a stream).
+ * Loaded only when an administrator opens it: a wall never downloads it otherwise.
+ */
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Toaster } from 'sonner';
+import type { SceneDto, StreamDto } from '../../../src/shared/api/index.ts';
+import { Modal } from '../../components/Modal.tsx';
+import { adminApi } from './admin-api.ts';
+import { serverSentence, showFailure, showSuccess } from './feedback.ts';
+import { SceneEditor, sceneInput, type SceneDraft } from './scenes/SceneEditor.tsx';
+import { EMPTY_STREAM, StreamForm, toInput, valuesOf, type StreamValues } from './streams/StreamForm.tsx';
+import './admin.css';
+
+type Tab = 'streams' | 'scenes';
+
+export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
+  const [tab, setTab] = useState<Tab>('scenes');
+  const [streams, setStreams] = useState<StreamDto[] | null>(null);
+  const [scenes, setScenes] = useState<SceneDto[] | null>(null);
+  const [editingStream, setEditingStream] = useState<StreamDto | 'new' | null>(null);
+  const [editingScene, setEditingScene] = useState<SceneDto | 'new' | null>(null);
+
+  const reload = () => {
+    adminApi.streams().then(setStreams, (e: unknown) => (setStreams([]), showFailure('Failed to fetch streams', e)));
+    adminApi.scenes().then(setScenes, (e: unknown) => (setScenes([]), showFailure('Failed to fetch scenes', e)));
+  };
+  useEffect(reload, []);
+
+  async function saveStream(values: StreamValues): Promise<string | null> {
+    const existing = editingStream !== 'new' ? editingStream : null;
+    try {
+      if (existing) await adminApi.updateStream({ ...toInput(values), id: existing.id });
+      else await adminApi.createStream(toInput(values));
+      showSuccess(existing ? `Saved "${values.name}"` : `Added "${values.name}"`);
+      setEditingStream(null);
+      reload();
+      return null;
+    } catch (error) {
+      const what = existing ? 'Failed to update stream' : 'Failed to create stream';
+      showFailure(what, error);
+      return serverSentence(error, what);
+    }
+  }
+
+  async function saveScene(draft: SceneDraft): Promise<string | null> {
+    const existing = editingScene !== 'new' ? editingScene : null;
+    // Spec §5: max_streams is the number of selected streams, or 5 when none.
+    const picked = draft.stream_ids.filter((id) => id !== null).length;
+    const input = { ...sceneInput({ ...draft, selection_algorithm: 'manual' }), max_streams: picked || 5 };
+    try {
+      if (existing) await adminApi.updateScene({ ...input, id: existing.id });
+      else await adminApi.createScene(input);
+      showSuccess(existing ? `Saved "${draft.name}"` : `Created "${draft.name}"`);
+      setEditingScene(null);
+      reload();
+      return null;
+    } catch (error) {
+      const what = existing ? 'Failed to update scene' : 'Failed to create scene';
+      showFailure(what, error);
+      return `${what}: ${serverSentence(error, 'Failed to save scene')}`;
+    }
+  }
+
+  return (
+    <Modal title="Admin panel" onClose={onClose} wide>
+      <div className="admin__tabs" role="tablist" aria-label="Admin panel sections">
+        {(['streams', 'scenes'] as const).map((t) => (
+          <button key={t} type="button" role="tab" aria-selected={tab === t} className="admin__tab" aria-current={tab === t ? 'page' : undefined} onClick={() => setTab(t)}>
+            {t === 'streams' ? 'Streams' : 'Scenes'}
+          </button>
+        ))}
+      </div>
+      {tab === 'streams' ? (
+        editingStream ? (
+          <StreamForm
+            initial={editingStream === 'new' ? EMPTY_STREAM : valuesOf(editingStream)}
+            submitLabel={editingStream === 'new' ? 'Add Stream' : 'Save changes'}
+            busyLabel="Saving..."
+            onSubmit={saveStream}
+            onCancel={() => setEditingStream(null)}
+            idPrefix="panel-stream"
+            {...(editingStream === 'new' ? {} : { editingId: editingStream.id })}
+          />
+        ) : (
+          <div className="panel">
+            <div className="panel__header">
+              <h3>Streams</h3>
+              <button type="button" className="button button--small" onClick={() => setEditingStream('new')}>
+                Add Stream
+              </button>
+            </div>
+            <ul className="available" aria-label="Streams">
+              {(streams ?? []).map((s) => (
+                <li key={s.id} className="available__item">
+                  <span className="available__name">
+                    {s.name}
+                    <small>{s.category}</small>
+                  </span>
+                  <span className={`badge ${s.active ? 'badge--quality' : 'badge--inactive'}`}>{s.active ? 'Active' : 'Inactive'}</span>
+                  <button type="button" className="button button--ghost button--small" onClick={() => setEditingStream(s)} aria-label={`Edit ${s.name}`}>
+                    Edit
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )
+      ) : editingScene ? (
+        <SceneEditor scene={editingScene === 'new' ? null : editingScene} streams={streams ?? []} onSave={saveScene} onCancel={() => setEditingScene(null)} compact />
+      ) : (
+        <div className="panel">
+          <div className="panel__header">
+            <h3>Scenes</h3>
+            <button type="button" className="button button--small" onClick={() => setEditingScene('new')}>
+              New scene
+            </button>
+          </div>
+          <ul className="available" aria-label="Scenes">
+            {(scenes ?? []).map((scene) => (
+              <li key={scene.id} className="available__item">
+                <span className="available__name">
+                  {scene.name}
+                  <small>
+                    {scene.selection_algorithm} · {scene.layout_type} · {scene.stream_ids.filter((id) => id !== null).length} streams
+                  </small>
+                </span>
+                <span className={`badge ${scene.active ? 'badge--quality' : 'badge--inactive'}`}>{scene.active ? 'Active' : 'Inactive'}</span>
+                <button type="button" className="button button--ghost button--small" onClick={() => setEditingScene(scene)} aria-label={`Edit ${scene.name}`}>
+                  Edit
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div className="modal__footer">
+        <Link className="button button--ghost button--small" to="/debug">
+          Stream debug view
+        </Link>
+        <Link className="button button--ghost button--small" to="/admin">
+          Open admin dashboard
+        </Link>
+      </div>
+      <Toaster theme="dark" position="bottom-right" richColors closeButton />
+    </Modal>
+  );
+}
