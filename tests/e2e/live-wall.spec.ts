@@ -170,7 +170,7 @@ test('the gear button sends a visitor to sign in, and gives an admin the panel w
   await expect(panel.getByRole('button', { name: 'Create scene' })).toBeDisabled();
   await panel.getByRole('button', { name: 'Add Coral Reef Live' }).click();
   await expect(panel.getByRole('button', { name: 'Create scene' })).toBeEnabled();
-  await panel.getByRole('button', { name: 'Streams' }).click();
+  await panel.getByRole('tab', { name: 'Streams' }).click();
   await expect(panel.getByRole('list', { name: 'Streams' }).getByText('Active').first()).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
