@@ -38,6 +38,8 @@ import { activityJournal } from './modules/activity/activity.service.ts';
 import { screenJournal } from './modules/screens/screen-journal.ts';
 import { systemRouter } from './modules/system/system.routes.ts';
 import { docsRouter } from './modules/docs/docs.routes.ts';
+import { weatherRouter, type WeatherRouteDeps } from './modules/weather/weather.routes.ts';
+import { createWeather, type WeatherOptions } from './modules/weather/weather.service.ts';
 import { createHub, type Hub, type HubOptions } from './realtime/hub.ts';
 import type { FeaturePushes } from './realtime/pushes.ts';
 import type { SceneDirectory } from './realtime/scene-directory.ts';
@@ -67,6 +69,8 @@ export interface AppDeps {
   availability?: { retryMs?: number; watchMs?: number };
   /** FETCH_ALLOW_HOSTS: hosts the safe fetcher may reach although they are not public (tests' fixtures). */
   fetchAllowHosts?: readonly string[];
+  /** WEATHER_API_KEY, WEATHER_ENABLED, WEATHER_BASE_URL (absent: weather is not configured). */
+  weather?: WeatherOptions;
   /** How the safe fetcher resolves names (tests: an offline resolver, so no test ever reaches out). */
   fetchResolver?: Resolver;
   /** More features' pushes besides the built-in ones (tests plug in a feature of their own). */
@@ -74,7 +78,7 @@ export interface AppDeps {
 }
 
 /** What the routes share: the command deps (publisher, journal), the scene cache, the hub's screens, limits, the safe fetcher. */
-interface Services extends AuthRouteDeps, ScreensDeps, DiscoveryRouteDeps, SubmissionRouteDeps {
+interface Services extends AuthRouteDeps, ScreensDeps, DiscoveryRouteDeps, SubmissionRouteDeps, WeatherRouteDeps {
   commands: CommandDeps;
   snapshots: SceneSnapshots;
 }
@@ -93,6 +97,7 @@ export function apiRouter(services: Services): Router<AppState> {
     authRouter(services),
     activityRouter(),
     systemRouter(services),
+    weatherRouter(services),
   ]) {
     api.use(router.routes());
   }
@@ -146,6 +151,8 @@ export function createApp(deps: AppDeps): NatureWall {
     fetcher,
     extractLimit: createLimiter(limiterStore, { name: 'extract', points: 30, durationSeconds: 60 }),
     submitLimit: createLimiter(limiterStore, { name: 'submit', points: 20, durationSeconds: 10 * 60 }),
+    weather: createWeather(deps.weather ?? { apiKey: undefined, enabled: false, baseUrl: 'https://api.openweathermap.org' }),
+    weatherLimit: createLimiter(limiterStore, { name: 'weather', points: 300, durationSeconds: 60 }),
   };
   const actorOf = (em: EntityManager, credentials: Credentials) => resolveActor(em, credentials, deps.adminApiToken);
 

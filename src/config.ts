@@ -39,6 +39,9 @@ const EnvSchema = z.object({
   ADMIN_API_TOKEN: z.string().min(24, 'must be at least 24 characters').optional().or(z.literal('').transform(() => undefined)),
   TRUST_PROXY: flag(false),
   FETCH_ALLOW_HOSTS: z.string().default(''),
+  WEATHER_API_KEY: z.string().optional().or(z.literal('').transform(() => undefined)),
+  WEATHER_ENABLED: flag(true),
+  WEATHER_BASE_URL: z.url().default('https://api.openweathermap.org'),
   NODE_ENV: z.string().default('development'),
 });
 
@@ -61,6 +64,7 @@ export type Config = {
   trustProxy: boolean;
   /** Hosts the safe fetcher may reach although they are not public: for tests' fixture servers only. */
   fetchAllowHosts: string[];
+  weather: { apiKey: string | undefined; enabled: boolean; baseUrl: string };
   production: boolean;
 };
 
@@ -89,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminApiToken: e.ADMIN_API_TOKEN,
     trustProxy: e.TRUST_PROXY,
     fetchAllowHosts: parseAllowHosts(e.FETCH_ALLOW_HOSTS),
+    weather: { apiKey: e.WEATHER_API_KEY, enabled: e.WEATHER_ENABLED, baseUrl: e.WEATHER_BASE_URL },
     production: e.NODE_ENV === 'production',
   };
 }

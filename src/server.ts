@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     limiterStore,
     trustProxy: config.trustProxy,
     fetchAllowHosts: config.fetchAllowHosts,
+    weather: config.weather,
   });
   const server = http.createServer(app.koa.callback());
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts

@@ -30,7 +30,7 @@ export const router = createBrowserRouter([
       { path: 'app', lazy: async () => ({ Component: (await import('./features/wall/LiveWall.tsx')).LiveWall }) },
       { path: 'setup', lazy: async () => ({ Component: (await import('./features/setup/SetupGuide.tsx')).SetupGuide }) },
       // Administrators only: a visitor is sent to /login and brought back.
-      { path: 'debug', lazy: async () => ({ Component: await adminOnly(import('./features/placeholders/DebugPage.tsx'), 'DebugPage') }) },
+      { path: 'debug', lazy: async () => ({ Component: await adminOnly(import('./features/debug/DebugPage.tsx'), 'DebugPage') }) },
       {
         path: 'admin',
         lazy: async () => ({ Component: await adminOnly(import('./features/admin/AdminShell.tsx'), 'AdminShell') }),

@@ -26,7 +26,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   await Promise.all([build, generateMedia(MEDIA_DIR)]);
   const media = await serveMedia(MEDIA_DIR);
   // The local media server stands in for the web pages visitors paste: the safe fetcher may reach it.
-  const server = await startNatureWall({ ADMIN_API_TOKEN: E2E_ADMIN_TOKEN, ADMIN_PASSWORD: 'some-test-password', FETCH_ALLOW_HOSTS: '127.0.0.1' });
+  const server = await startNatureWall({
+    ADMIN_API_TOKEN: E2E_ADMIN_TOKEN,
+    ADMIN_PASSWORD: 'some-test-password',
+    FETCH_ALLOW_HOSTS: '127.0.0.1',
+    // The media server answers as the weather service too.
+    WEATHER_API_KEY: 'e2e-weather-key',
+    WEATHER_BASE_URL: media.base,
+  });
   const world = await buildWorld(apiClient(server.base, E2E_ADMIN_TOKEN), media);
 
   process.env.NW_BASE_URL = server.base;

@@ -157,3 +157,12 @@ test('an operator identifies one screen by name and reloads every screen', async
     .poll(async () => (await api.request<Presence[]>('GET', '/screens?include_offline=true')).filter((s) => s.name === 'Lobby left').map((s) => s.online))
     .toEqual([true]);
 });
+
+test('cards show the weather at each camera, from the server (the key never reaches the page)', async ({ page }) => {
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto('/');
+  await expect(page.locator('.stream-card').first().locator('.weather')).toHaveText('13°C · Clouds');
+  expect(requests.filter((url) => url.includes('e2e-weather-key'))).toEqual([]);
+  expect(requests.some((url) => url.includes('/api/weather?lat='))).toBe(true);
+});

@@ -44,6 +44,8 @@ export const POLICY: Record<string, Access> = {
   'GET /api/screens': 'admin',
   'POST /api/screens/command': 'admin',
 
+  'GET /api/weather': 'public', // rate-limited per IP; cached; the API key never leaves the server
+
   'GET /api/activity': 'admin',
   'GET /api/system/database': 'admin',
   'POST /api/system/initialize': 'admin',

@@ -13,3 +13,4 @@ export * from './submissions.ts';
 export * from './screens.ts';
 export * from './activity.ts';
 export * from './system.ts';
+export * from './weather.ts';

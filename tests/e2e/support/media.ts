@@ -103,6 +103,21 @@ export async function serveMedia(dir: string, port = 0): Promise<MediaServer> {
     res.setHeader('Access-Control-Allow-Headers', 'Range');
     res.setHeader('Access-Control-Expose-Headers', 'Content-Length, Content-Range');
     if (req.method === 'OPTIONS') return res.writeHead(204).end();
+    if (url.pathname === '/data/2.5/weather') {
+      // The weather service, in OpenWeatherMap's shape (the server calls it with its key).
+      if (url.searchParams.get('appid') !== 'e2e-weather-key') return res.writeHead(401).end();
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      return res.end(
+        JSON.stringify({
+          coord: { lat: Number(url.searchParams.get('lat')), lon: Number(url.searchParams.get('lon')) },
+          weather: [{ main: 'Clouds', description: 'broken clouds' }],
+          main: { temp: 12.6, humidity: 81 },
+          wind: { speed: 3.1 },
+          timezone: 3600,
+          name: 'Fixture',
+        }),
+      );
+    }
     if (url.pathname === '/pages/river-cams.html') {
       // A web page that carries a player: what a visitor pastes on /submit for extraction.
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });

@@ -5,6 +5,7 @@ import { CategoryLabel, LiveBadge, QualityBadge } from '../../components/Badges.
 import { LocalTime } from '../../components/Clock.tsx';
 import { PinIcon } from '../../components/icons.tsx';
 import { Player } from '../../components/Player/Player.tsx';
+import { Weather } from '../../components/Weather.tsx';
 
 export function StreamCard({ stream }: { stream: SceneStreamDto }) {
   const headingId = `stream-${stream.position}-name`;
@@ -34,6 +35,7 @@ export function StreamCard({ stream }: { stream: SceneStreamDto }) {
         <div className="stream-card__facts">
           <CategoryLabel category={stream.category} />
           <LocalTime timeZone={stream.timezone} />
+          <Weather latitude={stream.latitude} longitude={stream.longitude} />
           {hasCoordinates && (
             <span className="stream-card__coords" aria-label="Coordinates">
               {formatCoordinates(stream.latitude!, stream.longitude!)}

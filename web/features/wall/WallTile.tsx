@@ -3,6 +3,7 @@ import type { SceneStreamDto } from '../../../src/shared/api/index.ts';
 import { LiveBadge } from '../../components/Badges.tsx';
 import { ExpandIcon } from '../../components/icons.tsx';
 import { Player } from '../../components/Player/Player.tsx';
+import { Weather } from '../../components/Weather.tsx';
 
 interface WallTileProps {
   stream: SceneStreamDto;
@@ -23,7 +24,11 @@ export function WallTile({ stream, area, onOpen }: WallTileProps) {
         </span>
         <span className="wall-tile__text">
           <span className="wall-tile__name">{stream.name}</span>
-          {stream.location_name && <span className="wall-tile__location">{stream.location_name}</span>}
+          {stream.location_name && (
+            <span className="wall-tile__location">
+              {stream.location_name} <Weather latitude={stream.latitude} longitude={stream.longitude} className="wall-tile__weather" />
+            </span>
+          )}
         </span>
         <ExpandIcon className="wall-tile__expand" />
         <span className="visually-hidden">, open full screen</span>
