@@ -53,8 +53,12 @@ export function DebugPage() {
     if (!analysis.isValid) log('URL may not be a valid stream');
   }
 
+  const reported = useRef<{ key: number; phase: PlayerPhase } | null>(null);
   function onPhase(phase: PlayerPhase) {
     if (!loaded) return;
+    // One line per change of phase for this load: a live stream re-buffering is not news each time.
+    if (reported.current?.key === loaded.key && (reported.current.phase === phase || (phase !== 'error' && reported.current.phase === 'ready'))) return;
+    reported.current = { key: loaded.key, phase };
     if (phase === 'ready') {
       const ms = Math.round(performance.now() - loaded.startedAt);
       setLoadMs(ms);
