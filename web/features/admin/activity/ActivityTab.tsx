@@ -1,11 +1,11 @@
 /** The Activity tab: the last 50 admin writes (who, what, when), filtered by kind, live. */
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
-import { ACTIVITY_KINDS, type ActivityDto } from '../../../../src/shared/api/index.ts';
+import { useState } from 'react';
+import { ACTIVITY_KINDS } from '../../../../src/shared/api/index.ts';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
 import { activityVersionAtom } from '../atoms.ts';
-import { reasonOf, showFailure } from '../feedback.ts';
+import { useRemote } from '../useRemote.ts';
 import { formatDateTime } from '../format.ts';
 
 const ACTIONS: Record<string, string> = {
@@ -21,23 +21,7 @@ const ACTIONS: Record<string, string> = {
 export default function ActivityTab() {
   const version = useAtomValue(activityVersionAtom, { store });
   const [kind, setKind] = useState('');
-  const [entries, setEntries] = useState<ActivityDto[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    adminApi.activity(kind || undefined).then(
-      (list) => live && (setEntries(list), setError(null)),
-      (failure: unknown) => {
-        if (!live) return;
-        setError(reasonOf(failure));
-        showFailure('Failed to load the activity', failure);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [kind, version]);
+  const { value: entries, error } = useRemote(() => adminApi.activity(kind || undefined), `${kind}:${version}`, 'Failed to load the activity');
 
   return (
     <section className="panel" aria-labelledby="activity-title">

@@ -4,7 +4,7 @@
  * set) or rejected with a note. Approved and rejected ones stay listed as history.
  */
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { SubmissionDto } from '../../../../src/shared/api/index.ts';
 import { CATEGORIES } from '../../../../src/shared/constants.ts';
 import { suggestCategory, suggestName } from '../../../../src/shared/streams/url.ts';
@@ -13,7 +13,8 @@ import { Modal } from '../../../components/Modal.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
 import { submissionsVersionAtom } from '../atoms.ts';
-import { reasonOf, serverSentence, showFailure, showSuccess } from '../feedback.ts';
+import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
+import { useRemote } from '../useRemote.ts';
 import { formatDateTime, timeAgo } from '../format.ts';
 import { Thumbnail } from '../streams/StreamsTab.tsx';
 
@@ -93,24 +94,9 @@ function Review({ submission, onDone }: { submission: SubmissionDto; onDone: () 
 export default function SubmissionsTab() {
   const version = useAtomValue(submissionsVersionAtom, { store });
   const [status, setStatus] = useState<Status>('pending');
-  const [list, setList] = useState<SubmissionDto[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [reviewing, setReviewing] = useState<SubmissionDto | null>(null);
 
-  useEffect(() => {
-    let live = true;
-    adminApi.submissions(status).then(
-      (items) => live && (setList(items), setError(null)),
-      (failure: unknown) => {
-        if (!live) return;
-        setError(reasonOf(failure));
-        showFailure('Failed to load submissions', failure);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [status, version]);
+  const { value: list, error } = useRemote(() => adminApi.submissions(status), `${status}:${version}`, 'Failed to load submissions');
 
   return (
     <section className="panel" aria-labelledby="submissions-title">
