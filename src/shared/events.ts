@@ -13,8 +13,7 @@ import type { ScreenCommandName } from './api/screens.ts';
 import type { SubmissionDto } from './api/submissions.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
 
-export const SCREEN_KINDS = ['wall', 'kiosk', 'admin', 'rater'] as const;
-export type ScreenKind = (typeof SCREEN_KINDS)[number];
+export type ScreenKind = 'wall' | 'kiosk' | 'admin' | 'rater';
 
 /** A browser's own lasting id (kept in localStorage): a screen stays one screen across reconnects. */
 const device = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Expected 8-64 letters, digits, - or _').optional();
@@ -40,7 +39,7 @@ export const Registration = z.discriminatedUnion('kind', [
 ]);
 export type Registration = z.infer<typeof Registration>;
 
-export const PLAYBACK_STATES = ['loading', 'playing', 'stalled', 'error'] as const;
+const PLAYBACK_STATES = ['loading', 'playing', 'stalled', 'error'] as const;
 export type PlaybackState = (typeof PLAYBACK_STATES)[number];
 
 /** A screen's report of how its players are doing (presence for admins). */

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { WeatherAnswerDto } from '../../src/shared/api/index.ts';
+import { isValidCoordinates } from '../../src/shared/streams/location.ts';
 import { requestJson } from '../lib/api.ts';
 
 const TTL_MS = 300_000;
@@ -22,7 +23,7 @@ function weatherAt(lat: number, lon: number): Promise<WeatherAnswerDto | null> {
 export function Weather({ latitude, longitude, className = 'weather' }: { latitude: number | null; longitude: number | null; className?: string }) {
   const [answer, setAnswer] = useState<WeatherAnswerDto | null>(null);
   useEffect(() => {
-    if (latitude === null || longitude === null) return;
+    if (latitude === null || longitude === null || !isValidCoordinates(latitude, longitude)) return;
     let live = true;
     void weatherAt(latitude, longitude).then((a) => live && setAnswer(a));
     const timer = setInterval(() => void weatherAt(latitude, longitude).then((a) => live && setAnswer(a)), TTL_MS);

@@ -7,7 +7,7 @@ import type { StreamDto } from './streams.ts';
 export const SceneListQuery = z.object({ active: booleanQuery.optional() });
 
 /** Up to five slots in order; null marks an empty slot, so slot numbers survive a save. */
-export const SlotStreamIds = z
+const SlotStreamIds = z
   .array(Id.nullable())
   .max(MAX_SCENE_STREAMS, `A scene holds at most ${MAX_SCENE_STREAMS} streams`)
   .refine((ids) => {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 /** Reload: the page loads afresh. Identify: the screen shows its own name in large type for a few seconds. */
-export const SCREEN_COMMANDS = ['reload', 'identify'] as const;
+const SCREEN_COMMANDS = ['reload', 'identify'] as const;
 export type ScreenCommandName = (typeof SCREEN_COMMANDS)[number];
 
 /** POST /api/screens/command: one screen (its connection id) or, without `id`, every wall and kiosk. */

@@ -6,8 +6,8 @@ export const WeatherQuery = z.object({
   lon: z.coerce.number({ error: 'lon must be a number' }).min(-180, 'lon must be between -180 and 180').max(180, 'lon must be between -180 and 180'),
 });
 
-export const WEATHER_ERROR_CODES = ['NOT_CONFIGURED', 'FETCH_ERROR', 'LOCATION_ERROR', 'NO_API_KEY', 'LOCATION_NOT_FOUND', 'GEOCODING_ERROR'] as const;
-export type WeatherErrorCode = (typeof WEATHER_ERROR_CODES)[number];
+/** Spec §8 weather codes. */
+export type WeatherErrorCode = 'NOT_CONFIGURED' | 'FETCH_ERROR' | 'LOCATION_ERROR' | 'NO_API_KEY' | 'LOCATION_NOT_FOUND' | 'GEOCODING_ERROR';
 
 export interface WeatherDto {
   /** Celsius, rounded. */

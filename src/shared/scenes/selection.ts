@@ -26,12 +26,12 @@ export type Positioned<T> = T & { position: number };
 const time = (value: string | Date) => (value instanceof Date ? value.getTime() : Date.parse(value));
 
 /** Newest first; the higher id wins a tie so the order never depends on the database's mood. */
-export function byNewest(a: SelectableStream, b: SelectableStream): number {
+function byNewest(a: SelectableStream, b: SelectableStream): number {
   return time(b.created_at) - time(a.created_at) || b.id - a.id;
 }
 
 /** Best quality score first, unanalysed streams last, newest first among equals. */
-export function byQuality(a: SelectableStream, b: SelectableStream): number {
+function byQuality(a: SelectableStream, b: SelectableStream): number {
   const sa = a.quality_score ?? -1;
   const sb = b.quality_score ?? -1;
   return sb - sa || byNewest(a, b);

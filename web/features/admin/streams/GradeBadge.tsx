@@ -1,6 +1,6 @@
 /** The quality grade of a stream, with the 'Quality Analysis' card on hover or focus (spec §2). */
 import type { StreamDto } from '../../../../src/shared/api/index.ts';
-import { gradeColor, qualityGrade } from '../../../../src/shared/quality/grade.ts';
+import { adminScoreColor, gradeColor, qualityGrade } from '../../../../src/shared/quality/grade.ts';
 import { formatDateTime } from '../format.ts';
 
 export function GradeBadge({ stream }: { stream: StreamDto }) {
@@ -17,7 +17,7 @@ export function GradeBadge({ stream }: { stream: StreamDto }) {
         ) : (
           <>
             <span>
-              <strong>{score}/100</strong> · grade {qualityGrade(score)}
+              <strong className={`grade--${adminScoreColor(score)}`}>{score}/100</strong> · grade {qualityGrade(score)}
             </span>
             <span>Last analyzed: {stream.quality_assessed_at ? formatDateTime(stream.quality_assessed_at) : '—'}</span>
             <span>Confidence: {stream.quality_confidence === null ? '—' : `${Math.round(stream.quality_confidence * 100)}%`}</span>
