@@ -147,7 +147,8 @@ export function createPresence(
   /** Journal writes under way: closing waits for them (the ORM must not close under a query). */
   const writing = new Set<Promise<void>>();
   const record = (what: 'seen' | 'gone', id: string, p: Presence) => {
-    if (!options.journal) return;
+    // Only screens are remembered once gone: an admin tab that closed is not an outage.
+    if (!options.journal || (p.kind !== 'wall' && p.kind !== 'kiosk')) return;
     const write = options.journal[what](present(id, p)).catch((err: unknown) => log.debug({ err }, 'presence not journaled'));
     writing.add(write);
     void write.finally(() => writing.delete(write));

@@ -137,6 +137,15 @@ describe('screens: presence, offline sightings and commands', () => {
     expect(withOffline.filter((s) => s.device === 'device-tablet-0001')).toEqual([expect.objectContaining({ online: true })]);
   });
 
+  it('forgets admin consoles once they close (only walls and kiosks are listed as last seen)', async () => {
+    const console1 = openScreen(app.baseUrl, { kind: 'admin', name: 'A closed console', device: 'device-console-0001' }, adminHeaders);
+    screens.push(console1);
+    await console1.waitFor((s) => s?.kind === 'admin');
+    await expect.poll(async () => (await app.request<ScreenPresence[]>('GET', '/api/screens')).body.some((s) => s.name === 'A closed console')).toBe(true);
+    console1.close();
+    await expect.poll(async () => (await app.request<ScreenPresence[]>('GET', '/api/screens?include_offline=true')).body.some((s) => s.name === 'A closed console')).toBe(false);
+  });
+
   it('refuses a malformed device id at registration', async () => {
     const bad = openScreen(app.baseUrl, { kind: 'wall', device: 'no spaces allowed!' });
     screens.push(bad);

@@ -29,7 +29,9 @@ export default function ScreensTab() {
   const scenes = new Map(readyOr(useAtomValue(scenesAtom, { store }), []).map((s) => [s.id, s]));
   const streams = new Map(readyOr(useAtomValue(streamsAtom, { store }), []).map((s) => [s.id, s]));
   const online = screens.filter((s) => s.online);
-  const sorted = [...online, ...screens.filter((s) => !s.online)];
+  // Walls and kiosks first (they are what an operator watches), online before offline.
+  const rank = (s: ScreenPresence) => (s.online ? 0 : 2) + (s.kind === 'wall' || s.kind === 'kiosk' ? 0 : 1);
+  const sorted = [...screens].sort((a, b) => rank(a) - rank(b));
 
   return (
     <section className="panel" aria-labelledby="screens-title">
