@@ -35,7 +35,7 @@ function StreamRow({ stream, index, onEdit, onDelete }: { stream: StreamDto; ind
   return (
     <tr data-stream-id={stream.id}>
       <td className="table__num">{index + 1}</td>
-      <td>
+      <td className="col-thumb">
         <Thumbnail url={stream.url} name={stream.name} />
       </td>
       <td>
@@ -205,7 +205,9 @@ export default function StreamsTab() {
               <thead>
                 <tr>
                   <th scope="col">#</th>
-                  <th scope="col">Thumbnail</th>
+                  <th scope="col" className="col-thumb">
+                    Thumbnail
+                  </th>
                   <th scope="col">Name</th>
                   <th scope="col">Quality</th>
                   <th scope="col">Platform</th>
