@@ -33,8 +33,6 @@ export interface InterServerEvents {
 
 export interface SocketData {
   presence?: Presence;
-  /** Set for admin sockets that authenticated with a session cookie. */
-  sessionHash?: string;
 }
 
 export type HubServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

@@ -57,7 +57,6 @@ export function handleSockets(options: {
       const registration = parsed.data;
       const verdict = authorize ? await authorize(registration, socket.handshake) : { ok: true as const };
       if (!verdict.ok) return reply(ack, { error: verdict.error });
-      if (verdict.sessionHash) socket.data.sessionHash = verdict.sessionHash;
 
       for (const room of socket.rooms) if (room !== socket.id) await socket.leave(room);
       const target = targetOf(registration);

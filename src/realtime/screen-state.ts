@@ -80,6 +80,29 @@ export function createScreenStates(io: HubServer, directory: SceneDirectory, ini
     }
   }
 
+  /**
+   * Resolves afresh every followed reference `relevant` picks (by what it showed before) and
+   * pushes its screens on this node: kiosks their stream, walls what `pushWall` sends.
+   */
+  async function pushLocal(
+    version: number,
+    relevant: (ref: string | null, before: number | null | undefined) => boolean,
+    pushWall: (room: string, ref: string | null, before: number | null | undefined, resolved: ResolvedScene | null) => void,
+  ): Promise<void> {
+    appliedVersion = Math.max(appliedVersion, version);
+    for (const [ref, targets] of localTargets()) {
+      const before = resolvedRefs.get(refKey(ref));
+      if (!relevant(ref, before)) continue;
+      const resolved = await refresh(ref);
+      for (const target of targets) {
+        const room = targetRoom(target);
+        markShown(room, resolved?.scene.id ?? null);
+        if (target.kind === 'kiosk') io.local.to(room).emit('kiosk:stream', kioskState(version, ref, target.position, resolved));
+        else pushWall(room, ref, before, resolved);
+      }
+    }
+  }
+
   io.of('/').adapter.on('delete-room', (room: string) => {
     const target = parseTargetRoom(room);
     if (target && !localTargets().has(target.ref)) resolvedRefs.delete(refKey(target.ref));
@@ -96,44 +119,29 @@ export function createScreenStates(io: HubServer, directory: SceneDirectory, ini
     },
 
     async apply(version, scenes) {
-      appliedVersion = Math.max(appliedVersion, version);
       const touched = new Set(scenes.sceneIds);
-      const local = io.local;
-      for (const [ref, targets] of localTargets()) {
-        const before = resolvedRefs.get(refKey(ref));
-        const relevant = before === undefined || before === null || touched.has(before) || (ref === null && scenes.defaultChanged);
-        if (!relevant) continue;
-        const resolved = await refresh(ref);
-        for (const target of targets) {
-          const room = targetRoom(target);
-          markShown(room, resolved?.scene.id ?? null);
-          if (target.kind === 'kiosk') {
-            local.to(room).emit('kiosk:stream', kioskState(version, ref, target.position, resolved));
-          } else if (resolved) {
+      await pushLocal(
+        version,
+        (ref, before) => before === undefined || before === null || touched.has(before) || (ref === null && scenes.defaultChanged),
+        (room, ref, before, resolved) => {
+          if (resolved) {
             const payload = { version, scene: resolved.scene, streams: resolved.streams };
-            if (ref === null && scenes.defaultChanged) local.to(room).emit('scene:default-changed', payload);
-            else local.to(room).emit('scene:updated', payload);
+            io.local.to(room).emit(ref === null && scenes.defaultChanged ? 'scene:default-changed' : 'scene:updated', payload);
           } else if (typeof before === 'number') {
-            local.to(room).emit('scene:deleted', { version, scene_id: before });
+            io.local.to(room).emit('scene:deleted', { version, scene_id: before });
           } else {
-            local.to(room).emit('screen:state', wallState(version, ref, null));
+            io.local.to(room).emit('screen:state', wallState(version, ref, null));
           }
-        }
-      }
+        },
+      );
     },
 
-    async resyncAll(version) {
-      appliedVersion = Math.max(appliedVersion, version);
-      const local = io.local;
-      for (const [ref, targets] of localTargets()) {
-        const resolved = await refresh(ref);
-        for (const target of targets) {
-          const room = targetRoom(target);
-          markShown(room, resolved?.scene.id ?? null);
-          if (target.kind === 'kiosk') local.to(room).emit('kiosk:stream', kioskState(version, ref, target.position, resolved));
-          else local.to(room).emit('screen:state', wallState(version, ref, resolved));
-        }
-      }
+    resyncAll(version) {
+      return pushLocal(
+        version,
+        () => true,
+        (room, ref, _before, resolved) => io.local.to(room).emit('screen:state', wallState(version, ref, resolved)),
+      );
     },
 
     seen(version) {

@@ -30,6 +30,14 @@ export type DiscoveryPlatform = (typeof DISCOVERY_PLATFORMS)[number];
 export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** What started a discovery job. */
+export const JOB_TRIGGERS = ['manual', 'run-all', 'schedule'] as const;
+export type JobTrigger = (typeof JOB_TRIGGERS)[number];
+
+/** Where a source's finds go: straight into the pool, or to the review queue. */
+export const DELIVERIES = ['pool', 'review'] as const;
+export type Delivery = (typeof DELIVERIES)[number];
+
 export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
@@ -64,3 +72,7 @@ export const LIMITS = {
   reviewNote: 1000,
   listPage: 100,
 } as const;
+
+/** Spec §8 texts of link analysis: answered by the server, shown as they are by /submit. */
+export const NOT_ALLOWED = 'URL is not allowed';
+export const ANALYZE_FAILED = 'Failed to analyze input. Please try a different URL.';

@@ -6,12 +6,11 @@
 import { invalid, unprocessable } from '../../domain/errors.ts';
 import { SafeFetchError, type SafeFetcher } from '../../http/safe-fetch.ts';
 import type { DiscoveredStreamDto } from '../../shared/api/discovery.ts';
+import { ANALYZE_FAILED, NOT_ALLOWED } from '../../shared/constants.ts';
 import { looksLikeEmbedCode } from '../../shared/streams/platform.ts';
 import { detectFormat, toAbsoluteUrl } from '../../shared/streams/url.ts';
 import { streamsInPage, toDiscovered } from './page-streams.ts';
 
-export const NOT_ALLOWED = 'URL is not allowed';
-export const ANALYZE_FAILED = 'Failed to analyze input. Please try a different URL.';
 
 export async function extractStreams(fetcher: SafeFetcher, input: string): Promise<DiscoveredStreamDto[]> {
   if (looksLikeEmbedCode(input)) return streamsInPage(input, 'https://embed.invalid/');

@@ -10,9 +10,10 @@ import { Toaster } from 'sonner';
 import type { SceneDto, StreamDto } from '../../../src/shared/api/index.ts';
 import { Modal } from '../../components/Modal.tsx';
 import { adminApi } from './admin-api.ts';
-import { serverSentence, showFailure, showSuccess } from './feedback.ts';
+import { showFailure } from './feedback.ts';
+import { saveScene, saveStream } from './saving.ts';
 import { SceneEditor, sceneInput, type SceneDraft } from './scenes/SceneEditor.tsx';
-import { EMPTY_STREAM, StreamForm, toInput, valuesOf, type StreamValues } from './streams/StreamForm.tsx';
+import { EMPTY_STREAM, StreamForm, valuesOf, type StreamValues } from './streams/StreamForm.tsx';
 import './admin.css';
 
 type Tab = 'streams' | 'scenes';
@@ -30,39 +31,23 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
   };
   useEffect(reload, []);
 
-  async function saveStream(values: StreamValues): Promise<string | null> {
-    const existing = editingStream !== 'new' ? editingStream : null;
-    try {
-      if (existing) await adminApi.updateStream({ ...toInput(values), id: existing.id });
-      else await adminApi.createStream(toInput(values));
-      showSuccess(existing ? `Saved "${values.name}"` : `Added "${values.name}"`);
-      setEditingStream(null);
-      reload();
-      return null;
-    } catch (error) {
-      const what = existing ? 'Failed to update stream' : 'Failed to create stream';
-      showFailure(what, error);
-      return serverSentence(error, what);
-    }
+  async function submitStream(values: StreamValues): Promise<string | null> {
+    const saved = await saveStream(editingStream !== 'new' && editingStream ? editingStream.id : null, values);
+    if (!saved.ok) return saved.sentence;
+    setEditingStream(null);
+    reload();
+    return null;
   }
 
-  async function saveScene(draft: SceneDraft): Promise<string | null> {
-    const existing = editingScene !== 'new' ? editingScene : null;
+  async function submitScene(draft: SceneDraft): Promise<string | null> {
     // Spec §5: max_streams is the number of selected streams, or 5 when none.
     const picked = draft.stream_ids.filter((id) => id !== null).length;
     const input = { ...sceneInput({ ...draft, selection_algorithm: 'manual' }), max_streams: picked || 5 };
-    try {
-      if (existing) await adminApi.updateScene({ ...input, id: existing.id });
-      else await adminApi.createScene(input);
-      showSuccess(existing ? `Saved "${draft.name}"` : `Created "${draft.name}"`);
-      setEditingScene(null);
-      reload();
-      return null;
-    } catch (error) {
-      const what = existing ? 'Failed to update scene' : 'Failed to create scene';
-      showFailure(what, error);
-      return `${what}: ${serverSentence(error, 'Failed to save scene')}`;
-    }
+    const saved = await saveScene(editingScene !== 'new' && editingScene ? editingScene.id : null, input);
+    if (!saved.ok) return saved.sentence;
+    setEditingScene(null);
+    reload();
+    return null;
   }
 
   return (
@@ -80,7 +65,7 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
             initial={editingStream === 'new' ? EMPTY_STREAM : valuesOf(editingStream)}
             submitLabel={editingStream === 'new' ? 'Add Stream' : 'Save changes'}
             busyLabel="Saving..."
-            onSubmit={saveStream}
+            onSubmit={submitStream}
             onCancel={() => setEditingStream(null)}
             idPrefix="panel-stream"
             {...(editingStream === 'new' ? {} : { editingId: editingStream.id })}
@@ -110,7 +95,7 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
           </div>
         )
       ) : editingScene ? (
-        <SceneEditor scene={editingScene === 'new' ? null : editingScene} streams={streams ?? []} onSave={saveScene} onCancel={() => setEditingScene(null)} compact />
+        <SceneEditor scene={editingScene === 'new' ? null : editingScene} streams={streams ?? []} onSave={submitScene} onCancel={() => setEditingScene(null)} compact />
       ) : (
         <div className="panel">
           <div className="panel__header">

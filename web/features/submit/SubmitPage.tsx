@@ -7,8 +7,9 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { DiscoveredStreamDto, SubmitResultDto } from '../../../src/shared/api/index.ts';
 import { Brand } from '../../components/Brand.tsx';
-import { CategoryIcon, VideoIcon } from '../../components/icons.tsx';
-import { CATEGORIES } from '../../../src/shared/constants.ts';
+import { CategoryIcon } from '../../components/icons.tsx';
+import { Thumbnail } from '../../components/Thumbnail.tsx';
+import { ANALYZE_FAILED, CATEGORIES } from '../../../src/shared/constants.ts';
 import { ApiError, requestJson } from '../../lib/api.ts';
 import { mergeDiscovered, splitInput } from './submit-rules.ts';
 import './submit.css';
@@ -16,7 +17,6 @@ import './submit.css';
 type Phase = 'idle' | 'analyzing' | 'ready' | 'submitting';
 
 export const NO_VALID = 'No valid stream URLs found. Please check your input and try again.';
-export const ANALYZE_FAILED = 'Failed to analyze input. Please try a different URL.';
 const SUCCESS_MS = 10_000;
 const ICON_MS = 5_000;
 
@@ -146,13 +146,7 @@ export function SubmitPage() {
                 <li key={s.normalizedUrl}>
                   <label className="submit__stream">
                     <input type="checkbox" checked={selected.has(s.normalizedUrl)} onChange={() => toggle(s.normalizedUrl)} />
-                    {s.thumbnail ? (
-                      <img src={s.thumbnail} alt="" className="submit__thumb" />
-                    ) : (
-                      <span className="submit__thumb submit__thumb--none">
-                        <VideoIcon />
-                      </span>
-                    )}
+                    <Thumbnail url={s.url} name={s.title ?? s.url} src={s.thumbnail} />
                     <span className="submit__stream-text">
                       <strong>{s.title ?? s.url}</strong>
                       <small>

@@ -16,6 +16,8 @@ const ACTIONS: Record<string, string> = {
   revoked: 'revoked',
   approved: 'approved',
   rejected: 'rejected',
+  started: 'started',
+  finished: 'finished',
 };
 
 export default function ActivityTab() {

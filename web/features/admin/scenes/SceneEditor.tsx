@@ -22,7 +22,7 @@ import type { SceneDto, StreamDto } from '../../../../src/shared/api/index.ts';
 import { LAYOUT_TYPES, MAX_SCENE_STREAMS, type LayoutType, type SelectionAlgorithm } from '../../../../src/shared/constants.ts';
 import { CloseIcon, PlusIcon } from '../../../components/icons.tsx';
 import { sceneRef } from '../../../lib/api.ts';
-import { Thumbnail } from '../streams/StreamsTab.tsx';
+import { Thumbnail } from '../../../components/Thumbnail.tsx';
 import { addToSlots, availableStreams, filledCount, moveSlot, placeInSlot, removeFromSlots, slotsOf, type Slots } from '../rules.ts';
 
 export interface SceneDraft {

@@ -12,10 +12,11 @@ import { sceneRef } from '../../../lib/api.ts';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
 import { defaultSceneIdAtom, readyOr, scenesAtom, screensAtom, streamsAtom, upsertById } from '../atoms.ts';
-import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
+import { showFailure, showSuccess } from '../feedback.ts';
+import { saveScene } from '../saving.ts';
 import { formatDateTime } from '../format.ts';
 import { previewStreams } from '../rules.ts';
-import { Thumbnail } from '../streams/StreamsTab.tsx';
+import { Thumbnail } from '../../../components/Thumbnail.tsx';
 import { updateReady } from '../useAdminLive.ts';
 import { LayoutPreview, SceneEditor, sceneInput, type SceneDraft } from './SceneEditor.tsx';
 
@@ -103,18 +104,11 @@ export default function ScenesTab() {
   const [deleting, setDeleting] = useState<SceneDto | null>(null);
 
   async function save(draft: SceneDraft): Promise<string | null> {
-    const existing = editing !== 'new' ? editing : null;
-    try {
-      const scene = existing ? (await adminApi.updateScene({ ...sceneInput(draft), id: existing.id })).scene : await adminApi.createScene(sceneInput(draft));
-      updateReady(scenesAtom, (list) => upsertById(list, scene, true));
-      setEditing(null);
-      showSuccess(existing ? `Saved "${scene.name}"` : `Created "${scene.name}"`);
-      return null;
-    } catch (error) {
-      const what = existing ? 'Failed to update scene' : 'Failed to create scene';
-      showFailure(what, error);
-      return `${what}: ${serverSentence(error, 'Failed to save scene')}`;
-    }
+    const saved = await saveScene(editing !== 'new' && editing ? editing.id : null, sceneInput(draft));
+    if (!saved.ok) return saved.sentence;
+    updateReady(scenesAtom, (list) => upsertById(list, saved.value, true));
+    setEditing(null);
+    return null;
   }
 
   async function remove(scene: SceneDto) {

@@ -10,7 +10,7 @@ import { adminApi } from '../admin-api.ts';
 import { readyOr, scenesAtom, screensAtom, streamsAtom } from '../atoms.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime, timeAgo } from '../format.ts';
-import { Thumbnail } from '../streams/StreamsTab.tsx';
+import { Thumbnail } from '../../../components/Thumbnail.tsx';
 
 const KIND_NAMES = { wall: 'Wall', kiosk: 'Kiosk', admin: 'Admin console', rater: 'Rater' } as const;
 

@@ -176,8 +176,3 @@ export function StreamForm(props: {
     </form>
   );
 }
-
-/** What the API takes from the form: empty optional fields are sent as empty (cleared). */
-export function toInput(values: StreamValues): Record<string, unknown> {
-  return { ...values };
-}

@@ -4,32 +4,22 @@ import { useMemo, useState } from 'react';
 import type { StreamDto } from '../../../../src/shared/api/index.ts';
 import type { QualityFilter } from '../../../../src/shared/quality/grade.ts';
 import { guessPlatform } from '../../../../src/shared/streams/platform.ts';
-import { thumbnailUrl } from '../../../../src/shared/streams/url.ts';
 import { CategoryLabel } from '../../../components/Badges.tsx';
-import { EditIcon, ExternalIcon, RefreshIcon, TrashIcon, VideoIcon } from '../../../components/icons.tsx';
+import { EditIcon, ExternalIcon, RefreshIcon, TrashIcon } from '../../../components/icons.tsx';
+import { Thumbnail } from '../../../components/Thumbnail.tsx';
 import { ConfirmDialog, Modal } from '../../../components/Modal.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
 import { readyOr, streamsAtom, upsertById } from '../atoms.ts';
-import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
+import { showFailure, showSuccess } from '../feedback.ts';
 import { DEFAULT_QUERY, queryStreams, streamCounts, type StreamQuery } from '../rules.ts';
 import { updateReady } from '../useAdminLive.ts';
 import { AnalyticsPanel } from './AnalyticsPanel.tsx';
 import { GradeBadge } from './GradeBadge.tsx';
-import { EMPTY_STREAM, StreamForm, toInput, valuesOf } from './StreamForm.tsx';
+import { EMPTY_STREAM, StreamForm, valuesOf, type StreamValues } from './StreamForm.tsx';
+import { saveStream } from '../saving.ts';
 
 const ANALYSIS_SOON = 'Quality analysis is not available yet';
-
-export function Thumbnail({ url, name }: { url: string; name: string }) {
-  const src = thumbnailUrl(url);
-  return src ? (
-    <img className="thumb" src={src} alt={`${name} thumbnail`} loading="lazy" />
-  ) : (
-    <span className="thumb thumb--placeholder" role="img" aria-label={`${name}: no thumbnail`}>
-      <VideoIcon />
-    </span>
-  );
-}
 
 function StreamRow({ stream, index, onEdit, onDelete }: { stream: StreamDto; index: number; onEdit: () => void; onDelete: () => void }) {
   return (
@@ -83,31 +73,20 @@ export default function StreamsTab() {
   const update = <K extends keyof StreamQuery>(key: K) => (event: { target: { value: string } }) =>
     setQuery((q) => ({ ...q, [key]: event.target.value as StreamQuery[K] }));
 
-  async function add(values: Parameters<typeof toInput>[0]): Promise<string | null> {
-    try {
-      const stream = await adminApi.createStream(toInput(values));
-      updateReady(streamsAtom, (list) => upsertById(list, stream, true));
-      showSuccess(`Added "${stream.name}"`);
-      return null;
-    } catch (error) {
-      const sentence = serverSentence(error, 'Failed to create stream');
-      showFailure(sentence === 'Failed to create stream' ? sentence : 'Failed to create stream', error);
-      return sentence;
-    }
+  async function add(values: StreamValues): Promise<string | null> {
+    const saved = await saveStream(null, values);
+    if (!saved.ok) return saved.sentence;
+    updateReady(streamsAtom, (list) => upsertById(list, saved.value, true));
+    return null;
   }
 
-  async function save(values: Parameters<typeof toInput>[0]): Promise<string | null> {
+  async function save(values: StreamValues): Promise<string | null> {
     if (!editing) return null;
-    try {
-      const { stream } = await adminApi.updateStream({ ...toInput(values), id: editing.id });
-      updateReady(streamsAtom, (list) => upsertById(list, stream));
-      setEditing(null);
-      showSuccess(`Saved "${stream.name}"`);
-      return null;
-    } catch (error) {
-      showFailure('Failed to update stream', error);
-      return serverSentence(error, 'Failed to update stream');
-    }
+    const saved = await saveStream(editing.id, values);
+    if (!saved.ok) return saved.sentence;
+    updateReady(streamsAtom, (list) => upsertById(list, saved.value));
+    setEditing(null);
+    return null;
   }
 
   async function remove(stream: StreamDto) {

@@ -16,7 +16,7 @@ import { submissionsVersionAtom } from '../atoms.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { useRemote } from '../useRemote.ts';
 import { formatDateTime, timeAgo } from '../format.ts';
-import { Thumbnail } from '../streams/StreamsTab.tsx';
+import { Thumbnail } from '../../../components/Thumbnail.tsx';
 
 type Status = 'pending' | 'approved' | 'rejected';
 
