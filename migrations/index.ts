@@ -8,6 +8,7 @@ import { Migration20261122161350_realtime } from './Migration20261122161350_real
 import { Migration20261122165025_auth } from './Migration20261122165025_auth.ts';
 import { Migration20261123034630_console } from './Migration20261123034630_console.ts';
 import { Migration20261123040324_submissions } from './Migration20261123040324_submissions.ts';
+import { Migration20261123090000_discovery } from './Migration20261123090000_discovery.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -15,4 +16,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122165025_auth', class: Migration20261122165025_auth },
   { name: 'Migration20261123034630_console', class: Migration20261123034630_console },
   { name: 'Migration20261123040324_submissions', class: Migration20261123040324_submissions },
+  { name: 'Migration20261123090000_discovery', class: Migration20261123090000_discovery },
 ];

@@ -24,6 +24,10 @@ import { webApp } from './http/web.ts';
 import type { Logger } from './logger.ts';
 import { configRouter } from './modules/config/config.routes.ts';
 import { discoveryRouter, type DiscoveryRouteDeps } from './modules/discovery/discovery.routes.ts';
+import { DEFAULT_PLATFORM_SETTINGS, type PlatformSettings } from './modules/discovery/adapters/adapter.ts';
+import { discoveryPushes } from './modules/discovery/discovery.changes.ts';
+import { createDiscoveryJobs, type DiscoveryJobs, type DiscoveryJobsDeps } from './modules/discovery/discovery.jobs.ts';
+import { DEFAULT_JOB_SETTINGS, type JobQueue, type JobSettings } from './jobs/queue.ts';
 import { submissionPushes } from './modules/submissions/submission.changes.ts';
 import { submissionsRouter, type SubmissionRouteDeps } from './modules/submissions/submissions.routes.ts';
 import { createSafeFetcher, type Resolver } from './http/safe-fetch.ts';
@@ -75,6 +79,14 @@ export interface AppDeps {
   fetchResolver?: Resolver;
   /** More features' pushes besides the built-in ones (tests plug in a feature of their own). */
   features?: readonly FeaturePushes[];
+  /** The background-job queue (pg-boss); without it discovery runs answer 503. */
+  queue?: JobQueue;
+  /** How jobs run on this node (JOBS_*, DISCOVERY_CONCURRENCY). */
+  jobs?: JobSettings;
+  /** Discovery's platform credentials and base URLs. */
+  platforms?: PlatformSettings;
+  /** Discovery job tuning for tests: reconcile period, rate-limit waits. */
+  discoveryTuning?: Pick<DiscoveryJobsDeps, 'reconcileMs' | 'sleep' | 'requestTimeoutMs'>;
 }
 
 /** What the routes share: the command deps (publisher, journal), the scene cache, the hub's screens, limits, the safe fetcher. */
@@ -113,7 +125,11 @@ export interface NatureWall {
   availability: DatabaseAvailability;
   /** Starts the scene controller on an HTTP server; from then on every change is pushed. */
   attachHub(options: Omit<HubOptions, 'directory' | 'logger' | 'availability' | 'versions' | 'features' | 'presenceJournal'>): Promise<Hub>;
-  /** Stops the availability watch (the hub and the ORM are closed by their owners). */
+  /** Starts this node's background work (discovery workers, schedules); a no-op without a queue. */
+  startJobs(): Promise<void>;
+  /** Discovery's jobs side, when a queue is attached. */
+  discoveryJobs: DiscoveryJobs | undefined;
+  /** Stops the availability watch and the job timers (the hub, the queue and the ORM are closed by their owners). */
   stop(): void;
 }
 
@@ -129,18 +145,32 @@ export function createApp(deps: AppDeps): NatureWall {
   const limiterStore = deps.limiterStore ?? { kind: 'memory' };
   const fetcher = createSafeFetcher({ allowHosts: deps.fetchAllowHosts ?? [], ...(deps.fetchResolver ? { resolver: deps.fetchResolver } : {}) });
   let hub: Hub | undefined;
+  const commands: CommandDeps = {
+    publisher: {
+      async publish(changes) {
+        deps.onChanges?.(changes);
+        if (hub) await hub.publisher.publish(changes);
+        else directory.invalidate();
+      },
+    },
+    journal: activityJournal,
+  };
+  const discoveryJobs = deps.queue
+    ? createDiscoveryJobs({
+        orm: deps.orm,
+        queue: deps.queue,
+        commands,
+        fetcher,
+        platforms: deps.platforms ?? DEFAULT_PLATFORM_SETTINGS,
+        settings: deps.jobs ?? DEFAULT_JOB_SETTINGS,
+        logger: deps.logger,
+        ...deps.discoveryTuning,
+      })
+    : undefined;
   const services: Services = {
     snapshots,
-    commands: {
-      publisher: {
-        async publish(changes) {
-          deps.onChanges?.(changes);
-          if (hub) await hub.publisher.publish(changes);
-          else directory.invalidate();
-        },
-      },
-      journal: activityJournal,
-    },
+    commands,
+    discoveryJobs,
     listScreens: async (options) => (hub ? hub.screens(options) : { screens: [], partial: false }),
     commandScreens: (command, id) => hub?.command(command, id),
     loginLimits: {
@@ -203,8 +233,13 @@ export function createApp(deps: AppDeps): NatureWall {
     api,
     directory,
     availability,
+    discoveryJobs,
+    startJobs: async () => {
+      await discoveryJobs?.start();
+    },
     stop: () => {
       availability.stop();
+      discoveryJobs?.stop();
       void fetcher.close();
     },
     async attachHub(options) {
@@ -214,7 +249,14 @@ export function createApp(deps: AppDeps): NatureWall {
         directory,
         versions: pushVersions(deps.orm),
         // Each feature's pushes: one line per feature.
-        features: [streamPushes(deps.orm), scenePushes(directory), submissionPushes(deps.orm), activityPushes, ...(deps.features ?? [])],
+        features: [
+          streamPushes(deps.orm),
+          scenePushes(directory),
+          submissionPushes(deps.orm),
+          discoveryPushes(deps.orm),
+          activityPushes,
+          ...(deps.features ?? []),
+        ],
         presenceJournal: screenJournal(deps.orm),
         availability,
         logger: deps.logger,

@@ -5,6 +5,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseAllowHosts } from './http/safe-fetch.ts';
+import type { JobSettings } from './jobs/queue.ts';
+import type { PlatformSettings } from './modules/discovery/adapters/adapter.ts';
 
 const flag = (fallback: boolean) =>
   z
@@ -13,6 +15,7 @@ const flag = (fallback: boolean) =>
     .transform((v) => (v === undefined || v === '' ? fallback : ['true', '1', 'yes'].includes(v)));
 
 const port = z.coerce.number().int().min(0).max(65535);
+const optionalText = z.string().optional().or(z.literal('').transform(() => undefined));
 
 const EnvSchema = z.object({
   PORT: port.default(3000),
@@ -42,6 +45,19 @@ const EnvSchema = z.object({
   WEATHER_API_KEY: z.string().optional().or(z.literal('').transform(() => undefined)),
   WEATHER_ENABLED: flag(true),
   WEATHER_BASE_URL: z.url().default('https://api.openweathermap.org'),
+  YOUTUBE_API_KEY: optionalText,
+  YOUTUBE_API_BASE_URL: z.url().default('https://www.googleapis.com'),
+  TWITCH_CLIENT_ID: optionalText,
+  TWITCH_CLIENT_SECRET: optionalText,
+  TWITCH_API_BASE_URL: z.url().default('https://api.twitch.tv'),
+  TWITCH_AUTH_BASE_URL: z.url().default('https://id.twitch.tv'),
+  VIMEO_TOKEN: optionalText,
+  VIMEO_API_BASE_URL: z.url().default('https://api.vimeo.com'),
+  VIMEO_OEMBED_URL: z.url().default('https://vimeo.com/api/oembed.json'),
+  DISCOVERY_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  JOBS_ENABLED: flag(true),
+  JOBS_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(600).default(30),
+  JOBS_MONITOR_SECONDS: z.coerce.number().int().min(1).max(300).optional().or(z.literal('').transform(() => undefined)),
   NODE_ENV: z.string().default('development'),
 });
 
@@ -65,6 +81,10 @@ export type Config = {
   /** Hosts the safe fetcher may reach although they are not public: for tests' fixture servers only. */
   fetchAllowHosts: string[];
   weather: { apiKey: string | undefined; enabled: boolean; baseUrl: string };
+  /** Discovery's platform credentials and base URLs (tests point these at fixture servers). */
+  platforms: PlatformSettings;
+  /** Background jobs (pg-boss): whether this node works jobs, how many discovery runs at once, heartbeat and monitor periods. */
+  jobs: JobSettings;
   production: boolean;
 };
 
@@ -94,6 +114,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     fetchAllowHosts: parseAllowHosts(e.FETCH_ALLOW_HOSTS),
     weather: { apiKey: e.WEATHER_API_KEY, enabled: e.WEATHER_ENABLED, baseUrl: e.WEATHER_BASE_URL },
+    platforms: {
+      youtube: { apiKey: e.YOUTUBE_API_KEY, baseUrl: e.YOUTUBE_API_BASE_URL },
+      twitch: { clientId: e.TWITCH_CLIENT_ID, clientSecret: e.TWITCH_CLIENT_SECRET, apiBaseUrl: e.TWITCH_API_BASE_URL, authBaseUrl: e.TWITCH_AUTH_BASE_URL },
+      vimeo: { token: e.VIMEO_TOKEN, apiBaseUrl: e.VIMEO_API_BASE_URL, oembedUrl: e.VIMEO_OEMBED_URL },
+    },
+    jobs: {
+      enabled: e.JOBS_ENABLED,
+      discoveryConcurrency: e.DISCOVERY_CONCURRENCY,
+      heartbeatSeconds: e.JOBS_HEARTBEAT_SECONDS,
+      monitorSeconds: e.JOBS_MONITOR_SECONDS,
+    },
     production: e.NODE_ENV === 'production',
   };
 }

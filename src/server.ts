@@ -16,6 +16,7 @@ import type { LimiterStore } from './http/rate-limit.ts';
 import { ensureInitialAdmin } from './modules/auth/admins.service.ts';
 import { seed } from './modules/seed/seed.ts';
 import { postgresAdapter, redisAdapter } from './realtime/adapter.ts';
+import { startJobQueue } from './jobs/queue.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
@@ -58,8 +59,14 @@ async function main(): Promise<void> {
       ? { kind: 'postgres', pool: limiterPool }
       : { kind: 'memory' };
 
+  // The job queue (pg-boss, schema pgboss in the same database; it creates its own tables).
+  const queue = await startJobQueue({ url: databaseUrl, logger, settings: config.jobs });
+
   const app = createApp({
     orm,
+    queue,
+    jobs: config.jobs,
+    platforms: config.platforms,
     logger,
     webDist: config.webDist,
     adminApiToken: config.adminApiToken,
@@ -72,6 +79,7 @@ async function main(): Promise<void> {
   const server = http.createServer(app.koa.callback());
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
   const hub = await app.attachHub({ server, adapter });
+  await app.startJobs();
 
   let closing: Promise<void> | undefined;
   const drain = () =>
@@ -84,6 +92,8 @@ async function main(): Promise<void> {
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 5_000).unref();
       await closed;
+      // Running jobs get a few seconds to finish; what does not is retried by another node.
+      await queue.stop({ graceful: true, timeout: 5_000 });
       await limiterPool?.end();
       await orm.close();
     })());

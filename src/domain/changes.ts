@@ -15,6 +15,14 @@ export interface ChangeTypes {}
 export type DomainChange = ChangeTypes[keyof ChangeTypes];
 export type ChangeType = DomainChange['type'];
 
+/**
+ * Progress, not history: a change marked `transient` is pushed but never journaled (a running
+ * job's "found 25 more" is news for the console, not an entry of the audit trail).
+ */
+export function isJournaled(change: DomainChange): boolean {
+  return !(change as { transient?: boolean }).transient;
+}
+
 /** The changes of one command, recorded while it runs. */
 export type Changes = DomainChange[];
 

@@ -39,6 +39,7 @@ const CONSTRAINT_MESSAGES: Record<string, [number, string]> = {
   scene_streams_scene_position_unique: [409, 'Two streams cannot share a slot'],
   scene_streams_scene_stream_unique: [409, 'A stream can fill only one slot'],
   discovery_sources_name_unique: [409, 'A source with this name already exists'],
+  discovery_jobs_one_active_per_source: [409, 'This source is already running'],
   submissions_pending_unique: [409, 'This stream was already submitted and is waiting for review.'],
 };
 

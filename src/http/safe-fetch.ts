@@ -56,11 +56,24 @@ export interface SafeResponse {
   url: string;
   status: number;
   contentType: string;
+  /** Response headers (rate-limit resets, pagination links). */
+  headers: Headers;
   body: Buffer;
 }
 
+export interface SafeRequest {
+  accept?: string;
+  /** GET unless told; a POST carries a form or JSON body (platform token endpoints). */
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Larger bodies for playlists; never above what the caller reads. */
+  maxBytes?: number;
+  timeoutMs?: number;
+}
+
 export interface SafeFetcher {
-  fetch(url: string, init?: { accept?: string }): Promise<SafeResponse>;
+  fetch(url: string, init?: SafeRequest): Promise<SafeResponse>;
   close(): Promise<void>;
 }
 
@@ -154,7 +167,7 @@ export function createSafeFetcher(options: SafeFetchOptions = {}): SafeFetcher {
       } catch {
         throw blocked('Not a valid URL');
       }
-      const signal = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.timeout(init.timeoutMs ?? timeoutMs);
       try {
         for (let hop = 0; ; hop++) {
           checkUrl(url, allow);
@@ -162,7 +175,9 @@ export function createSafeFetcher(options: SafeFetchOptions = {}): SafeFetcher {
             dispatcher: agent,
             redirect: 'manual',
             signal,
-            headers: { 'user-agent': USER_AGENT, accept: init.accept ?? 'text/html,application/xhtml+xml,*/*;q=0.8' },
+            method: init.method ?? 'GET',
+            ...(init.body === undefined ? {} : { body: init.body }),
+            headers: { ...init.headers, 'user-agent': USER_AGENT, accept: init.accept ?? 'text/html,application/xhtml+xml,*/*;q=0.8' },
           });
           const location = response.headers.get('location');
           if (response.status >= 300 && response.status < 400 && location) {
@@ -175,7 +190,8 @@ export function createSafeFetcher(options: SafeFetchOptions = {}): SafeFetcher {
             url: url.href,
             status: response.status,
             contentType: response.headers.get('content-type') ?? '',
-            body: await readCapped(response, maxBytes),
+            headers: response.headers as unknown as Headers,
+            body: await readCapped(response, init.maxBytes ?? maxBytes),
           };
         }
       } catch (error) {

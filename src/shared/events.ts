@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { SceneDto, SceneStreamDto, StreamDto } from './api/index.ts';
 import type { ScreenCommandName } from './api/screens.ts';
 import type { SubmissionDto } from './api/submissions.ts';
+import type { DiscoveryProgressDto, DiscoverySourceDto } from './api/discovery.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
 
 export type ScreenKind = 'wall' | 'kiosk' | 'admin' | 'rater';
@@ -139,8 +140,11 @@ export interface ServerToClientEvents {
   'submission:reviewed': (payload: { version: number; submission: SubmissionDto; pending: number }) => void;
   /** An admin's command to this screen: reload the page, or show its name for a few seconds. */
   'screen:command': (payload: { command: ScreenCommandName }) => void;
-  /** Reserved for the discovery, quality and evaluation features. */
-  'discovery:progress': (payload: { job_id: number; status: string; streams_discovered: number; streams_added: number }) => void;
+  /** For admin consoles: a discovery job started, found more streams, or ended. */
+  'discovery:progress': (payload: DiscoveryProgressDto) => void;
+  /** For admin consoles: discovery sources were created, edited or deleted (the whole list, it is short). */
+  'discovery:sources': (payload: { version: number; sources: DiscoverySourceDto[] }) => void;
+  /** Reserved for the quality and evaluation features. */
   'quality:progress': (payload: { stream_id: number; status: string; score: number | null }) => void;
   'evaluation:queue': (payload: { pending: number; completedToday: number }) => void;
 }

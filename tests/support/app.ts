@@ -8,6 +8,7 @@ import { postgresAdapter, redisAdapter } from '../../src/realtime/adapter.ts';
 import type { DomainChange } from '../../src/domain/changes.ts';
 import type { Hub, HubOptions } from '../../src/realtime/hub.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+import { DEFAULT_JOB_SETTINGS, startJobQueue, type JobSettings } from '../../src/jobs/queue.ts';
 
 export interface TestResponse<T> {
   status: number;
@@ -48,6 +49,8 @@ export interface TestAppOptions {
   /** Share another test app's database (a second node). */
   database?: TestDatabase;
   appOptions?: Partial<Parameters<typeof createApp>[0]>;
+  /** Start the job queue (pg-boss) and this node's workers; settings override the defaults. */
+  jobs?: boolean | Partial<JobSettings>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -56,7 +59,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const orm = await initORM({ url: db.url, logger });
   const published: DomainChange[] = [];
+  const jobSettings: JobSettings | undefined = options.jobs
+    ? { ...DEFAULT_JOB_SETTINGS, heartbeatSeconds: 10, monitorSeconds: 1, ...(options.jobs === true ? {} : options.jobs) }
+    : undefined;
+  const queue = jobSettings ? await startJobQueue({ url: db.url, logger, settings: jobSettings, max: 3 }) : undefined;
   const app = createApp({
+    ...(queue ? { queue, jobs: jobSettings } : {}),
     orm,
     logger,
     adminApiToken: TEST_ADMIN_TOKEN,
@@ -79,6 +87,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...hubOptions,
     });
   }
+  await app.startJobs();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -97,6 +106,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       server.closeAllConnections();
       if (hub) await hub.close();
       else await new Promise<void>((resolve) => server.close(() => resolve()));
+      await queue?.stop({ graceful: false });
       await orm.close();
       if (ownsDatabase) await db.drop();
     },

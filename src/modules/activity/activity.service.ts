@@ -1,18 +1,18 @@
 /** The audit trail of admin writes: recorded by runCommand's journal, read by the console. */
 import type { EntityManager } from '../../db.ts';
-import type { DomainChange } from '../../domain/changes.ts';
+import { isJournaled, type DomainChange } from '../../domain/changes.ts';
 import type { CommandJournal } from '../../domain/command.ts';
 import { Activity } from './activity.entity.ts';
 
 /** The record a change is about, read from the fields changes carry by convention. */
 function subjectOf(change: DomainChange): { id: number | null; name: string | null } {
-  const fields = change as { streamId?: number; sceneId?: number; tokenId?: number; name?: string };
-  return { id: fields.streamId ?? fields.sceneId ?? fields.tokenId ?? null, name: fields.name ?? null };
+  const fields = change as { streamId?: number; sceneId?: number; tokenId?: number; sourceId?: number; name?: string };
+  return { id: fields.streamId ?? fields.sceneId ?? fields.tokenId ?? fields.sourceId ?? null, name: fields.name ?? null };
 }
 
 export const activityJournal: CommandJournal = {
   async record(tx, changes, actor) {
-    for (const change of changes) {
+    for (const change of changes.filter(isJournaled)) {
       const subject = subjectOf(change);
       tx.create(Activity, {
         actor,

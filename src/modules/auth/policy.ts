@@ -30,7 +30,11 @@ export const POLICY: Record<string, Access> = {
   'GET /api/config/default-scene': 'public',
   'PUT /api/config/default-scene': 'admin',
 
+  'POST /api/discovery': 'admin', // ?action=run: one source or all
   'GET /api/discovery/sources': 'admin',
+  'POST /api/discovery/sources': 'admin',
+  'PUT /api/discovery/sources/:id': 'admin',
+  'DELETE /api/discovery/sources/:id': 'admin',
   'GET /api/discovery/jobs': 'admin',
   'GET /api/discovery/stats': 'admin',
   'POST /api/discovery/extract': 'public', // rate-limited per IP; fetches only through the safe fetcher

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { DISCOVERY_PLATFORMS, JOB_STATUSES } from '../../shared/constants.ts';
+import { DELIVERIES, DISCOVERY_PLATFORMS, JOB_STATUSES, JOB_TRIGGERS } from '../../shared/constants.ts';
 
-/** Where discovery looks for new cams: a channel, a search, a page of links. */
+/** Where discovery looks for new cams: a search, a channel, a category, a playlist, pages. */
 export const DiscoverySourceSchema = defineEntity({
   name: 'DiscoverySource',
   tableName: 'discovery_sources',
@@ -10,10 +10,15 @@ export const DiscoverySourceSchema = defineEntity({
     name: p.text().unique('discovery_sources_name_unique'),
     platform: p.enum(DISCOVERY_PLATFORMS),
     url: p.text().nullable(),
-    /** Platform-specific settings (query, category hint, limits). */
-    options: p.json<Record<string, unknown>>().defaultRaw(`'{}'::jsonb`).onCreate(() => ({})),
+    /** Platform settings, validated by the platform's schema (src/shared/api/discovery.ts). */
+    config: p.json<Record<string, unknown>>().defaultRaw(`'{}'::jsonb`).onCreate(() => ({})),
+    /** A cron expression: the source runs on it, once per tick across all nodes. */
+    schedule: p.text().nullable(),
+    /** Where finds go: straight into the pool, or to the submissions review queue. */
+    deliver: p.enum(DELIVERIES).default('pool'),
     active: p.boolean().default(true),
     createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });
 
@@ -27,10 +32,18 @@ export const DiscoveryJobSchema = defineEntity({
     id: p.integer().primary(),
     source: () => p.manyToOne(DiscoverySource).nullable().deleteRule('set null').index('discovery_jobs_source_idx'),
     status: p.enum(JOB_STATUSES).default('queued'),
+    trigger: p.enum(JOB_TRIGGERS).default('manual'),
+    /** The run's options as the admin gave them (limits). */
+    options: p.json<Record<string, unknown>>().defaultRaw(`'{}'::jsonb`).onCreate(() => ({})),
     errorMessage: p.text().nullable(),
     streamsDiscovered: p.integer().default(0),
     streamsAdded: p.integer().default(0),
+    /** How many times a worker picked it up (above 1: a worker died and the queue retried it). */
+    attempts: p.integer().default(0),
+    /** The pg-boss job carrying this run. */
+    queueJobId: p.text().nullable(),
     createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).index('discovery_jobs_created_idx'),
+    startedAt: p.datetime().nullable(),
     finishedAt: p.datetime().nullable(),
   },
   checks: [

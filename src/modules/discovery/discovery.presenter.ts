@@ -7,8 +7,12 @@ export function presentSource(s: DiscoverySource): DiscoverySourceDto {
     name: s.name,
     platform: s.platform,
     url: s.url ?? null,
+    config: s.config,
+    schedule: s.schedule ?? null,
+    deliver: s.deliver,
     active: s.active,
     created_at: s.createdAt.toISOString(),
+    updated_at: s.updatedAt.toISOString(),
   };
 }
 
@@ -18,10 +22,13 @@ export function presentJob(j: DiscoveryJob): DiscoveryJobDto {
     source_id: j.source?.id ?? null,
     source_name: j.source?.name ?? null,
     status: j.status,
+    trigger: j.trigger,
     error_message: j.errorMessage ?? null,
     streams_discovered: j.streamsDiscovered,
     streams_added: j.streamsAdded,
+    attempts: j.attempts,
     created_at: j.createdAt.toISOString(),
+    started_at: j.startedAt ? j.startedAt.toISOString() : null,
     finished_at: j.finishedAt ? j.finishedAt.toISOString() : null,
   };
 }

@@ -158,3 +158,27 @@ export function toDiscovered(candidates: readonly Candidate[]): DiscoveredStream
   }
   return out;
 }
+
+/**
+ * Links from a page to other pages of the same site (crawling one level deep): same host
+ * (ignoring www.), http(s), no fragments, no media or obvious asset files, first `limit` in order.
+ */
+export function sameSiteLinks(html: string, pageUrl: string, limit: number): string[] {
+  const doc = parseDocument(html, { decodeEntities: true });
+  const site = new URL(pageUrl).hostname.replace(/^www\./, '');
+  const seen = new Set<string>([pageUrl.replace(/#.*$/, '')]);
+  const out: string[] = [];
+  for (const link of findAll((e: Element) => e.name === 'a', doc.children)) {
+    const href = absolute(getAttributeValue(link, 'href'), pageUrl);
+    if (!href) continue;
+    const url = new URL(href);
+    url.hash = '';
+    if (url.hostname.replace(/^www\./, '') !== site) continue;
+    if (/\.(?:jpe?g|png|gif|svg|webp|css|js|pdf|zip|m3u8?|mp4|ico|xml)$/i.test(url.pathname)) continue;
+    if (seen.has(url.href)) continue;
+    seen.add(url.href);
+    out.push(url.href);
+    if (out.length >= limit) break;
+  }
+  return out;
+}

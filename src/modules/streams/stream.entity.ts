@@ -23,6 +23,10 @@ export const StreamSchema = defineEntity({
     latitude: p.double().runtimeType('number').$type<number>().nullable(),
     longitude: p.double().runtimeType('number').$type<number>().nullable(),
     timezone: p.text().nullable(),
+    /** When discovery last found this stream at its source. */
+    lastSeenAt: p.datetime().nullable(),
+    /** The discovery source that added it (null: added by hand or from a submission). */
+    discoverySourceId: p.integer().nullable(),
     createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
     updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).onUpdate(() => new Date()),
   },

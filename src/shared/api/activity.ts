@@ -1,7 +1,7 @@
 /** The audit trail of admin writes (GET /api/activity). */
 import { z } from 'zod';
 
-export const ACTIVITY_KINDS = ['stream', 'scene', 'default-scene', 'token', 'submission'] as const;
+export const ACTIVITY_KINDS = ['stream', 'scene', 'default-scene', 'token', 'submission', 'discovery'] as const;
 
 export const ActivityQuery = z.object({
   kind: z.enum(ACTIVITY_KINDS).optional(),

@@ -1,19 +1,130 @@
-/** Link analysis and visitor submissions (spec §7 "Quality and discovery"). */
+/** Discovery (sources, runs, jobs, stats), link analysis and visitor submissions (spec §7 "Quality and discovery"). */
 import { z } from 'zod';
-import { LIMITS, type DiscoveryPlatform, type JobStatus } from '../constants.ts';
+import { CATEGORIES, DELIVERIES, DISCOVERY_PLATFORMS, LIMITS, type Delivery, type DiscoveryPlatform, type JobStatus, type JobTrigger } from '../constants.ts';
 import type { Platform } from '../streams/platform.ts';
+import { cleanText, Id } from './common.ts';
+import { StreamUrl } from './streams.ts';
 
 export const JobListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(LIMITS.listPage).default(10),
 });
+
+/** Most pages a crawl of earthcam/custom sources reads in one run (the start pages included). */
+export const MAX_CRAWL_PAGES = 30;
+/** Most entries one run takes from a playlist (iptv-org's whole index is about 10,000). */
+export const MAX_PLAYLIST_ENTRIES = 20_000;
+
+const category = z.enum(CATEGORIES).optional();
+const pageCount = (max: number, fallback: number) => z.coerce.number().int().min(1, 'Must be at least 1').max(max, `Must be at most ${max}`).default(fallback);
+const words = (max: number) => z.array(cleanText(100).min(1)).max(max, `At most ${max} entries`).default([]);
+
+/** Per platform, what a source needs besides its name (validated on create, edit and run). */
+export const SOURCE_CONFIGS = {
+  youtube: z
+    .object({
+      query: cleanText(200).optional(),
+      channel_id: z.string().trim().regex(/^UC[\w-]{22}$/, 'A channel id looks like UC followed by 22 letters, digits, - or _').optional(),
+      /** search.list costs 100 quota units a page: a run reads at most this many. */
+      max_pages: pageCount(5, 1),
+      category,
+    })
+    .refine((c) => Boolean(c.query || c.channel_id), { message: 'Give a search query or a channel id', path: ['query'] }),
+  twitch: z.object({
+    game_id: z.string().trim().regex(/^\d{1,20}$/, 'A Twitch category id is digits (for example 509670 for Science & Technology)'),
+    language: z.string().trim().regex(/^[a-z]{2}$/, 'A two-letter language code').optional(),
+    /** Only streams carrying one of these tags (case-insensitive); empty: all. */
+    tags: words(10),
+    max_pages: pageCount(10, 3),
+    category,
+  }),
+  vimeo: z.object({
+    /** Without VIMEO_TOKEN: these Vimeo links, checked through oEmbed. */
+    links: z.array(StreamUrl).max(100, 'At most 100 links').default([]),
+    category,
+  }),
+  direct: z.object({
+    /** Only entries of these group titles (case-insensitive); empty: all. */
+    groups: words(20),
+    max_entries: pageCount(MAX_PLAYLIST_ENTRIES, 1000),
+    category,
+  }),
+  earthcam: z.object({ max_pages: pageCount(MAX_CRAWL_PAGES, 10), category }),
+  custom: z.object({ max_pages: pageCount(MAX_CRAWL_PAGES, 10), category }),
+} satisfies Record<DiscoveryPlatform, z.ZodType>;
+
+export type SourceConfig<P extends DiscoveryPlatform = DiscoveryPlatform> = z.output<(typeof SOURCE_CONFIGS)[P]>;
+
+/** Platforms whose source is an address (a playlist, a page to crawl). */
+export const URL_PLATFORMS: readonly DiscoveryPlatform[] = ['direct', 'earthcam', 'custom'];
+
+/** Five cron fields (minute hour day month weekday); the server checks the expression itself too. */
+const schedule = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+  z
+    .string()
+    .trim()
+    .max(100)
+    .regex(/^\S+(\s+\S+){4}$/, 'A schedule is a cron expression of five fields, for example "0 * * * *" (hourly)')
+    .nullable()
+    .optional(),
+);
+
+/** POST /api/discovery/sources, and PUT with an id: the whole source. */
+export const SourceInput = z
+  .object({
+    name: z.string({ error: 'Name is required' }).pipe(cleanText(LIMITS.name).min(1, 'Name is required')),
+    platform: z.enum(DISCOVERY_PLATFORMS, { error: 'Choose a platform' }),
+    url: z.preprocess((v) => (v === '' ? null : v), StreamUrl.nullable().optional()),
+    config: z.record(z.string(), z.unknown()).default({}),
+    schedule,
+    deliver: z.enum(DELIVERIES).default('pool'),
+    active: z.boolean().default(true),
+  })
+  .transform((source, ctx) => {
+    if (URL_PLATFORMS.includes(source.platform) && !source.url) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: source.platform === 'direct' ? 'A playlist URL is required' : 'A page URL is required' });
+      return z.NEVER;
+    }
+    const config = SOURCE_CONFIGS[source.platform].safeParse(source.config);
+    if (!config.success) {
+      for (const issue of config.error.issues) ctx.addIssue({ ...issue, path: ['config', ...issue.path] } as never);
+      return z.NEVER;
+    }
+    return { ...source, url: source.url ?? null, schedule: source.schedule ?? null, config: config.data as Record<string, unknown> };
+  });
+export type SourceInput = z.output<typeof SourceInput>;
+
+/** POST /api/discovery?action=run: one source, or every active source. */
+export const RunQuery = z.object({ action: z.literal('run', { error: 'Unknown action; use ?action=run' }) });
+export const RunRequest = z.union([
+  z.object({ runAll: z.literal(true) }),
+  z.object({
+    sourceId: Id,
+    options: z.object({ limit: z.coerce.number().int().min(1).max(MAX_PLAYLIST_ENTRIES).optional() }).default({}),
+  }),
+], { error: 'Give a sourceId, or runAll: true' });
+export type RunRequest = z.output<typeof RunRequest>;
+
+export interface RunOneDto {
+  jobId: number;
+  job: DiscoveryJobDto;
+}
+
+export interface RunAllDto {
+  jobs: number;
+}
 
 export interface DiscoverySourceDto {
   id: number;
   name: string;
   platform: DiscoveryPlatform;
   url: string | null;
+  config: Record<string, unknown>;
+  schedule: string | null;
+  deliver: Delivery;
   active: boolean;
   created_at: string;
+  updated_at: string;
 }
 
 export interface DiscoveryJobDto {
@@ -21,10 +132,13 @@ export interface DiscoveryJobDto {
   source_id: number | null;
   source_name: string | null;
   status: JobStatus;
+  trigger: JobTrigger;
   error_message: string | null;
   streams_discovered: number;
   streams_added: number;
+  attempts: number;
   created_at: string;
+  started_at: string | null;
   finished_at: string | null;
 }
 
@@ -34,6 +148,13 @@ export interface DiscoveryStatDto {
   last_run: string | null;
   total_added: number;
   total_discovered: number;
+}
+
+/** Pushed to admins: a job started, found more, or ended; with its source's totals. */
+export interface DiscoveryProgressDto {
+  version: number;
+  job: DiscoveryJobDto;
+  stats: DiscoveryStatDto | null;
 }
 
 /** What a visitor or an admin pastes: a link, or an embed code (read, never stored). */

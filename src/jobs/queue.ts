@@ -1,0 +1,46 @@
+/**
+ * The background-job queue: pg-boss on our own PostgreSQL (schema `pgboss`, created and migrated
+ * by pg-boss itself on start, so `npm start` still needs nothing but Node). Any node can work any
+ * job; a node that dies mid-job stops heartbeating and the job is retried or failed by whichever
+ * node supervises next. Cron schedules fire once per tick across all nodes.
+ */
+import { PgBoss } from 'pg-boss';
+import type { Logger } from '../logger.ts';
+
+export type JobQueue = PgBoss;
+
+export interface JobSettings {
+  /** JOBS_ENABLED: whether this node works jobs (every node can still queue them). */
+  enabled: boolean;
+  /** DISCOVERY_CONCURRENCY: discovery runs this node works at once. */
+  discoveryConcurrency: number;
+  /** JOBS_HEARTBEAT_SECONDS: a running job's heartbeat; silent this long, it is retried or failed. */
+  heartbeatSeconds: number;
+  /** JOBS_MONITOR_SECONDS: how often nodes look for silent jobs and due schedules (pg-boss's defaults when unset). */
+  monitorSeconds: number | undefined;
+}
+
+export const DEFAULT_JOB_SETTINGS: JobSettings = { enabled: true, discoveryConcurrency: 2, heartbeatSeconds: 30, monitorSeconds: undefined };
+
+export async function startJobQueue(options: { url: string; logger: Logger; settings: JobSettings; max?: number }): Promise<JobQueue> {
+  const monitor = options.settings.monitorSeconds;
+  const boss = new PgBoss({
+    connectionString: options.url,
+    schema: 'pgboss',
+    max: options.max ?? 4,
+    application_name: 'nature-wall-jobs',
+    // Where silent jobs are found and schedules fire: shortened by JOBS_MONITOR_SECONDS (tests).
+    ...(monitor ? { superviseIntervalSeconds: monitor, cronMonitorIntervalSeconds: Math.min(monitor, 45), cronWorkerIntervalSeconds: Math.min(monitor, 45) } : {}),
+    openTelemetry: { enabled: false },
+  });
+  // pg-boss reports database trouble as events; a restart of PostgreSQL must never end the process.
+  let quiet = false;
+  boss.on('error', (error) => {
+    if (quiet) return;
+    quiet = true;
+    options.logger.warn({ err: error }, 'job queue: database error (pg-boss keeps retrying)');
+    setTimeout(() => (quiet = false), 30_000).unref();
+  });
+  await boss.start();
+  return boss;
+}

@@ -1,0 +1,256 @@
+/**
+ * Discovery runs as durable jobs on the PostgreSQL queue (pg-boss). A run is a `discovery_jobs`
+ * row plus a queue job carrying its id; any node with jobs enabled works it, at most
+ * DISCOVERY_CONCURRENCY at once per node. While it runs the worker heartbeats; a worker that
+ * dies goes silent, and the queue retries the job once (on any node) or fails it — the
+ * reconciler then fails the row with the reason, so no row stays `running` for ever. Scheduled
+ * sources are pg-boss cron schedules: one queue job per tick, whichever nodes are up.
+ *
+ * Errors a run meets (missing credentials, quota, an unreachable page) end it `failed` with a
+ * readable message and are not retried: retrying a spent quota only spends more.
+ */
+import type { EntityManager, Orm } from '../../db.ts';
+import type { Changes } from '../../domain/changes.ts';
+import { runCommand, type CommandDeps } from '../../domain/command.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { SafeFetcher } from '../../http/safe-fetch.ts';
+import type { JobQueue, JobSettings } from '../../jobs/queue.ts';
+import type { Logger } from '../../logger.ts';
+import type { Category } from '../../shared/constants.ts';
+import { DiscoveryFailure, realSleep, type DiscoveryAdapter, type DiscoveryContext, type PlatformSettings } from './adapters/adapter.ts';
+import { ADAPTERS } from './adapters/index.ts';
+import { DiscoveryJob, DiscoverySource } from './discovery.entity.ts';
+import { queueRun, specOf } from './discovery.service.ts';
+import { addToPool, sendToReview, toFind, type Find } from './intake.ts';
+
+export const DISCOVERY_QUEUE = 'discovery';
+/** Finds are written (and progress pushed) every this many, or every FLUSH_MS, whichever first. */
+const FLUSH_EVERY = 25;
+const FLUSH_MS = 1_000;
+/** A run may take an hour at most; past that the queue considers its worker gone. */
+const EXPIRE_SECONDS = 60 * 60;
+const ACTOR = 'discovery';
+
+/** What a schedule needs of a source (or that it is gone). */
+export type ScheduleOf = { id: number; schedule?: string | null | undefined; active: boolean } | { id: number; deleted: true };
+
+type QueueData = { jobId: number } | { sourceId: number; scheduled: true };
+
+export interface DiscoveryJobsDeps {
+  orm: Orm;
+  queue: JobQueue;
+  commands: CommandDeps;
+  fetcher: SafeFetcher;
+  platforms: PlatformSettings;
+  settings: JobSettings;
+  logger: Logger;
+  /** How often rows of vanished queue jobs are looked for (ms). */
+  reconcileMs?: number;
+  /** Rate-limit waits (tests shorten them). */
+  sleep?: DiscoveryContext['sleep'];
+  /** The longest one platform request may take. */
+  requestTimeoutMs?: number;
+}
+
+export interface DiscoveryJobs {
+  start(): Promise<void>;
+  /** Hands queued rows to the queue (after the command that created them committed). */
+  enqueue(jobIds: readonly number[]): Promise<void>;
+  /** Puts a source's cron schedule in the queue, or takes it out. */
+  syncSchedule(source: ScheduleOf): Promise<void>;
+  /** Fails rows whose queue job is gone or failed; returns how many. */
+  reconcile(): Promise<number>;
+  stop(): void;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function createDiscoveryJobs(deps: DiscoveryJobsDeps): DiscoveryJobs {
+  const { orm, queue, logger } = deps;
+  const quiet: CommandDeps = { publisher: deps.commands.publisher }; // progress: pushed, not journaled
+  let timer: NodeJS.Timeout | undefined;
+
+  const command = <T>(commands: CommandDeps, fn: (tx: EntityManager, changes: Changes) => Promise<T>) => runCommand(orm.em.fork(), commands, ACTOR, fn);
+
+  async function finish(jobId: number, outcome: { status: 'completed' } | { status: 'failed'; error: string }): Promise<void> {
+    await command(deps.commands, async (tx, changes) => {
+      const job = await tx.findOne(DiscoveryJob, { id: jobId }, { populate: ['source'] });
+      if (!job || (job.status !== 'running' && job.status !== 'queued')) return;
+      job.status = outcome.status;
+      job.errorMessage = outcome.status === 'failed' ? outcome.error.slice(0, 1000) : null;
+      job.finishedAt = new Date();
+      await tx.flush();
+      const name = `${job.source?.name ?? `Source #${job.id}`}: found ${job.streamsDiscovered}, added ${job.streamsAdded}${outcome.status === 'failed' ? ` (failed: ${job.errorMessage})` : ''}`;
+      changes.push({ type: 'discovery.finished', jobId, sourceId: job.source?.id ?? null, name });
+    });
+  }
+
+  /** Claims the row for this attempt; null when there is nothing to run (finished, or its source gone). */
+  async function begin(jobId: number, queueJobId: string): Promise<{ source: DiscoverySource; job: DiscoveryJob } | null> {
+    return command(quiet, async (tx, changes) => {
+      const job = await tx.findOne(DiscoveryJob, { id: jobId }, { populate: ['source'] });
+      if (!job || (job.status !== 'queued' && job.status !== 'running')) return null;
+      job.attempts += 1;
+      job.status = 'running';
+      job.startedAt ??= new Date();
+      job.queueJobId = queueJobId;
+      if (job.attempts > 1) job.streamsDiscovered = 0; // a retry finds again; what it added stays counted
+      await tx.flush();
+      changes.push({ type: 'discovery.progress', jobId, transient: true });
+      return job.source ? { source: job.source, job } : null;
+    });
+  }
+
+  async function run(jobId: number, queueJobId: string, signal: AbortSignal): Promise<void> {
+    const claimed = await begin(jobId, queueJobId);
+    if (!claimed) {
+      await finish(jobId, { status: 'failed', error: 'The source was deleted before the run started' });
+      return;
+    }
+    const { source, job } = claimed;
+    let discovered = 0;
+    let added = job.streamsAdded;
+    let batch: Find[] = [];
+    let flushedAt = Date.now();
+    const spec = specOf(source);
+    const intake = { id: source.id, name: source.name, category: (spec.config as { category?: Category }).category };
+    const flush = async () => {
+      const finds = batch;
+      batch = [];
+      flushedAt = Date.now();
+      await command(quiet, async (tx, changes) => {
+        added += source.deliver === 'review' ? await sendToReview(tx, changes, intake, finds) : await addToPool(tx, changes, intake, finds);
+        await tx.nativeUpdate(DiscoveryJob, { id: jobId }, { streamsDiscovered: discovered, streamsAdded: added });
+        changes.push({ type: 'discovery.progress', jobId, transient: true });
+      });
+    };
+    const limit = typeof job.options.limit === 'number' ? job.options.limit : undefined;
+    const ctx: DiscoveryContext = { fetcher: deps.fetcher, platforms: deps.platforms, logger, signal, limit, sleep: deps.sleep ?? realSleep, timeoutMs: deps.requestTimeoutMs };
+    const seen = new Set<string>();
+    const adapter = ADAPTERS[spec.platform] as DiscoveryAdapter;
+    for await (const stream of adapter(spec, ctx)) {
+      const find = toFind(stream);
+      if (!find || seen.has(find.normalizedUrl)) continue;
+      seen.add(find.normalizedUrl);
+      discovered++;
+      batch.push(find);
+      if (batch.length >= FLUSH_EVERY || Date.now() - flushedAt >= FLUSH_MS) await flush();
+      if (limit !== undefined && discovered >= limit) break;
+    }
+    await flush();
+  }
+
+  async function work(data: QueueData, queueJobId: string, signal: AbortSignal): Promise<void> {
+    let jobId: number;
+    if ('jobId' in data) {
+      jobId = data.jobId;
+    } else {
+      // A schedule's tick: a row of its own, unless the source is inactive or still running.
+      try {
+        const job = await command(deps.commands, (tx, changes) => queueRun(tx, changes, data.sourceId, {}, 'schedule'));
+        jobId = job.id;
+      } catch (error) {
+        logger.info({ sourceId: data.sourceId, reason: message(error) }, 'discovery: scheduled run skipped');
+        return;
+      }
+    }
+    try {
+      await run(jobId, queueJobId, signal);
+      await finish(jobId, { status: 'completed' });
+    } catch (error) {
+      const known = error instanceof DiscoveryFailure || error instanceof DomainError;
+      if (!known) logger.error({ err: error, jobId }, 'discovery run failed');
+      await finish(jobId, { status: 'failed', error: known ? message(error) : `Discovery failed: ${message(error)}` });
+    }
+  }
+
+  async function failRow(jobId: number, error: string): Promise<void> {
+    await finish(jobId, { status: 'failed', error }).catch((e: unknown) => logger.warn({ err: e, jobId }, 'could not mark a discovery job failed'));
+  }
+
+
+  async function syncSchedule(source: ScheduleOf): Promise<void> {
+    const key = String(source.id);
+    if ('deleted' in source || !source.schedule || !source.active) await queue.unschedule(DISCOVERY_QUEUE, key);
+    else await queue.schedule(DISCOVERY_QUEUE, source.schedule, { sourceId: source.id, scheduled: true }, { key, tz: 'UTC' });
+  }
+
+  /** Every scheduled source has its schedule and nothing else has one (sources changed while the queue was away). */
+  async function syncAll(): Promise<void> {
+    const sources = await orm.em.fork().find(DiscoverySource, {});
+    const wanted = new Set(sources.filter((s) => s.schedule && s.active).map((s) => String(s.id)));
+    for (const source of sources) await syncSchedule(source);
+    for (const schedule of await queue.getSchedules(DISCOVERY_QUEUE)) {
+      if (!wanted.has(schedule.key)) await queue.unschedule(DISCOVERY_QUEUE, schedule.key);
+    }
+  }
+
+
+  /** Fails rows whose queue job is gone or failed; returns how many. */
+  async function reconcile(): Promise<number> {
+    const em = orm.em.fork();
+    const open = await em.find(DiscoveryJob, { status: { $in: ['queued', 'running'] } });
+    let failed = 0;
+    for (const job of open) {
+      if (!job.queueJobId) {
+        // Queued by a node that died before handing it to the queue.
+        if (Date.now() - job.createdAt.getTime() > 2 * 60_000) {
+          await failRow(job.id, 'The job was never queued (the server stopped while starting it)');
+          failed++;
+        }
+        continue;
+      }
+      const queued = await queue.getJobById<QueueData>(DISCOVERY_QUEUE, job.queueJobId);
+      if (queued && (queued.state === 'created' || queued.state === 'retry' || queued.state === 'active')) continue;
+      const output = queued?.output as { message?: string } | undefined;
+      const reason = queued?.state === 'failed'
+        ? `The worker stopped during the run and the retry did not finish it${output?.message ? ` (${output.message})` : ''}`
+        : queued?.state === 'cancelled' ? 'The run was cancelled' : 'The run ended without reporting (its worker stopped)';
+      await failRow(job.id, reason);
+      failed++;
+    }
+    return failed;
+  }
+
+  return {
+    async start() {
+      const options = { retryLimit: 1, retryDelay: 0, expireInSeconds: EXPIRE_SECONDS, heartbeatSeconds: deps.settings.heartbeatSeconds, deleteAfterSeconds: 7 * 24 * 3600 };
+      await queue.createQueue(DISCOVERY_QUEUE, options);
+      await queue.updateQueue(DISCOVERY_QUEUE, options);
+      if (deps.settings.enabled) {
+        await queue.work<QueueData>(
+          DISCOVERY_QUEUE,
+          { batchSize: 1, localConcurrency: deps.settings.discoveryConcurrency, pollingIntervalSeconds: 1 },
+          async ([job]) => {
+            if (job) await work(job.data, job.id, job.signal);
+          },
+        );
+      }
+      await syncAll();
+      const every = deps.reconcileMs ?? 30_000;
+      timer = setInterval(() => void reconcile().catch((error: unknown) => logger.warn({ err: error }, 'discovery reconcile failed')), every);
+      timer.unref();
+      await reconcile();
+    },
+
+    async enqueue(jobIds) {
+      for (const jobId of jobIds) {
+        try {
+          const queueJobId = await queue.send(DISCOVERY_QUEUE, { jobId });
+          if (!queueJobId) throw new Error('the queue refused the job');
+          await orm.em.fork().nativeUpdate(DiscoveryJob, { id: jobId, queueJobId: null }, { queueJobId });
+        } catch (error) {
+          await failRow(jobId, `The job could not be queued: ${message(error)}`);
+        }
+      }
+    },
+
+    syncSchedule,
+
+    reconcile,
+
+    stop() {
+      if (timer) clearInterval(timer);
+    },
+  };
+}
