@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiscoveryJobDto, DiscoveryProgressDto, DiscoverySourceDto, DiscoveryStatDto, RunOneDto } from '../../src/shared/api/index.ts';
-import { DiscoveryJob } from '../../src/modules/discovery/discovery.entity.ts';
+import { DiscoveryJob, DiscoverySource } from '../../src/modules/discovery/discovery.entity.ts';
 import { Stream } from '../../src/modules/streams/stream.entity.ts';
 import { Submission } from '../../src/modules/submissions/submission.entity.ts';
 import { adminHeaders, startTestApp, type TestApp } from '../support/app.ts';
@@ -183,6 +183,21 @@ describe('runs', () => {
       expect(res.body.error).toContain(message);
     }
     expect((await app.anonymous('POST', '/api/discovery?action=run', { runAll: true })).status).toBe(401);
+  });
+});
+
+describe('rows of vanished runs', () => {
+  it('are failed with a reason by the reconciler, never left running', async () => {
+    const source = await createSource({ name: 'Orphans', platform: 'direct', url: fixtures.setPlaylist('orphans', 1) });
+    const em = app.orm.em.fork();
+    const lost = em.create(DiscoveryJob, { source: em.getReference(DiscoverySource, source.id), status: 'running', attempts: 1, queueJobId: '00000000-0000-4000-8000-000000000000' });
+    await em.flush();
+    const neverQueued = em.create(DiscoveryJob, { source: null, status: 'queued', createdAt: new Date(Date.now() - 10 * 60_000) });
+    await em.flush();
+    await app.app.discoveryJobs!.reconcile(); // it also runs every 500 ms here; either may get there first
+    const fresh = app.orm.em.fork();
+    expect(await fresh.findOneOrFail(DiscoveryJob, { id: lost.id })).toMatchObject({ status: 'failed', errorMessage: 'The run ended without reporting (its worker stopped)' });
+    expect(await fresh.findOneOrFail(DiscoveryJob, { id: neverQueued.id })).toMatchObject({ status: 'failed', errorMessage: 'The job was never queued (the server stopped while starting it)' });
   });
 });
 
