@@ -1,12 +1,13 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { Id, IdBody, StreamCreate, StreamListQuery, StreamUpdate, type SuccessDto } from '../../shared/api/index.ts';
+import { Id, IdBody, StreamCreate, StreamListQuery, StreamUpdate, type StreamPageDto, type SuccessDto } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
 import type { CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';
 import { runAs } from '../../http/command.ts';
 import { handle } from '../../http/route.ts';
 import { presentStream } from './stream.presenter.ts';
+import { isPageQuery, streamPage } from './stream-pages.ts';
 import { createStream, deleteStream, findStream, listStreams, updateStream } from './streams.service.ts';
 
 export function streamsRouter(deps: { commands: CommandDeps }): Router<AppState> {
@@ -15,8 +16,13 @@ export function streamsRouter(deps: { commands: CommandDeps }): Router<AppState>
   // Anonymous callers (screens, visitors) see active streams only; admins see the whole pool.
   router.get('/streams', handle({ query: StreamListQuery }, async (ctx, { query }) => {
     const admin = await ctx.state.actor();
+    const active = admin ? query.active : true;
+    if (isPageQuery(query)) {
+      if (!admin && query.active === false) return { streams: [], next_cursor: null, total: 0 } satisfies StreamPageDto;
+      return streamPage(ctx.state.em, { ...query, active });
+    }
     if (!admin && query.active === false) return [];
-    return (await listStreams(ctx.state.em, { active: admin ? query.active : true })).map(presentStream);
+    return (await listStreams(ctx.state.em, { active })).map(presentStream);
   }));
 
   router.get('/streams/:id', handle({ params: z.object({ id: Id }) }, async (ctx, { params }) => {

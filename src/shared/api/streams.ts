@@ -64,7 +64,31 @@ export type StreamCreate = z.infer<typeof StreamCreate>;
 export const StreamUpdate = streamFields.partial().extend({ id: Id });
 export type StreamUpdate = z.infer<typeof StreamUpdate>;
 
-export const StreamListQuery = z.object({ active: booleanQuery.optional() });
+export const STREAM_SORTS = ['newest', 'name', 'quality'] as const;
+export type StreamSort = (typeof STREAM_SORTS)[number];
+
+/**
+ * GET /api/streams: without paging parameters, the spec's whole list; with any of `limit`,
+ * `cursor`, `q`, `category`, `sort` a page of a pool of thousands, searched, filtered and
+ * sorted by the server (keyset cursor: pages stay fast however deep).
+ */
+export const StreamListQuery = z.object({
+  active: booleanQuery.optional(),
+  limit: z.coerce.number().int('limit must be a whole number').min(1, 'limit must be between 1 and 200').max(200, 'limit must be between 1 and 200').optional(),
+  cursor: z.string().max(500, 'cursor is not valid').regex(/^[\w-]+$/, 'cursor is not valid').optional(),
+  q: z.string().trim().max(100, 'q must be at most 100 characters').optional(),
+  category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
+  sort: z.enum(STREAM_SORTS, { error: `sort must be one of ${STREAM_SORTS.join(', ')}` }).optional(),
+});
+export type StreamListQuery = z.output<typeof StreamListQuery>;
+
+export interface StreamPageDto {
+  streams: StreamDto[];
+  /** Give it back as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+  /** How many streams match the search and filters (all pages). */
+  total: number;
+}
 
 
 export interface StreamDto {

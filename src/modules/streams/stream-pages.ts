@@ -1,0 +1,92 @@
+/**
+ * A page of the stream pool: searched (name, place, address), filtered (active, category) and
+ * sorted by the server with a keyset cursor, so page 200 costs what page 1 costs. Every sort has
+ * an index (see the discovery migration); the search uses a trigram index.
+ */
+import type { EntityManager } from '../../db.ts';
+import { invalid } from '../../domain/errors.ts';
+import type { StreamListQuery, StreamPageDto, StreamSort } from '../../shared/api/streams.ts';
+import { presentStream, type StreamFields } from './stream.presenter.ts';
+
+export const DEFAULT_PAGE = 50;
+
+const COLUMNS = `id, name, url, fallback_url as "fallbackUrl", description, category, quality, active, created_at as "createdAt",
+  updated_at as "updatedAt", quality_score as "qualityScore", quality_assessed_at as "qualityAssessedAt",
+  quality_confidence as "qualityConfidence", location_name as "locationName", latitude, longitude, timezone`;
+
+/** Per sort: the key expression (as in its index), its direction, and how a cursor's text value is cast. */
+const SORTS: Record<StreamSort, { key: string; dir: 'asc' | 'desc'; cast: string }> = {
+  newest: { key: 'created_at', dir: 'desc', cast: 'timestamptz' },
+  name: { key: 'lower(name)', dir: 'asc', cast: 'text' },
+  quality: { key: 'coalesce(quality_score, -1)', dir: 'desc', cast: 'float8' },
+};
+
+const SEARCH = `lower(name || ' ' || coalesce(location_name, '') || ' ' || url)`;
+
+interface Cursor {
+  sort: StreamSort;
+  key: string;
+  id: number;
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.sort, cursor.key, cursor.id])).toString('base64url');
+}
+
+function decodeCursor(text: string, sort: StreamSort): Cursor {
+  try {
+    const [s, key, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
+    if (s === sort && typeof key === 'string' && key.length <= 300 && Number.isSafeInteger(id)) return { sort, key, id: id as number };
+  } catch {
+    // falls through to the readable error
+  }
+  throw invalid('cursor: not valid for this sort (start again without a cursor)');
+}
+
+export function isPageQuery(query: StreamListQuery): boolean {
+  return query.limit !== undefined || query.cursor !== undefined || query.q !== undefined || query.category !== undefined || query.sort !== undefined;
+}
+
+export async function streamPage(em: EntityManager, query: StreamListQuery & { active?: boolean | undefined }): Promise<StreamPageDto> {
+  const sortName = query.sort ?? 'newest';
+  const sort = SORTS[sortName];
+  const limit = query.limit ?? DEFAULT_PAGE;
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (query.active !== undefined) {
+    where.push('active = ?');
+    params.push(query.active);
+  }
+  if (query.category) {
+    where.push('category = ?');
+    params.push(query.category);
+  }
+  if (query.q) {
+    where.push(`${SEARCH} like ?`);
+    params.push(`%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  const filters = [...where];
+  const filterParams = [...params];
+  if (query.cursor) {
+    const cursor = decodeCursor(query.cursor, sortName);
+    where.push(`(${sort.key}, id) ${sort.dir === 'asc' ? '>' : '<'} (?::${sort.cast}, ?)`);
+    params.push(cursor.key, cursor.id);
+  }
+  const clause = (parts: string[]) => (parts.length ? `where ${parts.join(' and ')}` : '');
+  const [rows, counted] = await Promise.all([
+    em.execute<(StreamFields & { sortKey: string })[]>(
+      `select ${COLUMNS}, (${sort.key})::text as "sortKey" from streams ${clause(where)}
+        order by ${sort.key} ${sort.dir}, id ${sort.dir} limit ?`,
+      [...params, limit + 1],
+      'all',
+    ),
+    em.execute<{ n: number }[]>(`select count(*)::int as n from streams ${clause(filters)}`, filterParams, 'all'),
+  ]);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    streams: page.map(presentStream),
+    next_cursor: rows.length > limit && last ? encodeCursor({ sort: sortName, key: last.sortKey, id: last.id }) : null,
+    total: counted[0]?.n ?? 0,
+  };
+}

@@ -1,0 +1,88 @@
+/** GET /api/streams paging: keyset pages in every sort add up to the whole, sorted list; search and filters; bad input is a 400. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StreamDto, StreamPageDto } from '../../src/shared/api/index.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  // 130 streams, with ties on created_at, names differing in case, some unscored, some inactive.
+  await app.orm.em.fork().getConnection().execute(`
+    insert into streams (name, url, normalized_url, category, quality, active, quality_score, location_name, created_at, updated_at)
+    select case when i % 3 = 0 then 'alpha cam ' || i else 'Zulu Cam ' || i end,
+      'https://cams.example.org/' || i || '.m3u8', 'cams.example.org/' || i || '.m3u8',
+      (array['wildlife','ocean','volcano','waterfall','nature'])[1 + i % 5], 'hd', i % 7 <> 0,
+      case when i % 4 = 0 then null else (i * 37) % 101 end,
+      case when i = 42 then 'Brooks Falls, Alaska' else null end,
+      timestamptz '2026-11-01' + ((i / 2) || ' minutes')::interval, now()
+    from generate_series(1, 130) i`);
+});
+afterAll(async () => app?.close());
+
+async function walk(query: string): Promise<StreamDto[]> {
+  const out: StreamDto[] = [];
+  let cursor: string | null = null;
+  for (let guard = 0; guard < 100; guard++) {
+    const res = await app.request<StreamPageDto>('GET', `/api/streams?limit=17&${query}${cursor ? `&cursor=${cursor}` : ''}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    out.push(...res.body.streams);
+    cursor = res.body.next_cursor;
+    if (!cursor) return out;
+  }
+  throw new Error('never reached the last page');
+}
+
+describe('stream pages', () => {
+  it('keeps the spec\'s whole list without paging parameters', async () => {
+    const res = await app.request<StreamDto[]>('GET', '/api/streams');
+    expect(Array.isArray(res.body)).toBe(true);
+  });
+
+  it('walks every sort to the same set, in order, without repeats', async () => {
+    const all = (await app.request<StreamDto[]>('GET', '/api/streams')).body;
+    const byNewest = [...all].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+    const byName = [...all].sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : a.id - b.id));
+    const byQuality = [...all].sort((a, b) => (b.quality_score ?? -1) - (a.quality_score ?? -1) || b.id - a.id);
+    expect((await walk('sort=newest')).map((s) => s.id)).toEqual(byNewest.map((s) => s.id));
+    expect((await walk('sort=name')).map((s) => s.id)).toEqual(byName.map((s) => s.id));
+    expect((await walk('sort=quality')).map((s) => s.id)).toEqual(byQuality.map((s) => s.id));
+  });
+
+  it('searches names, places and addresses, filters by category and activity, and counts the matches', async () => {
+    const search = await app.request<StreamPageDto>('GET', '/api/streams?q=brooks');
+    expect(search.body.streams.map((s) => s.name)).toEqual(['alpha cam 42']);
+    expect(search.body.total).toBe(1);
+    const literal = await app.request<StreamPageDto>('GET', `/api/streams?q=${encodeURIComponent('%')}`);
+    expect(literal.body.total).toBe(0); // % is a character to find, not a wildcard
+    const ocean = await walk('category=ocean&active=true');
+    expect(ocean.length).toBeGreaterThan(0);
+    expect(ocean.every((s) => s.category === 'ocean' && s.active)).toBe(true);
+    const first = await app.request<StreamPageDto>('GET', '/api/streams?category=ocean&active=true&limit=5');
+    expect(first.body.total).toBe(ocean.length);
+  });
+
+  it('shows anonymous callers active streams only', async () => {
+    const res = await app.anonymous<StreamPageDto>('GET', '/api/streams?limit=200');
+    expect(res.body.streams.every((s) => s.active)).toBe(true);
+    expect((await app.anonymous<StreamPageDto>('GET', '/api/streams?limit=5&active=false')).body.total).toBe(0);
+  });
+
+  it('answers bad paging input with a 400 and a sentence', async () => {
+    const cases: [string, string][] = [
+      ['limit=0', 'limit must be between 1 and 200'],
+      ['limit=abc', 'limit'],
+      ['sort=random', 'sort must be one of newest, name, quality'],
+      ['category=moon', 'category must be one of'],
+      ['cursor=bm90LWpzb24', 'cursor: not valid for this sort'],
+      ['cursor=a%27%3B--', 'cursor is not valid'],
+    ];
+    for (const [query, message] of cases) {
+      const res = await app.request<{ error: string }>('GET', `/api/streams?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error).toContain(message);
+    }
+    const page = await app.request<StreamPageDto>('GET', '/api/streams?limit=3&sort=name');
+    const wrongSort = await app.request<{ error: string }>('GET', `/api/streams?limit=3&sort=newest&cursor=${page.body.next_cursor}`);
+    expect(wrongSort.status).toBe(400);
+  });
+});
