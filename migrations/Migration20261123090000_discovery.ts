@@ -24,13 +24,21 @@ export class Migration20261123090000_discovery extends Migration {
     this.addSql(`create index "streams_created_keyset_idx" on "streams" ("created_at" desc, "id" desc);`);
     this.addSql(`create index "streams_name_keyset_idx" on "streams" (lower("name"), "id");`);
     this.addSql(`create index "streams_quality_keyset_idx" on "streams" ((coalesce("quality_score", -1)) desc, "id" desc);`);
-    this.addSql(`create index "streams_category_idx" on "streams" ("category");`);
+    this.addSql(`create index "streams_category_idx" on "streams" ("category", "active");`);
+    // Scene resolution over thousands of streams: the recent and ranked orders, active streams only.
+    this.addSql(`create index "streams_recent_active_idx" on "streams" ("created_at" desc, "id" desc) where "active";`);
+    this.addSql(`create index "streams_ranked_active_idx" on "streams" ("quality_score" desc nulls last, "created_at" desc, "id" desc) where "active";`);
     this.addSql(`create extension if not exists pg_trgm;`);
-    this.addSql(`create index "streams_search_trgm_idx" on "streams" using gin ((lower("name" || ' ' || coalesce("location_name", '') || ' ' || "url")) gin_trgm_ops);`);
+    // What the admin's search box matches (name, place, address), kept by the database itself.
+    this.addSql(`alter table "streams" add "search_text" text generated always as (lower("name" || ' ' || coalesce("location_name", '') || ' ' || "url")) stored;`);
+    this.addSql(`create index "streams_search_trgm_idx" on "streams" using gin ("search_text" gin_trgm_ops);`);
   }
 
   override down(): void | Promise<void> {
     this.addSql(`drop index "streams_search_trgm_idx";`);
+    this.addSql(`alter table "streams" drop column "search_text";`);
+    this.addSql(`drop index "streams_ranked_active_idx";`);
+    this.addSql(`drop index "streams_recent_active_idx";`);
     this.addSql(`drop index "streams_category_idx";`);
     this.addSql(`drop index "streams_quality_keyset_idx";`);
     this.addSql(`drop index "streams_name_keyset_idx";`);

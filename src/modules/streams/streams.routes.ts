@@ -18,7 +18,7 @@ export function streamsRouter(deps: { commands: CommandDeps }): Router<AppState>
     const admin = await ctx.state.actor();
     const active = admin ? query.active : true;
     if (isPageQuery(query)) {
-      if (!admin && query.active === false) return { streams: [], next_cursor: null, total: 0 } satisfies StreamPageDto;
+      if (!admin && query.active === false) return { streams: [], next_cursor: null, total: 0, total_capped: false } satisfies StreamPageDto;
       return streamPage(ctx.state.em, { ...query, active });
     }
     if (!admin && query.active === false) return [];

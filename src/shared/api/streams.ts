@@ -86,8 +86,10 @@ export interface StreamPageDto {
   streams: StreamDto[];
   /** Give it back as `cursor` for the next page; null on the last page. */
   next_cursor: string | null;
-  /** How many streams match the search and filters (all pages). */
-  total: number;
+  /** How many streams match the search and filters (all pages), up to 1,000; on the first page only, null after. */
+  total: number | null;
+  /** More than `total` match (the count stops at 1,000). */
+  total_capped: boolean;
 }
 
 
