@@ -126,6 +126,16 @@ export async function serveMedia(dir: string, port = 0): Promise<MediaServer> {
           `<script>window.player = { src: "http://127.0.0.1:${(server.address() as AddressInfo).port}/rivers/salmon-run.m3u8" };</script></body></html>`,
       );
     }
+    if (url.pathname === '/lists/nature-cams.m3u') {
+      // An iptv-org style playlist of two direct streams (local clips): what discovery reads.
+      // It answers after 1.5 s, as a big list on a slow host would: long enough to see a run run.
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const body =
+        `#EXTM3U\n#EXTINF:-1 tvg-logo="" group-title="Animals",Meadow Deer Cam\n${base}/meadow.mp4?cam=discovered-deer\n` +
+        `#EXTINF:-1 tvg-logo="" group-title="Outdoor",Dusk Lake Cam\n${base}/dusk.mp4?cam=discovered-lake\n`;
+      setTimeout(() => res.writeHead(200, { 'Content-Type': 'audio/x-mpegurl' }).end(body), 1_500);
+      return;
+    }
     if (url.pathname === '/live/index.m3u8') {
       res.writeHead(200, { 'Content-Type': TYPES['.m3u8']!, 'Cache-Control': 'no-cache' });
       return res.end(livePlaylist((Date.now() - started) / 1000));

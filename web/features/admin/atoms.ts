@@ -4,7 +4,7 @@
  * other's edits at once.
  */
 import { atom } from 'jotai';
-import type { SceneDto, StreamDto } from '../../../src/shared/api/index.ts';
+import type { DiscoveryJobDto, DiscoverySourceDto, DiscoveryStatDto, SceneDto, StreamDto } from '../../../src/shared/api/index.ts';
 import type { ScreenPresence } from '../../../src/shared/events.ts';
 
 export type Loaded<T> = { status: 'loading' } | { status: 'error'; error: string } | { status: 'ready'; value: T };
@@ -18,6 +18,10 @@ export const pendingSubmissionsAtom = atom<number>(0);
 export const activityVersionAtom = atom(0);
 export const submissionsVersionAtom = atom(0);
 export const adminNameAtom = atom<string | null>(null);
+/** Stream Discovery: sources, the newest jobs (10 fetched, 5 shown) and per-source totals. */
+export const discoverySourcesAtom = atom<Loaded<DiscoverySourceDto[]>>({ status: 'loading' });
+export const discoveryJobsAtom = atom<Loaded<DiscoveryJobDto[]>>({ status: 'loading' });
+export const discoveryStatsAtom = atom<Loaded<DiscoveryStatDto[]>>({ status: 'loading' });
 
 /** The ready value, or an empty list while loading or failed. */
 export function readyOr<T>(loaded: Loaded<T>, fallback: T): T {

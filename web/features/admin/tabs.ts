@@ -17,6 +17,7 @@ export const ADMIN_TABS: readonly AdminTab[] = [
   { path: 'streams', label: 'Streams', load: () => import('./streams/StreamsTab.tsx') },
   { path: 'scenes', label: 'Scenes', load: () => import('./scenes/ScenesTab.tsx') },
   { path: 'screens', label: 'Screens', load: () => import('./screens/ScreensTab.tsx') },
+  { path: 'discovery', label: 'Discovery', load: () => import('./discovery/DiscoveryTab.tsx') },
   { path: 'submissions', label: 'Submissions', load: () => import('./submissions/SubmissionsTab.tsx'), countsPending: true },
   { path: 'activity', label: 'Activity', load: () => import('./activity/ActivityTab.tsx') },
   { path: 'tokens', label: 'API tokens', load: () => import('./tokens/TokensTab.tsx') },

@@ -9,9 +9,13 @@ import { toast } from 'sonner';
 import { store } from '../../lib/store.ts';
 import { openSocket } from '../../lib/socket.ts';
 import { adminApi } from './admin-api.ts';
+import { mergeJob } from './discovery/rules.ts';
 import {
   activityVersionAtom,
   defaultSceneIdAtom,
+  discoveryJobsAtom,
+  discoverySourcesAtom,
+  discoveryStatsAtom,
   pendingSubmissionsAtom,
   scenesAtom,
   screensAtom,
@@ -89,6 +93,11 @@ export function useAdminLive(): void {
       store.set(submissionsVersionAtom, (n) => n + 1);
     });
     socket.on('activity:recorded', () => store.set(activityVersionAtom, (n) => n + 1));
+    socket.on('discovery:sources', ({ sources }) => store.set(discoverySourcesAtom, { status: 'ready', value: sources }));
+    socket.on('discovery:progress', ({ job, stats }) => {
+      updateReady(discoveryJobsAtom, (jobs) => mergeJob(jobs, job));
+      if (stats) updateReady(discoveryStatsAtom, (list) => [...list.filter((s) => s.source_id !== stats.source_id), stats]);
+    });
     return () => client.close();
   }, []);
 }

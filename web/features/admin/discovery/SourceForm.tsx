@@ -1,0 +1,191 @@
+/**
+ * Create or edit a discovery source: name, platform, and the platform's own fields (a search or
+ * a channel, a category id, links, a playlist, pages), where finds go, an optional schedule.
+ * The server validates everything again and its sentence is shown as it is.
+ */
+import { useState, type FormEvent } from 'react';
+import type { DiscoverySourceDto } from '../../../../src/shared/api/index.ts';
+import { CATEGORIES, DISCOVERY_PLATFORMS, type DiscoveryPlatform } from '../../../../src/shared/constants.ts';
+import { adminApi } from '../admin-api.ts';
+import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
+import { PLATFORM_LABELS } from './rules.ts';
+
+const SCHEDULES: [string, string][] = [
+  ['', 'Only when run by hand'],
+  ['0 * * * *', 'Every hour'],
+  ['0 */6 * * *', 'Every 6 hours'],
+  ['0 3 * * *', 'Every day (03:00 UTC)'],
+  ['0 3 * * 1', 'Every Monday (03:00 UTC)'],
+];
+
+const URL_LABEL: Partial<Record<DiscoveryPlatform, string>> = { direct: 'Playlist URL (M3U/M3U8)', earthcam: 'Start page URL', custom: 'Start page URL' };
+
+type Draft = Record<string, string | boolean>;
+
+const list = (text: string, separator: RegExp) => text.split(separator).map((s) => s.trim()).filter(Boolean);
+
+function draftOf(source: DiscoverySourceDto | null): Draft {
+  const c = (source?.config ?? {}) as Record<string, unknown>;
+  const text = (v: unknown) => (v === undefined || v === null ? '' : Array.isArray(v) ? v.join(', ') : String(v));
+  return {
+    name: source?.name ?? '',
+    platform: source?.platform ?? 'youtube',
+    url: source?.url ?? '',
+    schedule: source?.schedule ?? '',
+    deliver: source?.deliver ?? 'pool',
+    active: source?.active ?? true,
+    query: text(c.query),
+    channel_id: text(c.channel_id),
+    game_id: text(c.game_id),
+    language: text(c.language),
+    tags: text(c.tags),
+    links: Array.isArray(c.links) ? c.links.join('\n') : '',
+    groups: text(c.groups),
+    max_pages: text(c.max_pages),
+    max_entries: text(c.max_entries),
+    category: text(c.category),
+  };
+}
+
+/** The body the API takes for this platform: only its own fields, blanks left out. */
+function inputOf(d: Draft): Record<string, unknown> {
+  const s = (k: string) => String(d[k] ?? '').trim();
+  const num = (k: string) => (s(k) ? Number(s(k)) : undefined);
+  const platform = d.platform as DiscoveryPlatform;
+  const config: Record<string, unknown> = { category: s('category') || undefined };
+  if (platform === 'youtube') Object.assign(config, { query: s('query') || undefined, channel_id: s('channel_id') || undefined, max_pages: num('max_pages') });
+  if (platform === 'twitch') Object.assign(config, { game_id: s('game_id'), language: s('language') || undefined, tags: list(s('tags'), /,/), max_pages: num('max_pages') });
+  if (platform === 'vimeo') Object.assign(config, { links: list(s('links'), /\s+/) });
+  if (platform === 'direct') Object.assign(config, { groups: list(s('groups'), /,/), max_entries: num('max_entries') });
+  if (platform === 'earthcam' || platform === 'custom') Object.assign(config, { max_pages: num('max_pages') });
+  return {
+    name: s('name'),
+    platform,
+    url: URL_LABEL[platform] ? s('url') : null,
+    config: Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)),
+    schedule: s('schedule') || null,
+    deliver: d.deliver,
+    active: d.active === true,
+  };
+}
+
+export function SourceForm({ source, onDone }: { source: DiscoverySourceDto | null; onDone: () => void }) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(source));
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const platform = draft.platform as DiscoveryPlatform;
+  const set = (key: string) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
+  const field = (key: string, label: string, props: Record<string, unknown> = {}) => (
+    <label className="field">
+      {label}
+      <input name={key} value={String(draft[key] ?? '')} onChange={set(key)} {...props} />
+    </label>
+  );
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    const what = source ? 'Failed to update the source' : 'Failed to create the source';
+    try {
+      const saved = source ? await adminApi.updateSource(source.id, inputOf(draft)) : await adminApi.createSource(inputOf(draft));
+      showSuccess(source ? `Saved "${saved.name}"` : `Added the source "${saved.name}"`);
+      onDone();
+    } catch (failure) {
+      setError(serverSentence(failure, what));
+      showFailure(what, failure);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const schedules = SCHEDULES.some(([v]) => v === draft.schedule) ? SCHEDULES : [...SCHEDULES, [String(draft.schedule), `Custom: ${String(draft.schedule)}`] as [string, string]];
+  return (
+    <form className="form-grid" onSubmit={(e) => void submit(e)} aria-label={source ? 'Edit source' : 'New source'}>
+      {field('name', 'Name', { required: true, maxLength: 200, placeholder: 'Explore.org live cams' })}
+      <label className="field">
+        Platform
+        <select name="platform" value={platform} onChange={set('platform')}>
+          {DISCOVERY_PLATFORMS.map((p) => (
+            <option key={p} value={p}>
+              {PLATFORM_LABELS[p]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {URL_LABEL[platform] && <div className="span-all">{field('url', URL_LABEL[platform], { type: 'url', required: true, placeholder: platform === 'direct' ? 'https://iptv-org.github.io/iptv/categories/animation.m3u' : 'https://www.earthcam.com/network/' })}</div>}
+      {platform === 'youtube' && (
+        <>
+          {field('query', 'Search query', { placeholder: 'wildlife live cam' })}
+          {field('channel_id', 'or Channel id', { placeholder: 'UC…' })}
+          {field('max_pages', 'Pages per run (1–5, 100 quota units each)', { type: 'number', min: 1, max: 5, placeholder: '1' })}
+        </>
+      )}
+      {platform === 'twitch' && (
+        <>
+          {field('game_id', 'Category id', { required: true, inputMode: 'numeric', placeholder: '272263' })}
+          {field('language', 'Language (optional)', { placeholder: 'en', maxLength: 2 })}
+          {field('tags', 'Only with tags (comma-separated, optional)', { placeholder: 'Wildlife, Birds' })}
+          {field('max_pages', 'Pages per run (1–10)', { type: 'number', min: 1, max: 10, placeholder: '3' })}
+        </>
+      )}
+      {platform === 'vimeo' && (
+        <label className="field span-all">
+          Vimeo links, one per line (used when VIMEO_TOKEN is not set: Vimeo has no public live search)
+          <textarea name="links" rows={4} value={String(draft.links)} onChange={set('links')} placeholder="https://vimeo.com/76979871" />
+        </label>
+      )}
+      {platform === 'direct' && (
+        <>
+          {field('groups', 'Only these groups (comma-separated, optional)', { placeholder: 'Animals, Outdoor' })}
+          {field('max_entries', 'Most entries per run', { type: 'number', min: 1, max: 20000, placeholder: '1000' })}
+        </>
+      )}
+      {(platform === 'earthcam' || platform === 'custom') && field('max_pages', 'Pages to read (start page and its links, same site)', { type: 'number', min: 1, max: 30, placeholder: '10' })}
+      <label className="field">
+        Category of finds
+        <select name="category" value={String(draft.category)} onChange={set('category')}>
+          <option value="">Suggest from each title</option>
+          {CATEGORIES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        Finds go
+        <select name="deliver" value={String(draft.deliver)} onChange={set('deliver')}>
+          <option value="pool">Straight into the stream pool</option>
+          <option value="review">To the submissions review queue</option>
+        </select>
+      </label>
+      <label className="field">
+        Schedule
+        <select name="schedule" value={String(draft.schedule)} onChange={set('schedule')}>
+          {schedules.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field field--check">
+        <input type="checkbox" checked={draft.active === true} onChange={(e) => setDraft((d) => ({ ...d, active: e.target.checked }))} />
+        Active (inactive sources are skipped by Run All and schedules)
+      </label>
+      {error && (
+        <p className="error-box span-all" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="modal__footer span-all">
+        <button type="button" className="button button--ghost" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="button" disabled={saving}>
+          {saving ? 'Saving…' : source ? 'Save source' : 'Add source'}
+        </button>
+      </div>
+    </form>
+  );
+}
