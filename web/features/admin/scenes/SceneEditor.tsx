@@ -16,7 +16,7 @@ import {
 } from '@dnd-kit/core';
 import { SortableContext, rectSortingStrategy, sortableKeyboardCoordinates, useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useDeferredValue, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { SceneDto, StreamDto } from '../../../../src/shared/api/index.ts';
 import { LAYOUT_TYPES, MAX_SCENE_STREAMS, type LayoutType, type SelectionAlgorithm } from '../../../../src/shared/constants.ts';
@@ -62,6 +62,9 @@ export function LayoutPreview({ layout }: { layout: LayoutType }) {
     </span>
   );
 }
+
+/** More than this many draggable streams at once is a list nobody reads: search narrows it. */
+const AVAILABLE_SHOWN = 60;
 
 const slotId = (index: number) => `slot-${index}`;
 
@@ -150,12 +153,14 @@ export function SceneEditor(props: {
 }) {
   const [draft, setDraft] = useState(() => draftOf(props.scene));
   const [search, setSearch] = useState('');
+  const deferredSearch = useDeferredValue(search);
   const [showAvailable, setShowAvailable] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const activeStreams = useMemo(() => props.streams.filter((s) => s.active), [props.streams]);
   const byId = useMemo(() => new Map(props.streams.map((s) => [s.id, s])), [props.streams]);
-  const available = availableStreams(activeStreams, draft.stream_ids, search);
+  // Typing stays responsive with thousands of streams: the list follows the search a beat later.
+  const available = useMemo(() => availableStreams(activeStreams, draft.stream_ids, deferredSearch), [activeStreams, draft.stream_ids, deferredSearch]);
   const filled = filledCount(draft.stream_ids);
   const manual = draft.selection_algorithm === 'manual';
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
@@ -271,10 +276,15 @@ export function SceneEditor(props: {
                   <p className="empty">No streams to add.</p>
                 ) : (
                   <ul className="available" aria-label="Available streams">
-                    {available.map((stream) => (
+                    {available.slice(0, AVAILABLE_SHOWN).map((stream) => (
                       <AvailableItem key={stream.id} stream={stream} canAdd={filled < MAX_SCENE_STREAMS} onAdd={() => setSlots(addToSlots(draft.stream_ids, stream.id))} />
                     ))}
                   </ul>
+                )}
+                {available.length > AVAILABLE_SHOWN && (
+                  <p className="panel__hint">
+                    Showing {AVAILABLE_SHOWN} of {available.length}; search to find the others.
+                  </p>
                 )}
               </>
             )}

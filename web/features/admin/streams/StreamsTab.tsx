@@ -1,4 +1,5 @@
 /** The Streams tab (spec §2): analytics, add, search, filter, sort and the stream table. */
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
 import type { StreamDto } from '../../../../src/shared/api/index.ts';
@@ -21,9 +22,13 @@ import { saveStream } from '../saving.ts';
 
 const ANALYSIS_SOON = 'Quality analysis is not available yet';
 
-function StreamRow({ stream, index, onEdit, onDelete }: { stream: StreamDto; index: number; onEdit: () => void; onDelete: () => void }) {
+/** Above this many rows the table renders only what is on screen (a pool of thousands stays smooth). */
+const VIRTUAL_FROM = 200;
+
+function StreamRow(props: { stream: StreamDto; index: number; onEdit: () => void; onDelete: () => void; rowRef?: ((row: HTMLTableRowElement | null) => void) | undefined }) {
+  const { stream, index, onEdit, onDelete, rowRef } = props;
   return (
-    <tr data-stream-id={stream.id}>
+    <tr data-stream-id={stream.id} data-index={index} ref={rowRef}>
       <td className="table__num">{index + 1}</td>
       <td className="col-thumb">
         <Thumbnail url={stream.url} name={stream.name} />
@@ -59,6 +64,32 @@ function StreamRow({ stream, index, onEdit, onDelete }: { stream: StreamDto; ind
         </div>
       </td>
     </tr>
+  );
+}
+
+function StreamRows({ streams, onEdit, onDelete }: { streams: readonly StreamDto[]; onEdit: (s: StreamDto) => void; onDelete: (s: StreamDto) => void }) {
+  const [body, setBody] = useState<HTMLTableSectionElement | null>(null);
+  const virtual = streams.length > VIRTUAL_FROM;
+  const virtualizer = useWindowVirtualizer({
+    count: virtual ? streams.length : 0,
+    estimateSize: () => 76,
+    overscan: 10,
+    scrollMargin: body ? body.getBoundingClientRect().top + window.scrollY : 0,
+  });
+  const row = (stream: StreamDto, index: number, rowRef?: (row: HTMLTableRowElement | null) => void) => (
+    <StreamRow key={stream.id} stream={stream} index={index} onEdit={() => onEdit(stream)} onDelete={() => onDelete(stream)} rowRef={rowRef} />
+  );
+  if (!virtual) return <tbody>{streams.map((stream, index) => row(stream, index))}</tbody>;
+  const items = virtualizer.getVirtualItems();
+  const margin = virtualizer.options.scrollMargin;
+  const top = items.length > 0 ? items[0]!.start - margin : 0;
+  const bottom = items.length > 0 ? virtualizer.getTotalSize() - (items.at(-1)!.end - margin) : 0;
+  return (
+    <tbody ref={setBody} data-virtual="true">
+      {top > 0 && <tr aria-hidden="true" className="table__spacer" style={{ height: top }} />}
+      {items.map((item) => row(streams[item.index]!, item.index, virtualizer.measureElement))}
+      {bottom > 0 && <tr aria-hidden="true" className="table__spacer" style={{ height: bottom }} />}
+    </tbody>
   );
 }
 
@@ -195,11 +226,7 @@ export default function StreamsTab() {
                   <th scope="col">Actions</th>
                 </tr>
               </thead>
-              <tbody>
-                {shown.map((stream, index) => (
-                  <StreamRow key={stream.id} stream={stream} index={index} onEdit={() => setEditing(stream)} onDelete={() => setDeleting(stream)} />
-                ))}
-              </tbody>
+              <StreamRows streams={shown} onEdit={setEditing} onDelete={setDeleting} />
             </table>
           </div>
         )}
