@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import type { DiscoverySourceDto } from '../../../../src/shared/api/index.ts';
 import { CATEGORIES, DISCOVERY_PLATFORMS, type DiscoveryPlatform } from '../../../../src/shared/constants.ts';
 import { adminApi } from '../admin-api.ts';
+import { ErrorBox, Options } from '../../../components/FormParts.tsx';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { PLATFORM_LABELS } from './rules.ts';
 
@@ -105,11 +106,7 @@ export function SourceForm({ source, onDone }: { source: DiscoverySourceDto | nu
       <label className="field">
         Platform
         <select name="platform" value={platform} onChange={set('platform')}>
-          {DISCOVERY_PLATFORMS.map((p) => (
-            <option key={p} value={p}>
-              {PLATFORM_LABELS[p]}
-            </option>
-          ))}
+          <Options values={DISCOVERY_PLATFORMS.map((p) => [p, PLATFORM_LABELS[p]] as const)} />
         </select>
       </label>
       {URL_LABEL[platform] && <div className="span-all">{field('url', URL_LABEL[platform], { type: 'url', required: true, placeholder: platform === 'direct' ? 'https://iptv-org.github.io/iptv/categories/animation.m3u' : 'https://www.earthcam.com/network/' })}</div>}
@@ -144,40 +141,26 @@ export function SourceForm({ source, onDone }: { source: DiscoverySourceDto | nu
       <label className="field">
         Category of finds
         <select name="category" value={String(draft.category)} onChange={set('category')}>
-          <option value="">Suggest from each title</option>
-          {CATEGORIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
+          <Options values={[['', 'Suggest from each title'], ...CATEGORIES]} />
         </select>
       </label>
       <label className="field">
         Finds go
         <select name="deliver" value={String(draft.deliver)} onChange={set('deliver')}>
-          <option value="pool">Straight into the stream pool</option>
-          <option value="review">To the submissions review queue</option>
+          <Options values={[['pool', 'Straight into the stream pool'], ['review', 'To the submissions review queue']]} />
         </select>
       </label>
       <label className="field">
         Schedule
         <select name="schedule" value={String(draft.schedule)} onChange={set('schedule')}>
-          {schedules.map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
+          <Options values={schedules} />
         </select>
       </label>
       <label className="field field--check">
         <input type="checkbox" checked={draft.active === true} onChange={(e) => setDraft((d) => ({ ...d, active: e.target.checked }))} />
         Active (inactive sources are skipped by Run All and schedules)
       </label>
-      {error && (
-        <p className="error-box span-all" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorBox error={error} wide />
       <div className="modal__footer span-all">
         <button type="button" className="button button--ghost" onClick={onDone}>
           Cancel

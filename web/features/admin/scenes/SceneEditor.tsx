@@ -23,6 +23,7 @@ import { LAYOUT_TYPES, MAX_SCENE_STREAMS, type LayoutType, type SelectionAlgorit
 import { CloseIcon, PlusIcon } from '../../../components/icons.tsx';
 import { sceneRef } from '../../../lib/api.ts';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
+import { ErrorBox } from '../../../components/FormParts.tsx';
 import { addToSlots, availableStreams, filledCount, moveSlot, placeInSlot, removeFromSlots, slotsOf, type Slots } from '../rules.ts';
 
 export interface SceneDraft {
@@ -298,11 +299,7 @@ export function SceneEditor(props: {
         </p>
       )}
 
-      {error && (
-        <p className="error-box span-all" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorBox error={error} wide />
       <div className="modal__footer span-all">
         <button type="button" className="button button--ghost" onClick={props.onCancel}>
           {props.compact ? 'Cancel editing' : 'Cancel'}

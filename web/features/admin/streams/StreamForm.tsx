@@ -6,6 +6,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { StreamCreate, StreamUpdate, type StreamDto } from '../../../../src/shared/api/index.ts';
 import { CATEGORIES, QUALITIES } from '../../../../src/shared/constants.ts';
+import { ErrorBox, Options } from '../../../components/FormParts.tsx';
 
 export interface StreamValues {
   name: string;
@@ -111,11 +112,7 @@ export function StreamForm(props: {
       <label className="field" htmlFor={id('category')}>
         Category
         <select id={id('category')} value={values.category} onChange={set('category')}>
-          {CATEGORIES.map((c) => (
-            <option key={c} value={c}>
-              {c[0]!.toUpperCase() + c.slice(1)}
-            </option>
-          ))}
+          <Options values={CATEGORIES.map((c) => [c, c[0]!.toUpperCase() + c.slice(1)] as const)} />
         </select>
       </label>
       <label className="field" htmlFor={id('quality')}>
@@ -158,11 +155,7 @@ export function StreamForm(props: {
         <input id={id('active')} type="checkbox" checked={values.active} onChange={set('active')} />
         Active (shown on walls)
       </label>
-      {error && (
-        <p className="error-box span-all" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorBox error={error} wide />
       <div className="modal__footer span-all">
         {props.onCancel && (
           <button type="button" className="button button--ghost" onClick={props.onCancel}>

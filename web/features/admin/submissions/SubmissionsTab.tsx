@@ -12,6 +12,7 @@ import { Player } from '../../../components/Player/Player.tsx';
 import { Modal } from '../../../components/Modal.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { ErrorBox, Options } from '../../../components/FormParts.tsx';
 import { submissionsVersionAtom } from '../atoms.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { useRemote } from '../useRemote.ts';
@@ -63,22 +64,14 @@ function Review({ submission, onDone }: { submission: SubmissionDto; onDone: () 
       <label className="field">
         Category
         <select value={category} onChange={(e) => setCategory(e.target.value)}>
-          {CATEGORIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
+          <Options values={CATEGORIES} />
         </select>
       </label>
       <label className="field span-all">
         Note (shown with a rejection)
         <input value={note} onChange={(e) => setNote(e.target.value)} maxLength={1000} placeholder="Why it was rejected (optional)" />
       </label>
-      {error && (
-        <p className="error-box span-all" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorBox error={error} wide />
       <div className="modal__footer span-all">
         <button type="button" className="button button--ghost" onClick={() => void reject()}>
           Reject
