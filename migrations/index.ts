@@ -9,6 +9,7 @@ import { Migration20261122165025_auth } from './Migration20261122165025_auth.ts'
 import { Migration20261123034630_console } from './Migration20261123034630_console.ts';
 import { Migration20261123040324_submissions } from './Migration20261123040324_submissions.ts';
 import { Migration20261123090000_discovery } from './Migration20261123090000_discovery.ts';
+import { Migration20261123100000_quality } from './Migration20261123100000_quality.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -17,4 +18,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123034630_console', class: Migration20261123034630_console },
   { name: 'Migration20261123040324_submissions', class: Migration20261123040324_submissions },
   { name: 'Migration20261123090000_discovery', class: Migration20261123090000_discovery },
+  { name: 'Migration20261123100000_quality', class: Migration20261123100000_quality },
 ];

@@ -28,6 +28,9 @@ import { DEFAULT_PLATFORM_SETTINGS, type PlatformSettings } from './modules/disc
 import { discoveryPushes } from './modules/discovery/discovery.changes.ts';
 import { createDiscoveryJobs, type DiscoveryJobs, type DiscoveryJobsDeps } from './modules/discovery/discovery.jobs.ts';
 import { DEFAULT_JOB_SETTINGS, type JobQueue, type JobSettings } from './jobs/queue.ts';
+import { qualityPushes } from './modules/quality/quality.changes.ts';
+import { createQualityJobs, DEFAULT_QUALITY_SETTINGS, type QualityJobs, type QualitySettings } from './modules/quality/quality.jobs.ts';
+import { qualityRouter, type QualityRouteDeps } from './modules/quality/quality.routes.ts';
 import { submissionPushes } from './modules/submissions/submission.changes.ts';
 import { submissionsRouter, type SubmissionRouteDeps } from './modules/submissions/submissions.routes.ts';
 import { createSafeFetcher, type Resolver } from './http/safe-fetch.ts';
@@ -85,12 +88,14 @@ export interface AppDeps {
   jobs?: JobSettings;
   /** Discovery's platform credentials and base URLs. */
   platforms?: PlatformSettings;
+  /** Quality analysis: concurrency, re-analysis period, re-check delay, ffmpeg paths. */
+  quality?: QualitySettings;
   /** Discovery job tuning for tests: reconcile period, rate-limit waits. */
   discoveryTuning?: Pick<DiscoveryJobsDeps, 'reconcileMs' | 'sleep' | 'requestTimeoutMs'>;
 }
 
 /** What the routes share: the command deps (publisher, journal), the scene cache, the hub's screens, limits, the safe fetcher. */
-interface Services extends AuthRouteDeps, ScreensDeps, DiscoveryRouteDeps, SubmissionRouteDeps, WeatherRouteDeps {
+interface Services extends AuthRouteDeps, ScreensDeps, DiscoveryRouteDeps, QualityRouteDeps, SubmissionRouteDeps, WeatherRouteDeps {
   commands: CommandDeps;
   snapshots: SceneSnapshots;
 }
@@ -104,6 +109,7 @@ export function apiRouter(services: Services): Router<AppState> {
     scenesRouter(services),
     configRouter(services),
     discoveryRouter(services),
+    qualityRouter(services),
     submissionsRouter(services),
     screensRouter(services),
     authRouter(services),
@@ -129,6 +135,8 @@ export interface NatureWall {
   startJobs(): Promise<void>;
   /** Discovery's jobs side, when a queue is attached. */
   discoveryJobs: DiscoveryJobs | undefined;
+  /** Quality's jobs side, when a queue is attached. */
+  qualityJobs: QualityJobs | undefined;
   /** Stops the availability watch and the job timers (the hub, the queue and the ORM are closed by their owners). */
   stop(): void;
 }
@@ -167,10 +175,24 @@ export function createApp(deps: AppDeps): NatureWall {
         ...deps.discoveryTuning,
       })
     : undefined;
+  const qualityJobs = deps.queue
+    ? createQualityJobs({
+        orm: deps.orm,
+        queue: deps.queue,
+        commands,
+        fetcher,
+        platforms: deps.platforms ?? DEFAULT_PLATFORM_SETTINGS,
+        settings: deps.quality ?? DEFAULT_QUALITY_SETTINGS,
+        work: (deps.jobs ?? DEFAULT_JOB_SETTINGS).enabled,
+        heartbeatSeconds: (deps.jobs ?? DEFAULT_JOB_SETTINGS).heartbeatSeconds,
+        logger: deps.logger,
+      })
+    : undefined;
   const services: Services = {
     snapshots,
     commands,
     discoveryJobs,
+    qualityJobs,
     listScreens: async (options) => (hub ? hub.screens(options) : { screens: [], partial: false }),
     commandScreens: (command, id) => hub?.command(command, id),
     loginLimits: {
@@ -234,12 +256,15 @@ export function createApp(deps: AppDeps): NatureWall {
     directory,
     availability,
     discoveryJobs,
+    qualityJobs,
     startJobs: async () => {
       await discoveryJobs?.start();
+      await qualityJobs?.start();
     },
     stop: () => {
       availability.stop();
       discoveryJobs?.stop();
+      qualityJobs?.stop();
       void fetcher.close();
     },
     async attachHub(options) {
@@ -254,10 +279,13 @@ export function createApp(deps: AppDeps): NatureWall {
           scenePushes(directory),
           submissionPushes(deps.orm),
           discoveryPushes(deps.orm),
+          qualityPushes(deps.orm),
           activityPushes,
           ...(deps.features ?? []),
         ],
         presenceJournal: screenJournal(deps.orm),
+        // Players' reports of a failing stream trigger a check at once (self-healing walls).
+        onPlaybackReport: (streamId, state) => qualityJobs?.playbackReport(streamId, state),
         availability,
         logger: deps.logger,
         // The one socket policy: screens are public, the admin room needs an admin.

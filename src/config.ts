@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { parseAllowHosts } from './http/safe-fetch.ts';
 import type { JobSettings } from './jobs/queue.ts';
 import type { PlatformSettings } from './modules/discovery/adapters/adapter.ts';
+import type { QualitySettings } from './modules/quality/quality.jobs.ts';
 
 const flag = (fallback: boolean) =>
   z
@@ -47,6 +48,7 @@ const EnvSchema = z.object({
   WEATHER_BASE_URL: z.url().default('https://api.openweathermap.org'),
   YOUTUBE_API_KEY: optionalText,
   YOUTUBE_API_BASE_URL: z.url().default('https://www.googleapis.com'),
+  YOUTUBE_OEMBED_URL: z.url().default('https://www.youtube.com/oembed'),
   TWITCH_CLIENT_ID: optionalText,
   TWITCH_CLIENT_SECRET: optionalText,
   TWITCH_API_BASE_URL: z.url().default('https://api.twitch.tv'),
@@ -58,6 +60,11 @@ const EnvSchema = z.object({
   JOBS_ENABLED: flag(true),
   JOBS_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(600).default(30),
   JOBS_MONITOR_SECONDS: z.coerce.number().int().min(1).max(300).optional().or(z.literal('').transform(() => undefined)),
+  QUALITY_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  QUALITY_REANALYZE_HOURS: z.coerce.number().min(0.1).max(24 * 30).default(6),
+  QUALITY_RECHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(20),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
   NODE_ENV: z.string().default('development'),
 });
 
@@ -83,6 +90,8 @@ export type Config = {
   weather: { apiKey: string | undefined; enabled: boolean; baseUrl: string };
   /** Discovery's platform credentials and base URLs (tests point these at fixture servers). */
   platforms: PlatformSettings;
+  /** Quality analysis (QUALITY_*, FFMPEG_PATH, FFPROBE_PATH). */
+  quality: QualitySettings;
   /** Background jobs (pg-boss): whether this node works jobs, how many discovery runs at once, heartbeat and monitor periods. */
   jobs: JobSettings;
   production: boolean;
@@ -115,9 +124,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchAllowHosts: parseAllowHosts(e.FETCH_ALLOW_HOSTS),
     weather: { apiKey: e.WEATHER_API_KEY, enabled: e.WEATHER_ENABLED, baseUrl: e.WEATHER_BASE_URL },
     platforms: {
-      youtube: { apiKey: e.YOUTUBE_API_KEY, baseUrl: e.YOUTUBE_API_BASE_URL },
+      youtube: { apiKey: e.YOUTUBE_API_KEY, baseUrl: e.YOUTUBE_API_BASE_URL, oembedUrl: e.YOUTUBE_OEMBED_URL },
       twitch: { clientId: e.TWITCH_CLIENT_ID, clientSecret: e.TWITCH_CLIENT_SECRET, apiBaseUrl: e.TWITCH_API_BASE_URL, authBaseUrl: e.TWITCH_AUTH_BASE_URL },
       vimeo: { token: e.VIMEO_TOKEN, apiBaseUrl: e.VIMEO_API_BASE_URL, oembedUrl: e.VIMEO_OEMBED_URL },
+    },
+    quality: {
+      concurrency: e.QUALITY_CONCURRENCY,
+      reanalyzeHours: e.QUALITY_REANALYZE_HOURS,
+      recheckSeconds: e.QUALITY_RECHECK_SECONDS,
+      tools: { ffmpeg: e.FFMPEG_PATH, ffprobe: e.FFPROBE_PATH },
+      sampleSeconds: 8,
     },
     jobs: {
       enabled: e.JOBS_ENABLED,

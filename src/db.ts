@@ -12,6 +12,7 @@ import { AdminSession, AdminUser, ApiToken } from './modules/auth/auth.entity.ts
 import { DiscoveryJob, DiscoverySource, DiscoveryStat } from './modules/discovery/discovery.entity.ts';
 import { SystemConfig } from './modules/config/system-config.entity.ts';
 import { Scene, SceneStream } from './modules/scenes/scene.entity.ts';
+import { QualityAnalysis, QualityRun } from './modules/quality/quality.entity.ts';
 import { Stream } from './modules/streams/stream.entity.ts';
 import { Submission } from './modules/submissions/submission.entity.ts';
 import { SocketIoAttachment } from './realtime/attachment.entity.ts';
@@ -21,7 +22,7 @@ import { ScreenSighting } from './modules/screens/screen-sighting.entity.ts';
 export type { EntityManager } from '@mikro-orm/postgresql';
 export type Orm = MikroORM;
 
-export const entities = [Stream, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment, AdminUser, AdminSession, ApiToken, Activity, ScreenSighting];
+export const entities = [Stream, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment, AdminUser, AdminSession, ApiToken, Activity, ScreenSighting, QualityAnalysis, QualityRun];
 
 export const migrationsPath = fileURLToPath(new URL('../migrations', import.meta.url));
 

@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     queue,
     jobs: config.jobs,
     platforms: config.platforms,
+    quality: config.quality,
     logger,
     webDist: config.webDist,
     adminApiToken: config.adminApiToken,

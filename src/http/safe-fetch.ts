@@ -69,6 +69,8 @@ export interface SafeRequest {
   body?: string;
   /** Larger bodies for playlists; never above what the caller reads. */
   maxBytes?: number;
+  /** Keep the first `maxBytes` of a longer body instead of refusing it (a sample of a video file). */
+  truncate?: boolean;
   timeoutMs?: number;
 }
 
@@ -134,9 +136,9 @@ function classify(error: unknown): SafeFetchError {
   return new SafeFetchError('unreachable', 'The page could not be reached', { cause: error });
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
+async function readCapped(response: Response, maxBytes: number, truncate = false): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  if (!truncate && Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel();
     throw new SafeFetchError('too-large', 'The page is too large');
   }
@@ -145,7 +147,12 @@ async function readCapped(response: Response, maxBytes: number): Promise<Buffer>
   if (!response.body) return Buffer.alloc(0);
   for await (const chunk of response.body) {
     size += chunk.byteLength;
-    if (size > maxBytes) throw new SafeFetchError('too-large', 'The page is too large');
+    if (size > maxBytes) {
+      if (!truncate) throw new SafeFetchError('too-large', 'The page is too large');
+      chunks.push(Buffer.from(chunk).subarray(0, chunk.byteLength - (size - maxBytes)));
+      await response.body.cancel().catch(() => undefined);
+      break;
+    }
     chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks);
@@ -191,7 +198,7 @@ export function createSafeFetcher(options: SafeFetchOptions = {}): SafeFetcher {
             status: response.status,
             contentType: response.headers.get('content-type') ?? '',
             headers: response.headers as unknown as Headers,
-            body: await readCapped(response, init.maxBytes ?? maxBytes),
+            body: await readCapped(response, init.maxBytes ?? maxBytes, init.truncate),
           };
         }
       } catch (error) {

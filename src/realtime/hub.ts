@@ -18,7 +18,7 @@ import { createFanout } from './fanout.ts';
 import { createIoServer, type HubServer } from './io-server.ts';
 import { createPresence, type PresenceJournal, type ScreenList } from './presence.ts';
 import type { FeaturePushes } from './pushes.ts';
-import { handleSockets, type Authorize } from './registration.ts';
+import { handleSockets, type PlaybackReportHandler, type Authorize } from './registration.ts';
 import { KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { SceneDirectory } from './scene-directory.ts';
 import { createScreenStates } from './screen-state.ts';
@@ -49,6 +49,8 @@ export interface HubOptions {
   presenceTimeoutMs?: number;
   /** Remembers screens beyond their connection (offline ones stay listed as "last seen"). */
   presenceJournal?: PresenceJournal;
+  /** A screen reported a stream's playback state changing (the quality module checks failing ones). */
+  onPlaybackReport?: PlaybackReportHandler;
 }
 
 export interface Hub {
@@ -91,7 +93,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     logger,
     availability: options.availability,
   });
-  handleSockets({ io, node, screenStates, presence, logger: log, authorize: options.authorize, availability: options.availability });
+  handleSockets({ io, node, screenStates, presence, logger: log, authorize: options.authorize, availability: options.availability, onPlaybackReport: options.onPlaybackReport });
 
   options.availability?.onRecovered(() => void fanout.resync());
   options.adapter?.onReconnected?.(() => void fanout.resync());

@@ -13,6 +13,9 @@ import type { Presence, PresenceTracker } from './presence.ts';
 import { KIND_ROOMS, sessionRoom, targetOf, targetRoom } from './rooms.ts';
 import type { ScreenStates } from './screen-state.ts';
 
+/** Told when a screen's report changes a stream's playback state (the quality module re-checks failing streams). */
+export type PlaybackReportHandler = (streamId: number, state: PlaybackState) => void;
+
 export type Authorization = { ok: true; sessionHash?: string | undefined } | { ok: false; error: string };
 export type Authorize = (registration: Registration, handshake: HubSocket['handshake']) => Promise<Authorization>;
 
@@ -27,8 +30,9 @@ export function handleSockets(options: {
   logger: Logger;
   authorize?: Authorize | undefined;
   availability?: DatabaseAvailability | undefined;
+  onPlaybackReport?: PlaybackReportHandler | undefined;
 }): void {
-  const { io, node, screenStates, presence, logger: log, authorize, availability } = options;
+  const { io, node, screenStates, presence, logger: log, authorize, availability, onPlaybackReport } = options;
   const limiter = new RateLimiterMemory({ points: 30, duration: 10 });
 
   function reply<T>(ack: unknown, result: Ack<T>): void {
@@ -103,6 +107,9 @@ export function handleSockets(options: {
     const health: Record<string, PlaybackState> = {};
     for (const entry of parsed.data.streams) health[String(entry.stream_id)] = entry.state;
     const changed = JSON.stringify(health) !== JSON.stringify(p.health ?? {});
+    if (changed && onPlaybackReport) {
+      for (const [id, state] of Object.entries(health)) if (p.health?.[id] !== state) onPlaybackReport(Number(id), state);
+    }
     p.health = health;
     p.heartbeatAt = Date.now(); // screens report in periodically: that is their heartbeat
     if (changed) presence.seen(this.id, p);

@@ -12,6 +12,7 @@ import type { SceneDto, SceneStreamDto, StreamDto } from './api/index.ts';
 import type { ScreenCommandName } from './api/screens.ts';
 import type { SubmissionDto } from './api/submissions.ts';
 import type { DiscoveryProgressDto, DiscoverySourceDto } from './api/discovery.ts';
+import type { QualityProgressDto } from './api/quality.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
 
 export type ScreenKind = 'wall' | 'kiosk' | 'admin' | 'rater';
@@ -144,8 +145,9 @@ export interface ServerToClientEvents {
   'discovery:progress': (payload: DiscoveryProgressDto) => void;
   /** For admin consoles: discovery sources were created, edited or deleted (the whole list, it is short). */
   'discovery:sources': (payload: { version: number; sources: DiscoverySourceDto[] }) => void;
-  /** Reserved for the quality and evaluation features. */
-  'quality:progress': (payload: { stream_id: number; status: string; score: number | null }) => void;
+  /** For admin consoles: an analysis started or ended, an "analyze all" moved on (done/total, failures). */
+  'quality:progress': (payload: QualityProgressDto) => void;
+  /** Reserved for the evaluation feature. */
   'evaluation:queue': (payload: { pending: number; completedToday: number }) => void;
 }
 

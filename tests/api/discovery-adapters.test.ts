@@ -85,7 +85,7 @@ describe('youtube', () => {
   });
 
   it('fails clearly without an API key', async () => {
-    expect(await failure(source('youtube', { query: 'bears' }), ctx({ youtube: { apiKey: undefined, baseUrl: fixtures.base } }))).toBe(
+    expect(await failure(source('youtube', { query: 'bears' }), ctx({ youtube: { ...fixtures.settings.youtube, apiKey: undefined } }))).toBe(
       'YouTube API key not configured (set YOUTUBE_API_KEY)',
     );
   });

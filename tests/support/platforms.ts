@@ -179,7 +179,7 @@ export async function startPlatformFixtures(): Promise<PlatformFixtures> {
   return {
     base,
     settings: {
-      youtube: { apiKey: 'yt-key', baseUrl: base },
+      youtube: { apiKey: 'yt-key', baseUrl: base, oembedUrl: `${base}/youtube/oembed` },
       twitch: { clientId: 'tw-id', clientSecret: 'tw-secret', apiBaseUrl: base, authBaseUrl: base },
       vimeo: { token: undefined, apiBaseUrl: base, oembedUrl: `${base}/api/oembed.json` },
     },

@@ -40,6 +40,7 @@ function stream(overrides: Partial<StreamDto> = {}): StreamDto {
     latitude: null,
     longitude: null,
     timezone: null,
+    health: 'unknown',
     ...overrides,
   };
 }

@@ -31,6 +31,9 @@ export const POLICY: Record<string, Access> = {
   'PUT /api/config/default-scene': 'admin',
 
   'POST /api/discovery': 'admin', // ?action=run: one source or all
+  'POST /api/quality': 'admin', // ?action=analyze | analyze-all
+  'GET /api/quality/analyses': 'admin',
+  'GET /api/quality/runs/latest': 'admin',
   'GET /api/discovery/sources': 'admin',
   'POST /api/discovery/sources': 'admin',
   'PUT /api/discovery/sources/:id': 'admin',

@@ -23,13 +23,27 @@ const MAX_INT = 2_147_483_647;
 const STREAM_COLUMNS = `st.id, st.name, st.url, st.fallback_url as "fallbackUrl", st.description, st.category,
   st.quality, st.active, st.created_at as "createdAt", st.updated_at as "updatedAt", st.quality_score as "qualityScore",
   st.quality_assessed_at as "qualityAssessedAt", st.quality_confidence as "qualityConfidence",
-  st.location_name as "locationName", st.latitude, st.longitude, st.timezone`;
+  st.location_name as "locationName", st.latitude, st.longitude, st.timezone, st.health`;
 
 /** Candidates of one algorithm as a JSON array; empty unless the scene uses that algorithm. */
 const candidates = (algorithm: string, where: string, order: string) => `
   coalesce((select json_agg(c) from (
     select ${STREAM_COLUMNS} from streams st
     where s."selectionAlgorithm" = '${algorithm}' and ${where} ${order}
+  ) c), '[]'::json) as ${algorithm}`;
+
+/**
+ * Pool candidates (recent, ranked): the best healthy ones and, to fill what they cannot, the best
+ * offline ones — selectSceneStreams puts offline last, so a wall loses a dead camera at once but
+ * never goes empty because of the venue's own outage.
+ */
+const poolCandidates = (algorithm: string, order: string) => `
+  coalesce((select json_agg(c) from (
+    (select ${STREAM_COLUMNS} from streams st
+      where s."selectionAlgorithm" = '${algorithm}' and st.active and st.health <> 'offline' ${order} limit s."maxStreams")
+    union all
+    (select ${STREAM_COLUMNS} from streams st
+      where s."selectionAlgorithm" = '${algorithm}' and st.active and st.health = 'offline' ${order} limit s."maxStreams")
   ) c), '[]'::json) as ${algorithm}`;
 
 /**
@@ -47,8 +61,8 @@ const sceneQuery = (where: string, order = '') => `
   select s.*, (select id from d) as "defaultId",
     coalesce((select json_agg(json_build_object('stream_id', ss.stream_id, 'position', ss.position) order by ss.position)
       from scene_streams ss where ss.scene_id = s.id), '[]'::json) as slots,
-    ${candidates('recent', 'st.active', 'order by st.created_at desc, st.id desc limit s."maxStreams"')},
-    ${candidates('ranked', 'st.active', 'order by st.quality_score desc nulls last, st.created_at desc, st.id desc limit s."maxStreams"')},
+    ${poolCandidates('recent', 'order by st.created_at desc, st.id desc')},
+    ${poolCandidates('ranked', 'order by st.quality_score desc nulls last, st.created_at desc, st.id desc')},
     ${candidates('manual', 'st.id in (select stream_id from scene_streams where scene_id = s.id)', '')}
   from s`;
 
@@ -86,12 +100,17 @@ export function slotList(placements: readonly Placement[]): (number | null)[] {
   return list;
 }
 
+/** An offline stream with a second address plays that one (manual slots keep their camera). */
+function withFallback<T extends SceneStreamDto>(stream: T): T {
+  return stream.health === 'offline' && stream.fallback_url ? { ...stream, url: stream.fallback_url, fallback_url: stream.url } : stream;
+}
+
 /** The active scene `where` points at, resolved to what screens show; null when there is none. */
 export async function loadSceneSnapshot(em: EntityManager, where: SceneWhere): Promise<SceneSnapshot | null> {
   const row = await findSceneRow(em, where);
   if (!row) return null;
   const algorithm = row.selectionAlgorithm;
   const pool = (algorithm === 'recent' || algorithm === 'ranked' || algorithm === 'manual' ? row[algorithm] : []).map(presentStream);
-  const streams = selectSceneStreams({ selection_algorithm: row.selectionAlgorithm, max_streams: row.maxStreams }, pool, row.slots);
+  const streams = selectSceneStreams({ selection_algorithm: row.selectionAlgorithm, max_streams: row.maxStreams }, pool, row.slots).map(withFallback);
   return { scene: presentScene(row, slotList(row.slots), row.defaultId), streams };
 }

@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { CATEGORIES, QUALITIES } from '../../shared/constants.ts';
+import { HEALTH_STATES } from '../../shared/quality/health.ts';
 
 export const StreamSchema = defineEntity({
   name: 'Stream',
@@ -23,6 +24,11 @@ export const StreamSchema = defineEntity({
     latitude: p.double().runtimeType('number').$type<number>().nullable(),
     longitude: p.double().runtimeType('number').$type<number>().nullable(),
     timezone: p.text().nullable(),
+    /** From its analyses and its players' reports (src/shared/quality/health.ts). */
+    health: p.enum(HEALTH_STATES).default('unknown'),
+    healthChangedAt: p.datetime().nullable(),
+    /** Failed checks in a row (offline after two). */
+    failedChecks: p.integer().default(0),
     /** When discovery last found this stream at its source. */
     lastSeenAt: p.datetime().nullable(),
     /** The discovery source that added it (null: added by hand or from a submission). */

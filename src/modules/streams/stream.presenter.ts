@@ -1,5 +1,6 @@
 import type { StreamDto } from '../../shared/api/index.ts';
 import type { Category, Quality } from '../../shared/constants.ts';
+import type { HealthState } from '../../shared/quality/health.ts';
 
 /** A stream as an entity or a raw row (same property names; raw dates arrive as text). */
 export interface StreamFields {
@@ -20,6 +21,7 @@ export interface StreamFields {
   latitude?: number | null;
   longitude?: number | null;
   timezone?: string | null;
+  health?: HealthState;
 }
 
 /** ISO 8601 in UTC with milliseconds, from a Date or PostgreSQL's "2026-11-22 15:57:58.783+00". */
@@ -47,5 +49,6 @@ export function presentStream(s: StreamFields): StreamDto {
     latitude: s.latitude ?? null,
     longitude: s.longitude ?? null,
     timezone: s.timezone ?? null,
+    health: s.health ?? 'unknown',
   };
 }

@@ -9,6 +9,7 @@ export * from './scenes.ts';
 export * from './config.ts';
 export * from './auth.ts';
 export * from './discovery.ts';
+export * from './quality.ts';
 export * from './submissions.ts';
 export * from './screens.ts';
 export * from './activity.ts';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CATEGORIES, DEFAULTS, LIMITS, QUALITIES, type Category, type Quality } from '../constants.ts';
 import { isValidTimezone } from '../streams/location.ts';
 import { toAbsoluteUrl } from '../streams/url.ts';
+import type { HealthState } from '../quality/health.ts';
 import { booleanQuery, cleanText, Id, optionalText } from './common.ts';
 
 /** A stream address: absolute http(s) (scheme-less platform links get https://). */
@@ -113,4 +114,6 @@ export interface StreamDto {
   latitude: number | null;
   longitude: number | null;
   timezone: string | null;
+  /** unknown, live, degraded or offline: from its analyses and its players (src/shared/quality/health.ts). */
+  health: HealthState;
 }

@@ -9,6 +9,8 @@ export interface SelectableStream {
   active: boolean;
   created_at: string | Date;
   quality_score: number | null;
+  /** An offline stream (src/shared/quality/health.ts) is shown only when nothing healthy can take its place. */
+  health?: string;
 }
 
 export interface Placement {
@@ -25,22 +27,26 @@ export type Positioned<T> = T & { position: number };
 
 const time = (value: string | Date) => (value instanceof Date ? value.getTime() : Date.parse(value));
 
+/** Offline streams after every other: a wall replaces a dead camera, but never goes empty for it. */
+const offlineLast = (a: SelectableStream, b: SelectableStream) => Number(a.health === 'offline') - Number(b.health === 'offline');
+
 /** Newest first; the higher id wins a tie so the order never depends on the database's mood. */
 function byNewest(a: SelectableStream, b: SelectableStream): number {
-  return time(b.created_at) - time(a.created_at) || b.id - a.id;
+  return offlineLast(a, b) || time(b.created_at) - time(a.created_at) || b.id - a.id;
 }
 
 /** Best quality score first, unanalysed streams last, newest first among equals. */
 function byQuality(a: SelectableStream, b: SelectableStream): number {
   const sa = a.quality_score ?? -1;
   const sb = b.quality_score ?? -1;
-  return sb - sa || byNewest(a, b);
+  return offlineLast(a, b) || sb - sa || byNewest(a, b);
 }
 
 /**
  * The scene's streams in screen order, numbered 1..n:
  * - recent: newest active streams, up to max_streams;
  * - ranked: active streams by quality score (best first, unanalysed last), up to max_streams;
+ * - in both, offline streams come after every healthy one (self-healing walls);
  * - manual: the placed streams in slot order, active ones only;
  * - anything else: nothing.
  * `pool` may hold every stream or only the candidates the database pre-selected in the same order.

@@ -9,13 +9,13 @@ import type { SourceConfig } from '../../../shared/api/discovery.ts';
 import type { DiscoveryPlatform } from '../../../shared/constants.ts';
 
 export interface PlatformSettings {
-  youtube: { apiKey: string | undefined; baseUrl: string };
+  youtube: { apiKey: string | undefined; baseUrl: string; oembedUrl: string };
   twitch: { clientId: string | undefined; clientSecret: string | undefined; apiBaseUrl: string; authBaseUrl: string };
   vimeo: { token: string | undefined; apiBaseUrl: string; oembedUrl: string };
 }
 
 export const DEFAULT_PLATFORM_SETTINGS: PlatformSettings = {
-  youtube: { apiKey: undefined, baseUrl: 'https://www.googleapis.com' },
+  youtube: { apiKey: undefined, baseUrl: 'https://www.googleapis.com', oembedUrl: 'https://www.youtube.com/oembed' },
   twitch: { clientId: undefined, clientSecret: undefined, apiBaseUrl: 'https://api.twitch.tv', authBaseUrl: 'https://id.twitch.tv' },
   vimeo: { token: undefined, apiBaseUrl: 'https://api.vimeo.com', oembedUrl: 'https://vimeo.com/api/oembed.json' },
 };

@@ -1,0 +1,143 @@
+/**
+ * Analysing one stream: a direct stream (HLS, MP4, WebM, FLV, MOV) is fetched through the safe
+ * fetcher — playlist, liveness, newest segments, or the first megabytes of a file — and the local
+ * copy is probed and sampled with ffprobe/ffmpeg; an embedded one (YouTube, Twitch, Vimeo,
+ * webcam pages) is judged from its platform's API or oEmbed (embedded.ts). Night at the stream's
+ * coordinates (suncalc) turns a dark picture into a note instead of a fault.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { getPosition } from 'suncalc';
+import { SafeFetchError, type SafeFetcher } from '../../../http/safe-fetch.ts';
+import type { QualityMeasurements } from '../../../shared/quality/score.ts';
+import { detectFormat } from '../../../shared/streams/url.ts';
+import type { PlatformSettings } from '../../discovery/adapters/adapter.ts';
+import { analyzeEmbedded } from './embedded.ts';
+import { HlsError, readHls } from './hls.ts';
+import { MediaToolError, probeFile, sampleFile, type MediaTools } from './media-tools.ts';
+
+export interface AnalyzerContext {
+  fetcher: SafeFetcher;
+  tools: MediaTools;
+  platforms: PlatformSettings;
+  /** Seconds of picture decoded (≈ 8). */
+  sampleSeconds: number;
+  sleep: (ms: number) => Promise<void>;
+  /** Now, for night at the location (tests pin it). */
+  now?: () => Date;
+}
+
+export interface StreamToAnalyze {
+  url: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface Analysis {
+  measurements: QualityMeasurements;
+  /** Everything measured, as stored in quality_analyses.metrics. */
+  metrics: Record<string, unknown>;
+  /** CPU seconds of the ffmpeg children, when they ran. */
+  cpuSeconds: number | null;
+}
+
+/** The first bytes of a video file are enough for its headers and an 8 s sample. */
+const FILE_SAMPLE_BYTES = 16 * 1024 * 1024;
+
+/** The sun more than 6° below the horizon: civil twilight is over. */
+export function isNight(date: Date, latitude: number | null, longitude: number | null): boolean | null {
+  if (latitude === null || longitude === null) return null;
+  return getPosition(date, latitude, longitude).altitude < (-6 * Math.PI) / 180;
+}
+
+function unreachable(error: string, metrics: Record<string, unknown> = {}): Analysis {
+  return { measurements: { method: 'sample', reachable: false, error }, metrics: { ...metrics, error }, cpuSeconds: null };
+}
+
+/** Why a fetch failed, in the admin's words. */
+function fetchReason(error: unknown): string {
+  if (error instanceof SafeFetchError) {
+    if (error.reason === 'blocked') return 'The address is not allowed (not a public address)';
+    if (error.reason === 'timeout') return 'The stream did not answer in time';
+    return 'The stream could not be reached';
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function analyzeStream(stream: StreamToAnalyze, ctx: AnalyzerContext): Promise<Analysis> {
+  const format = detectFormat(stream.url);
+  if (format === 'hls' || format === 'mp4' || format === 'webm' || format === 'flv' || format === 'mov') return analyzeDirect(stream, format, ctx);
+  return analyzeEmbedded(stream.url, format, ctx);
+}
+
+async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'webm' | 'flv' | 'mov', ctx: AnalyzerContext): Promise<Analysis> {
+  const metrics: Record<string, unknown> = { format };
+  let media: Buffer;
+  let live: boolean | null = null;
+  let firstResponseMs: number;
+  let variantHeight: number | null = null;
+  try {
+    if (format === 'hls') {
+      const hls = await readHls(ctx.fetcher, stream.url, { sampleSeconds: ctx.sampleSeconds, sleep: ctx.sleep });
+      media = hls.media;
+      live = hls.live;
+      firstResponseMs = hls.firstResponseMs;
+      variantHeight = hls.variant?.height ?? null;
+      Object.assign(metrics, { variant: hls.variant, live: hls.live, live_note: hls.liveNote, segment_seconds: hls.mediaSeconds, encrypted: hls.encrypted });
+      if (hls.encrypted) {
+        return { measurements: { method: 'probe', reachable: true, live, ttfbMs: firstResponseMs, height: variantHeight, width: hls.variant?.width ?? null }, metrics, cpuSeconds: null };
+      }
+    } else {
+      const started = Date.now();
+      const response = await ctx.fetcher.fetch(stream.url, { accept: '*/*', maxBytes: FILE_SAMPLE_BYTES, truncate: true, timeoutMs: 20_000, headers: { range: `bytes=0-${FILE_SAMPLE_BYTES - 1}` } });
+      firstResponseMs = Date.now() - started;
+      if (response.status !== 200 && response.status !== 206) return unreachable(`The stream answered HTTP ${response.status}`, metrics);
+      media = response.body;
+    }
+  } catch (error) {
+    if (error instanceof HlsError && /HTTP (4|5)\d\d/.test(error.message)) return unreachable(error.message, metrics);
+    if (error instanceof HlsError) return { measurements: { method: 'probe', reachable: true, error: error.message, width: 0 }, metrics: { ...metrics, error: error.message }, cpuSeconds: null };
+    return unreachable(fetchReason(error), metrics);
+  }
+  metrics.first_response_ms = firstResponseMs;
+
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'nw-quality-'));
+  try {
+    const file = path.join(dir, format === 'hls' ? 'sample.ts' : `sample.${format}`);
+    await writeFile(file, media);
+    const probe = await probeFile(ctx.tools, file);
+    const sample = await sampleFile(ctx.tools, file, ctx.sampleSeconds);
+    const night = isNight(ctx.now?.() ?? new Date(), stream.latitude, stream.longitude);
+    Object.assign(metrics, { probe, sample, night });
+    return {
+      measurements: {
+        method: 'sample',
+        reachable: true,
+        ttfbMs: firstResponseMs,
+        live,
+        width: probe.width,
+        height: probe.height ?? variantHeight,
+        fps: probe.fps,
+        bitrateKbps: probe.bitrateKbps,
+        codec: probe.codec,
+        audio: probe.audio,
+        blackRatio: sample.blackRatio,
+        frozenRatio: sample.frozenRatio,
+        blur: sample.blur,
+        brightness: sample.brightness,
+        motion: sample.motion,
+        night,
+      },
+      metrics,
+      cpuSeconds: sample.cpuSeconds,
+    };
+  } catch (error) {
+    if (error instanceof MediaToolError && error.kind === 'unreadable') {
+      return { measurements: { method: 'sample', reachable: true, width: 0, error: error.message }, metrics: { ...metrics, error: error.message }, cpuSeconds: null };
+    }
+    throw error;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The quality analyzer's test corpus, rendered by ffmpeg (once per machine, cached in the temp
+ * folder) and served on 127.0.0.1 as live-style HLS — a sliding window over the clip's 2-second
+ * segments that advances in real time, as a camera's playlist does — plus an MP4 file, a VOD
+ * playlist posing as live, a stale playlist and a 404. Shared by the tests and bench:quality.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export const CORPUS_DIR = path.join(os.tmpdir(), 'nature-wall-quality-corpus-v1');
+const SECONDS = 24;
+const SEGMENT = 2;
+const WINDOW = 5;
+
+/** Each clip: an ffmpeg lavfi source (sharp, moving test pictures unless the defect says otherwise). */
+export const CLIPS = {
+  clean1080: 'testsrc2=s=1920x1080:r=25',
+  clean720: 'testsrc2=s=1280x720:r=25',
+  clean360: 'testsrc2=s=640x360:r=25',
+  black720: 'color=c=black:s=1280x720:r=25',
+  frozen720: 'testsrc2=s=1280x720:r=25,trim=end_frame=1,loop=loop=-1:size=1',
+  blurred720: 'testsrc2=s=1280x720:r=25,gblur=sigma=12',
+  fps4_720: 'testsrc2=s=1280x720:r=4',
+} as const;
+export type ClipName = keyof typeof CLIPS;
+
+async function ffmpeg(args: string[]): Promise<void> {
+  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { maxBuffer: 16 * 1024 * 1024 });
+}
+
+export async function generateCorpus(dir = CORPUS_DIR): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const x264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p'];
+  const jobs: Promise<void>[] = [];
+  for (const [name, source] of Object.entries(CLIPS)) {
+    const folder = path.join(dir, name);
+    if (existsSync(path.join(folder, 'all.m3u8'))) continue;
+    await mkdir(folder, { recursive: true });
+    const fps = name.startsWith('fps4') ? 4 : 25;
+    jobs.push(
+      ffmpeg([
+        '-f', 'lavfi', '-i', source, '-t', String(SECONDS), ...x264, '-g', String(fps * SEGMENT), '-keyint_min', String(fps * SEGMENT), '-sc_threshold', '0',
+        '-f', 'hls', '-hls_time', String(SEGMENT), '-hls_list_size', '0', '-hls_playlist_type', 'vod',
+        '-hls_segment_filename', path.join(folder, 'seg%03d.ts'), path.join(folder, 'all.m3u8'),
+      ]),
+    );
+  }
+  if (!existsSync(path.join(dir, 'clean720.mp4'))) {
+    jobs.push(ffmpeg(['-f', 'lavfi', '-i', CLIPS.clean720, '-t', '10', ...x264, '-movflags', '+faststart', path.join(dir, 'clean720.mp4')]));
+  }
+  await Promise.all(jobs);
+}
+
+export interface CorpusServer {
+  base: string;
+  /** The live-style playlist of a clip. */
+  live(name: ClipName): string;
+  /** A clip's finished recording served under a live-looking name. */
+  vod(name: ClipName): string;
+  /** A playlist that never advances. */
+  stale(name: ClipName): string;
+  mp4: string;
+  missing: string;
+  /** Stop serving a clip (it answers 404) or serve it again. */
+  setDown(name: ClipName, down: boolean): void;
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
+  await generateCorpus(dir);
+  const durations = new Map<string, number[]>();
+  for (const name of Object.keys(CLIPS)) {
+    const text = await readFile(path.join(dir, name, 'all.m3u8'), 'utf8');
+    durations.set(name, [...text.matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1])));
+    if ((await readdir(path.join(dir, name))).filter((f) => f.endsWith('.ts')).length === 0) throw new Error(`no segments for ${name}`);
+  }
+  const started = Date.now();
+  const down = new Set<string>();
+  const requests: string[] = [];
+  const playlist = (name: string, sequence: number, ended: boolean) => {
+    const lengths = durations.get(name)!;
+    const count = lengths.length;
+    const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${SEGMENT}`, `#EXT-X-MEDIA-SEQUENCE:${sequence}`];
+    for (let i = sequence; i < sequence + (ended ? count : WINDOW); i++) {
+      if (i > sequence && i % count === 0) lines.push('#EXT-X-DISCONTINUITY');
+      lines.push(`#EXTINF:${lengths[i % count]!.toFixed(3)},`, `/${name}/seg${String(i % count).padStart(3, '0')}.ts`);
+    }
+    if (ended) lines.push('#EXT-X-ENDLIST');
+    return `${lines.join('\n')}\n`;
+  };
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://corpus');
+    requests.push(url.pathname);
+    const m3u8 = (body: string) => res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'no-cache' }).end(body);
+    const match = /^\/(live|vod|stale)\/(\w+)\.m3u8$/.exec(url.pathname);
+    if (match && durations.has(match[2]!)) {
+      if (down.has(match[2]!)) return res.writeHead(404).end('gone');
+      if (match[1] === 'vod') return m3u8(playlist(match[2]!, 0, true));
+      if (match[1] === 'stale') return m3u8(playlist(match[2]!, 3, false));
+      return m3u8(playlist(match[2]!, Math.floor((Date.now() - started) / 1000 / SEGMENT), false));
+    }
+    const segment = /^\/(\w+)\/(seg\d{3}\.ts)$/.exec(url.pathname);
+    if (segment && durations.has(segment[1]!) && !down.has(segment[1]!)) {
+      return res.writeHead(200, { 'content-type': 'video/mp2t' }).end(await readFile(path.join(dir, segment[1]!, segment[2]!)));
+    }
+    if (url.pathname === '/files/clean720.mp4') {
+      const body = await readFile(path.join(dir, 'clean720.mp4'));
+      return res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(body.length) }).end(body);
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    live: (name) => `${base}/live/${name}.m3u8`,
+    vod: (name) => `${base}/vod/${name}.m3u8`,
+    stale: (name) => `${base}/stale/${name}.m3u8`,
+    mp4: `${base}/files/clean720.mp4`,
+    missing: `${base}/live/missing.m3u8`,
+    setDown: (name, isDown) => void (isDown ? down.add(name) : down.delete(name)),
+    requests,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
