@@ -71,8 +71,9 @@ export function listAnalyses(em: EntityManager, streamId: number, limit: number)
   return em.find(QualityAnalysis, { stream: streamId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
 }
 
-export function latestRun(em: EntityManager): Promise<QualityRun | null> {
-  return em.findOne(QualityRun, {}, { orderBy: { id: 'desc' } });
+export async function latestRun(em: EntityManager): Promise<QualityRun | null> {
+  const [run] = await em.find(QualityRun, {}, { orderBy: { id: 'desc' }, limit: 1 });
+  return run ?? null;
 }
 
 /** Counts one finished analysis of a run; the run ends when every stream has been done. */

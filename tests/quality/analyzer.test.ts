@@ -1,0 +1,109 @@
+/**
+ * The analyzer on a corpus rendered by ffmpeg and served on 127.0.0.1 through the safe fetcher:
+ * clean 1080p, 720p and 360p live-style HLS, an MP4, black, frozen, blurred and 4 fps streams, a
+ * VOD playlist posing as live, a stale one and a 404. The scores rank them sensibly and the
+ * faults are named; a dark picture where it is night is not called black; a missing ffmpeg is a
+ * clear analysis error.
+ */
+import { getPosition } from 'suncalc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSafeFetcher, type SafeFetcher } from '../../src/http/safe-fetch.ts';
+import { DEFAULT_PLATFORM_SETTINGS } from '../../src/modules/discovery/adapters/adapter.ts';
+import { analyzeStream, type AnalyzerContext } from '../../src/modules/quality/analyzer/index.ts';
+import { DEFAULT_MEDIA_TOOLS, MediaToolError } from '../../src/modules/quality/analyzer/media-tools.ts';
+import { qualityGrade } from '../../src/shared/quality/grade.ts';
+import { scoreQuality, type QualityResult } from '../../src/shared/quality/score.ts';
+import { serveCorpus, type CorpusServer } from '../support/quality-corpus.ts';
+
+let corpus: CorpusServer;
+let fetcher: SafeFetcher;
+let ctx: AnalyzerContext;
+const results = new Map<string, QualityResult>();
+
+beforeAll(async () => {
+  corpus = await serveCorpus();
+  fetcher = createSafeFetcher({ allowHosts: ['127.0.0.1'] });
+  ctx = { fetcher, tools: DEFAULT_MEDIA_TOOLS, platforms: DEFAULT_PLATFORM_SETTINGS, sampleSeconds: 8, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+  const cases: [string, string][] = [
+    ['clean1080', corpus.live('clean1080')],
+    ['clean720', corpus.live('clean720')],
+    ['clean360', corpus.live('clean360')],
+    ['mp4', corpus.mp4],
+    ['black', corpus.live('black720')],
+    ['frozen', corpus.live('frozen720')],
+    ['blurred', corpus.live('blurred720')],
+    ['fps4', corpus.live('fps4_720')],
+    ['vod', corpus.vod('clean720')],
+    ['stale', corpus.stale('clean720')],
+    ['missing', corpus.missing],
+  ];
+  for (const [name, url] of cases) {
+    const analysis = await analyzeStream({ url, latitude: null, longitude: null }, ctx);
+    results.set(name, scoreQuality(analysis.measurements));
+  }
+}, 240_000);
+afterAll(async () => {
+  await fetcher?.close();
+  await corpus?.close();
+});
+
+const score = (name: string) => results.get(name)!.score;
+const faults = (name: string) => results.get(name)!.faults;
+
+describe('the corpus', () => {
+  it('ranks clean streams by resolution, first', () => {
+    expect(score('clean1080')).toBeGreaterThan(score('clean720'));
+    expect(score('clean720')).toBeGreaterThan(score('clean360'));
+    expect(qualityGrade(score('clean1080'))).toMatch(/^A/);
+    for (const name of ['clean1080', 'clean720', 'clean360', 'mp4']) expect(faults(name), name).toEqual([]);
+    expect(score('mp4')).toBe(score('clean720'));
+  });
+
+  it('names each defect and puts it at least 15 points under the clean stream of its size', () => {
+    const expected: Record<string, string> = { black: 'black', frozen: 'frozen', blurred: 'blurry', fps4: 'low-fps', vod: 'not-live', stale: 'not-live' };
+    for (const [name, fault] of Object.entries(expected)) {
+      expect(faults(name), name).toContain(fault);
+      expect(score('clean720') - score(name), name).toBeGreaterThanOrEqual(15);
+    }
+    expect(score('black')).toBeLessThan(40);
+    expect(score('frozen')).toBeLessThan(40);
+    expect(qualityGrade(score('black'))).toBe('F');
+  });
+
+  it('puts a dead stream last, unreachable', () => {
+    expect(results.get('missing')).toMatchObject({ score: 0, faults: ['unreachable'] });
+    const ranked = [...results.entries()].sort((a, b) => b[1].score - a[1].score).map(([name]) => name);
+    expect(ranked[0]).toBe('clean1080');
+    expect(ranked.at(-1)).toBe('missing');
+  });
+});
+
+describe('night and tools', () => {
+  it('does not call a dark picture black where it is night', async () => {
+    // The point on the equator opposite the sun: deep night, whenever the test runs.
+    const now = new Date();
+    let longitude = 0;
+    for (let lon = -180; lon < 180; lon += 5) if (getPosition(now, 0, lon).altitude < getPosition(now, 0, longitude).altitude) longitude = lon;
+    const night = await analyzeStream({ url: corpus.live('black720'), latitude: 0, longitude }, { ...ctx, now: () => now });
+    const result = scoreQuality(night.measurements);
+    expect(night.measurements.night).toBe(true);
+    expect(result.faults).not.toContain('black');
+    expect(result.notes).toContain('night');
+  }, 60_000);
+
+  it('reports a missing ffmpeg as such, never crashing', async () => {
+    const error = await analyzeStream({ url: corpus.live('clean360'), latitude: null, longitude: null }, { ...ctx, tools: { ffmpeg: '/nonexistent/ffmpeg', ffprobe: '/nonexistent/ffprobe' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MediaToolError);
+    expect((error as Error).message).toMatch(/^ffprobe not found/);
+  }, 60_000);
+
+  it('never lets ffmpeg near an address the safe fetcher refuses', async () => {
+    const strict = createSafeFetcher({ resolver: async () => [{ address: '127.0.0.1', family: 4 }] });
+    try {
+      const analysis = await analyzeStream({ url: 'http://cams.example.test/live.m3u8', latitude: null, longitude: null }, { ...ctx, fetcher: strict });
+      expect(analysis.measurements).toMatchObject({ reachable: false, error: 'The address is not allowed (not a public address)' });
+    } finally {
+      await strict.close();
+    }
+  });
+});
