@@ -172,6 +172,10 @@ export function createApp(deps: AppDeps): NatureWall {
         platforms: deps.platforms ?? DEFAULT_PLATFORM_SETTINGS,
         settings: deps.jobs ?? DEFAULT_JOB_SETTINGS,
         logger: deps.logger,
+        // Discovery's finds are analysed as soon as they are in the pool.
+        onStreamsAdded: (ids) => {
+          for (const streamId of ids) void qualityJobs?.enqueue({ streamId, trigger: 'discovery' }).catch((error: unknown) => deps.logger.warn({ err: error, streamId }, 'could not queue an analysis'));
+        },
         ...deps.discoveryTuning,
       })
     : undefined;

@@ -8,6 +8,7 @@ import type { DiscoveryJobDto, DiscoveryProgressDto, DiscoverySourceDto, Discove
 import { DiscoveryJob, DiscoverySource } from '../../src/modules/discovery/discovery.entity.ts';
 import { Stream } from '../../src/modules/streams/stream.entity.ts';
 import { Submission } from '../../src/modules/submissions/submission.entity.ts';
+import { QualityAnalysis } from '../../src/modules/quality/quality.entity.ts';
 import { adminHeaders, startTestApp, type TestApp } from '../support/app.ts';
 import { startPlatformFixtures, type PlatformFixtures } from '../support/platforms.ts';
 import { openScreen, type TestScreen } from '../support/screens.ts';
@@ -97,6 +98,10 @@ describe('runs', () => {
     expect(streams[0]!.locationName).toBeTruthy();
     expect(streams[0]!.timezone).toBeTruthy();
     const firstSeen = streams[0]!.lastSeenAt!;
+    // Each find is queued for automatic quality analysis as soon as it is in the pool.
+    await expect
+      .poll(() => app.orm.em.fork().count(QualityAnalysis, { stream: { $in: streams.map((s) => s.id) }, trigger: 'discovery' }), { timeout: 20_000 })
+      .toBe(3);
 
     const again = await finished(await run(source.id));
     expect(again).toMatchObject({ status: 'completed', streamsDiscovered: 3, streamsAdded: 0 });

@@ -50,6 +50,8 @@ export interface DiscoveryJobsDeps {
   sleep?: DiscoveryContext['sleep'];
   /** The longest one platform request may take. */
   requestTimeoutMs?: number;
+  /** New streams in the pool, after their batch committed (the quality module analyses them). */
+  onStreamsAdded?: (streamIds: readonly number[]) => void;
 }
 
 export interface DiscoveryJobs {
@@ -118,11 +120,14 @@ export function createDiscoveryJobs(deps: DiscoveryJobsDeps): DiscoveryJobs {
       const finds = batch;
       batch = [];
       flushedAt = Date.now();
-      await command(quiet, async (tx, changes) => {
-        added += source.deliver === 'review' ? await sendToReview(tx, changes, intake, finds) : await addToPool(tx, changes, intake, finds);
+      const newStreams = await command(quiet, async (tx, changes) => {
+        const ids = source.deliver === 'review' ? [] : await addToPool(tx, changes, intake, finds);
+        added += source.deliver === 'review' ? await sendToReview(tx, changes, intake, finds) : ids.length;
         await tx.nativeUpdate(DiscoveryJob, { id: jobId }, { streamsDiscovered: discovered, streamsAdded: added });
         changes.push({ type: 'discovery.progress', jobId, transient: true });
+        return ids;
       });
+      if (newStreams.length > 0) deps.onStreamsAdded?.(newStreams);
     };
     const limit = typeof job.options.limit === 'number' ? job.options.limit : undefined;
     const ctx: DiscoveryContext = { fetcher: deps.fetcher, platforms: deps.platforms, logger, signal, limit, sleep: deps.sleep ?? realSleep, timeoutMs: deps.requestTimeoutMs };

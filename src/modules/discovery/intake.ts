@@ -44,8 +44,8 @@ function unique(finds: readonly Find[]): Find[] {
   return [...new Map(finds.map((f) => [f.normalizedUrl, f])).values()];
 }
 
-/** Inserts new streams, marks known ones seen; returns how many were added. */
-export async function addToPool(tx: EntityManager, changes: Changes, source: IntakeSource, finds: readonly Find[]): Promise<number> {
+/** Inserts new streams, marks known ones seen; returns the ids of those added. */
+export async function addToPool(tx: EntityManager, changes: Changes, source: IntakeSource, finds: readonly Find[]): Promise<number[]> {
   const rows = unique(finds).map((find) => {
     const category = source.category ?? suggestCategory(`${find.url} ${find.title ?? ''} ${find.hints ?? ''}`);
     const place = suggestLocationForCategory(category, find.normalizedUrl);
@@ -61,7 +61,7 @@ export async function addToPool(tx: EntityManager, changes: Changes, source: Int
       timezone: place.timezone,
     };
   });
-  if (rows.length === 0) return 0;
+  if (rows.length === 0) return [];
   const inserted = await tx.execute<{ id: number; name: string; inserted: boolean }[]>(
     `insert into streams (name, url, normalized_url, description, category, quality, active, location_name, latitude, longitude,
         timezone, last_seen_at, discovery_source_id, created_at, updated_at)
@@ -77,7 +77,7 @@ export async function addToPool(tx: EntityManager, changes: Changes, source: Int
   );
   const added = inserted.filter((r) => r.inserted);
   for (const row of added) changes.push({ type: 'stream.created', streamId: row.id, name: row.name });
-  return added.length;
+  return added.map((row) => row.id);
 }
 
 /** Files finds the pool does not have as pending submissions; returns how many were filed. */
