@@ -206,3 +206,12 @@ export function ClockIcon(props: IconProps) {
     </svg>
   );
 }
+
+export function ChartIcon(props: IconProps) {
+  return (
+    <svg {...base} {...props}>
+      <path d="M4 19h16" />
+      <path d="M6 15l4-5 3 3 5-7" />
+    </svg>
+  );
+}

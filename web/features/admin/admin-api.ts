@@ -8,6 +8,10 @@ import type {
   DiscoveryJobDto,
   DiscoverySourceDto,
   DiscoveryStatDto,
+  AnalyzeAllDto,
+  AnalyzeDto,
+  QualityAnalysisDto,
+  QualityRunDto,
   RunAllDto,
   RunOneDto,
   InitializeDto,
@@ -67,6 +71,11 @@ export const adminApi = {
   deleteSource: (id: number) => send<SuccessDto>('DELETE', `/discovery/sources/${id}`),
   runSource: (sourceId: number) => send<RunOneDto>('POST', '/discovery?action=run', { sourceId, options: {} }),
   runAllSources: () => send<RunAllDto>('POST', '/discovery?action=run', { runAll: true }),
+
+  analyzeStream: (streamId: number) => send<AnalyzeDto>('POST', '/quality?action=analyze', { streamId, force: true }),
+  analyzeAll: () => send<AnalyzeAllDto>('POST', '/quality?action=analyze-all', {}),
+  analyses: (streamId: number) => requestJson<QualityAnalysisDto[]>(`/quality/analyses?streamId=${streamId}&limit=50`),
+  latestQualityRun: () => requestJson<{ run: QualityRunDto | null }>('/quality/runs/latest'),
 
   testDatabase: () => requestJson<DatabaseTestDto>('/system/database'),
   initialize: () => send<InitializeDto>('POST', '/system/initialize'),

@@ -4,7 +4,7 @@
  * other's edits at once.
  */
 import { atom } from 'jotai';
-import type { DiscoveryJobDto, DiscoverySourceDto, DiscoveryStatDto, SceneDto, StreamDto } from '../../../src/shared/api/index.ts';
+import type { DiscoveryJobDto, DiscoverySourceDto, DiscoveryStatDto, QualityAnalysisDto, QualityRunDto, SceneDto, StreamDto } from '../../../src/shared/api/index.ts';
 import type { ScreenPresence } from '../../../src/shared/events.ts';
 
 export type Loaded<T> = { status: 'loading' } | { status: 'error'; error: string } | { status: 'ready'; value: T };
@@ -22,6 +22,11 @@ export const adminNameAtom = atom<string | null>(null);
 export const discoverySourcesAtom = atom<Loaded<DiscoverySourceDto[]>>({ status: 'loading' });
 export const discoveryJobsAtom = atom<Loaded<DiscoveryJobDto[]>>({ status: 'loading' });
 export const discoveryStatsAtom = atom<Loaded<DiscoveryStatDto[]>>({ status: 'loading' });
+/** Quality: the latest "analyze all", streams being analysed now, the newest analysis of each stream seen by push, and this run's failures. */
+export const qualityRunAtom = atom<QualityRunDto | null>(null);
+export const analyzingAtom = atom<ReadonlySet<number>>(new Set<number>());
+export const lastAnalysisAtom = atom<ReadonlyMap<number, QualityAnalysisDto>>(new Map());
+export const runFailuresAtom = atom<readonly { stream_id: number; name: string; error: string }[]>([]);
 
 /** The ready value, or an empty list while loading or failed. */
 export function readyOr<T>(loaded: Loaded<T>, fallback: T): T {

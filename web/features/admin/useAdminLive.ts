@@ -12,6 +12,10 @@ import { adminApi } from './admin-api.ts';
 import { mergeJob } from './discovery/rules.ts';
 import {
   activityVersionAtom,
+  analyzingAtom,
+  lastAnalysisAtom,
+  qualityRunAtom,
+  runFailuresAtom,
   defaultSceneIdAtom,
   discoveryJobsAtom,
   discoverySourcesAtom,
@@ -50,6 +54,10 @@ export function reloadAll(): void {
   adminApi.defaultScene().then(
     (d) => store.set(defaultSceneIdAtom, d.scene_id),
     (error: unknown) => toast.error('Failed to load the default scene', { description: messageOf(error) }),
+  );
+  adminApi.latestQualityRun().then(
+    ({ run }) => store.set(qualityRunAtom, run),
+    () => undefined, // the Streams tab shows the run's own errors
   );
   adminApi.pendingCount().then(
     (c) => store.set(pendingSubmissionsAtom, c.pending),
@@ -93,6 +101,27 @@ export function useAdminLive(): void {
       store.set(submissionsVersionAtom, (n) => n + 1);
     });
     socket.on('activity:recorded', () => store.set(activityVersionAtom, (n) => n + 1));
+    socket.on('quality:progress', (p) => {
+      if (p.run) {
+        const previous = store.get(qualityRunAtom);
+        if (previous?.id !== p.run.id) store.set(runFailuresAtom, []);
+        store.set(qualityRunAtom, p.run);
+      }
+      if (p.stream_id === null) return;
+      const id = p.stream_id;
+      store.set(analyzingAtom, (set) => {
+        const next = new Set(set);
+        if (p.status === 'analyzing') next.add(id);
+        else next.delete(id);
+        return next;
+      });
+      if (p.analysis) {
+        const analysis = p.analysis;
+        store.set(lastAnalysisAtom, (map) => new Map(map).set(id, analysis));
+        const failed = analysis.error !== null || analysis.faults.includes('unreachable');
+        if (p.run && failed) store.set(runFailuresAtom, (list) => [...list, { stream_id: id, name: p.stream_name ?? `Stream #${id}`, error: analysis.error ?? analysis.faults.join(', ') }]);
+      }
+    });
     socket.on('discovery:sources', ({ sources }) => store.set(discoverySourcesAtom, { status: 'ready', value: sources }));
     socket.on('discovery:progress', ({ job, stats }) => {
       updateReady(discoveryJobsAtom, (jobs) => mergeJob(jobs, job));

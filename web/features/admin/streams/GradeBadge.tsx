@@ -1,10 +1,15 @@
 /** The quality grade of a stream, with the 'Quality Analysis' card on hover or focus (spec §2). */
 import type { StreamDto } from '../../../../src/shared/api/index.ts';
 import { adminScoreColor, gradeColor, qualityGrade } from '../../../../src/shared/quality/grade.ts';
+import { useAtomValue } from 'jotai';
+import { store } from '../../../lib/store.ts';
+import { lastAnalysisAtom } from '../atoms.ts';
 import { formatDateTime } from '../format.ts';
 
 export function GradeBadge({ stream }: { stream: StreamDto }) {
   const score = stream.quality_score;
+  // The faults of the newest analysis this console has seen (the history modal lists them all).
+  const last = useAtomValue(lastAnalysisAtom, { store }).get(stream.id);
   return (
     <span className={`grade grade--${gradeColor(score)}`}>
       <button type="button" className="grade__badge" aria-label={score === null ? 'Not analyzed' : `Quality ${score} of 100, grade ${qualityGrade(score)}`}>
@@ -21,6 +26,8 @@ export function GradeBadge({ stream }: { stream: StreamDto }) {
             </span>
             <span>Last analyzed: {stream.quality_assessed_at ? formatDateTime(stream.quality_assessed_at) : '—'}</span>
             <span>Confidence: {stream.quality_confidence === null ? '—' : `${Math.round(stream.quality_confidence * 100)}%`}</span>
+            {last && <span>Faults: {last.faults.length ? last.faults.join(', ') : 'none'}</span>}
+            {last?.error && <span>{last.error}</span>}
           </>
         )}
       </span>

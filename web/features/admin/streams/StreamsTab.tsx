@@ -6,7 +6,11 @@ import type { StreamDto } from '../../../../src/shared/api/index.ts';
 import type { QualityFilter } from '../../../../src/shared/quality/grade.ts';
 import { guessPlatform } from '../../../../src/shared/streams/platform.ts';
 import { CategoryLabel } from '../../../components/Badges.tsx';
-import { EditIcon, ExternalIcon, RefreshIcon, TrashIcon } from '../../../components/icons.tsx';
+import { ChartIcon, EditIcon, ExternalIcon, TrashIcon } from '../../../components/icons.tsx';
+import { AnalyzeAllButton, AnalyzeAllProgress } from '../quality/AnalyzeAll.tsx';
+import { HealthBadge } from '../quality/HealthBadge.tsx';
+import { HistoryModal } from '../quality/HistoryModal.tsx';
+import { ReanalyzeButton } from '../quality/ReanalyzeButton.tsx';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
 import { ConfirmDialog, Modal } from '../../../components/Modal.tsx';
 import { store } from '../../../lib/store.ts';
@@ -20,13 +24,17 @@ import { GradeBadge } from './GradeBadge.tsx';
 import { EMPTY_STREAM, StreamForm, valuesOf, type StreamValues } from './StreamForm.tsx';
 import { saveStream } from '../saving.ts';
 
-const ANALYSIS_SOON = 'Quality analysis is not available yet';
-
 /** Above this many rows the table renders only what is on screen (a pool of thousands stays smooth). */
 const VIRTUAL_FROM = 200;
 
-function StreamRow(props: { stream: StreamDto; index: number; onEdit: () => void; onDelete: () => void; rowRef?: ((row: HTMLTableRowElement | null) => void) | undefined }) {
-  const { stream, index, onEdit, onDelete, rowRef } = props;
+interface RowActions {
+  onEdit: (s: StreamDto) => void;
+  onDelete: (s: StreamDto) => void;
+  onHistory: (s: StreamDto) => void;
+}
+
+function StreamRow(props: { stream: StreamDto; index: number; actions: RowActions; rowRef?: ((row: HTMLTableRowElement | null) => void) | undefined }) {
+  const { stream, index, actions, rowRef } = props;
   return (
     <tr data-stream-id={stream.id} data-index={index} ref={rowRef}>
       <td className="table__num">{index + 1}</td>
@@ -48,17 +56,21 @@ function StreamRow(props: { stream: StreamDto; index: number; onEdit: () => void
         <span className={`status-dot${stream.active ? ' status-dot--live' : ''}`}>{stream.active ? 'Live' : 'Inactive'}</span>
       </td>
       <td>
+        <HealthBadge health={stream.health} />
+      </td>
+      <td>
         <div className="row-actions">
-          <button type="button" className="icon-button" disabled title={ANALYSIS_SOON} aria-label={`Re-analyze ${stream.name} (${ANALYSIS_SOON})`}>
-            <RefreshIcon />
+          <ReanalyzeButton stream={stream} />
+          <button type="button" className="icon-button" onClick={() => actions.onHistory(stream)} aria-label={`Quality history of ${stream.name}`}>
+            <ChartIcon />
           </button>
           <a className="icon-button" href={stream.url} target="_blank" rel="noopener noreferrer" aria-label={`Open ${stream.name} on its platform`}>
             <ExternalIcon />
           </a>
-          <button type="button" className="icon-button" onClick={onEdit} aria-label={`Edit ${stream.name}`}>
+          <button type="button" className="icon-button" onClick={() => actions.onEdit(stream)} aria-label={`Edit ${stream.name}`}>
             <EditIcon />
           </button>
-          <button type="button" className="icon-button" onClick={onDelete} aria-label={`Delete ${stream.name}`}>
+          <button type="button" className="icon-button" onClick={() => actions.onDelete(stream)} aria-label={`Delete ${stream.name}`}>
             <TrashIcon />
           </button>
         </div>
@@ -67,7 +79,7 @@ function StreamRow(props: { stream: StreamDto; index: number; onEdit: () => void
   );
 }
 
-function StreamRows({ streams, onEdit, onDelete }: { streams: readonly StreamDto[]; onEdit: (s: StreamDto) => void; onDelete: (s: StreamDto) => void }) {
+function StreamRows({ streams, actions }: { streams: readonly StreamDto[]; actions: RowActions }) {
   const [body, setBody] = useState<HTMLTableSectionElement | null>(null);
   const virtual = streams.length > VIRTUAL_FROM;
   const virtualizer = useWindowVirtualizer({
@@ -77,7 +89,7 @@ function StreamRows({ streams, onEdit, onDelete }: { streams: readonly StreamDto
     scrollMargin: body ? body.getBoundingClientRect().top + window.scrollY : 0,
   });
   const row = (stream: StreamDto, index: number, rowRef?: (row: HTMLTableRowElement | null) => void) => (
-    <StreamRow key={stream.id} stream={stream} index={index} onEdit={() => onEdit(stream)} onDelete={() => onDelete(stream)} rowRef={rowRef} />
+    <StreamRow key={stream.id} stream={stream} index={index} actions={actions} rowRef={rowRef} />
   );
   if (!virtual) return <tbody>{streams.map((stream, index) => row(stream, index))}</tbody>;
   const items = virtualizer.getVirtualItems();
@@ -99,6 +111,7 @@ export default function StreamsTab() {
   const [query, setQuery] = useState<StreamQuery>(DEFAULT_QUERY);
   const [editing, setEditing] = useState<StreamDto | null>(null);
   const [deleting, setDeleting] = useState<StreamDto | null>(null);
+  const [history, setHistory] = useState<StreamDto | null>(null);
   const shown = useMemo(() => queryStreams(streams, query), [streams, query]);
   const counts = streamCounts(shown);
   const update = <K extends keyof StreamQuery>(key: K) => (event: { target: { value: string } }) =>
@@ -144,10 +157,9 @@ export default function StreamsTab() {
       <section className="panel" aria-labelledby="streams-title">
         <div className="panel__header">
           <h2 id="streams-title">Streams</h2>
-          <button type="button" className="button button--ghost button--small" disabled title={ANALYSIS_SOON}>
-            Re-Analyze All
-          </button>
+          <AnalyzeAllButton />
         </div>
+        <AnalyzeAllProgress />
         <div className="toolbar">
           <label className="field toolbar__search">
             Search
@@ -223,10 +235,11 @@ export default function StreamsTab() {
                   <th scope="col">Platform</th>
                   <th scope="col">Category</th>
                   <th scope="col">Status</th>
+                  <th scope="col">Health</th>
                   <th scope="col">Actions</th>
                 </tr>
               </thead>
-              <StreamRows streams={shown} onEdit={setEditing} onDelete={setDeleting} />
+              <StreamRows streams={shown} actions={{ onEdit: setEditing, onDelete: setDeleting, onHistory: setHistory }} />
             </table>
           </div>
         )}
@@ -244,6 +257,7 @@ export default function StreamsTab() {
           />
         </Modal>
       )}
+      {history && <HistoryModal stream={history} onClose={() => setHistory(null)} />}
       {deleting && (
         <ConfirmDialog
           title="Delete stream"

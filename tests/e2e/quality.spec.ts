@@ -1,0 +1,46 @@
+/**
+ * Quality in the console, end to end with real ffmpeg on local media: a row's re-analyze spins
+ * and lands a grade, the Health column, the score history chart, and 'Re-Analyze All' with its
+ * live progress and the dead camera listed as a failure. Screenshots at 1440×900 and 768 px.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import path from 'node:path';
+import { expect, test, world } from './support/fixtures.ts';
+import { signIn } from './support/admin.ts';
+
+const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
+
+test('an admin re-analyzes a stream, reads its history, and analyzes every stream with live progress', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, '/admin/streams');
+  const lava = world.streams.lava.name;
+  const row = page.locator('tr', { hasText: lava });
+
+  await row.getByRole('button', { name: `Re-analyze ${lava}` }).click();
+  await expect(row.getByRole('button', { name: `Analyzing ${lava}` })).toBeVisible();
+  await expect(row.getByRole('button', { name: `Re-analyze ${lava}` })).toBeVisible({ timeout: 30_000 });
+  await expect(row.locator('.grade__badge')).not.toHaveText('?');
+  await expect(row.getByText(/^(Healthy|Degraded)$/)).toBeVisible();
+
+  await row.getByRole('button', { name: `Quality history of ${lava}` }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('img', { name: 'Quality score over time' }).locator('canvas')).toBeVisible();
+  await expect(dialog.locator('tbody tr')).toHaveCount(1);
+  await expect(dialog.locator('tbody tr').first()).toContainText('sample');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'admin-quality-history-1440.png') });
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Re-Analyze All' }).click();
+  const progress = page.getByRole('status').filter({ hasText: 'all streams' });
+  await expect(progress).toContainText('Analyzing all streams');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'admin-quality-progress-1440.png') });
+  await expect(progress).toContainText(/finished: \d+ of \d+/, { timeout: 90_000 });
+  await expect(page.getByRole('list', { name: 'Failed analyses' })).toContainText(world.streams.offline.name);
+  await expect(page.getByRole('button', { name: 'Re-Analyze All' })).toBeEnabled();
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'admin-quality-1440.png') });
+  await page.setViewportSize({ width: 768, height: 1024 });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'admin-quality-768.png'), fullPage: true });
+});

@@ -1,0 +1,18 @@
+/** A stream's health (unknown, live, degraded, offline), as the self-healing walls see it. */
+import type { HealthState } from '../../../../src/shared/quality/health.ts';
+
+const LABELS: Record<HealthState, string> = { unknown: 'Unchecked', live: 'Healthy', degraded: 'Degraded', offline: 'Offline' };
+const HINTS: Record<HealthState, string> = {
+  unknown: 'Not checked yet',
+  live: 'Answering, with a good picture',
+  degraded: 'Answering, but black, frozen or not live',
+  offline: 'Not answering: walls show another camera (or its fallback address) until it is back',
+};
+
+export function HealthBadge({ health }: { health: HealthState }) {
+  return (
+    <span className={`status-dot status-dot--health-${health}`} title={HINTS[health]}>
+      {LABELS[health]}
+    </span>
+  );
+}
