@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KioskState, WallState } from '../../src/shared/events.ts';
 import { Stream } from '../../src/modules/streams/stream.entity.ts';
+import { QualityAnalysis } from '../../src/modules/quality/quality.entity.ts';
 import { adminHeaders, startTestApp, type TestApp } from '../support/app.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
 import { serveCorpus, type ClipName, type CorpusServer } from '../support/quality-corpus.ts';
@@ -93,4 +94,33 @@ describe('a camera that stops being served', () => {
     await app.hub!.idle();
     expect(wallIds(wall.state as WallState)).toEqual([ids.d, ids.c, ids.b]);
   });
+
+  it('plays a manual slot from its fallback address while its camera is offline', async () => {
+    const em = app.orm.em.fork();
+    const cam = await buildStream(em, { name: 'Cam with a second address', url: `${corpus.live('fps4_720')}?cam=manual` });
+    await em.nativeUpdate(Stream, { id: cam.id }, { fallbackUrl: corpus.live('clean720') });
+    const scene = await buildScene(em, { name: 'Manual healing', selectionAlgorithm: 'manual', streams: [cam] });
+    const wall = openScreen(app.baseUrl, { kind: 'wall', sceneSlug: scene.slug! });
+    screens.push(wall);
+    await wall.waitFor((s) => (s as WallState | null)?.streams[0]?.url === cam.url);
+    await em.nativeUpdate(Stream, { id: cam.id }, { health: 'offline' });
+    expect((await app.request('PUT', '/api/streams', { id: cam.id, description: 'gone quiet' })).status).toBe(200);
+    const state = (await wall.waitFor((s) => (s as WallState | null)?.streams[0]?.url === corpus.live('clean720'))) as WallState;
+    expect(state.streams[0]).toMatchObject({ id: cam.id, fallback_url: cam.url, health: 'offline' });
+  });
+});
+
+describe('re-analysis', () => {
+  it('queues the active streams whose last analysis is older than QUALITY_REANALYZE_HOURS', async () => {
+    const em = app.orm.em.fork();
+    const fresh = new Date();
+    await em.nativeUpdate(Stream, { active: true }, { qualityAssessedAt: fresh });
+    await em.nativeUpdate(Stream, { id: ids.spare! }, { qualityAssessedAt: new Date(Date.now() - 7 * 3600_000) });
+    await app.app.qualityJobs!.sweep();
+    await expect
+      .poll(async () => (await app.orm.em.fork().findOneOrFail(Stream, { id: ids.spare! })).qualityAssessedAt!.getTime() > fresh.getTime(), { timeout: 30_000 })
+      .toBe(true);
+    expect(await app.orm.em.fork().count(QualityAnalysis, { stream: ids.spare!, trigger: 'schedule' })).toBe(1);
+    expect(await app.orm.em.fork().count(QualityAnalysis, { stream: ids.d!, trigger: 'schedule' })).toBe(0);
+  }, 60_000);
 });

@@ -80,6 +80,22 @@ export async function startPlatformFixtures(): Promise<PlatformFixtures> {
       });
     }
 
+    // YouTube Data API v3: videos.list, and YouTube's public oEmbed
+    if (url.pathname === '/youtube/v3/videos') {
+      const id = url.searchParams.get('id') ?? '';
+      if (url.searchParams.get('key') !== 'yt-key') return json(400, { error: { code: 400, message: 'API key not valid.' } });
+      if (id === 'gone0000000') return json(200, { kind: 'youtube#videoListResponse', items: [], pageInfo: { totalResults: 0 } });
+      return json(200, {
+        kind: 'youtube#videoListResponse',
+        items: [{ id, snippet: { title: `Live cam ${id}`, liveBroadcastContent: id.startsWith('live') ? 'live' : 'none' }, contentDetails: { definition: id.endsWith('sd') ? 'sd' : 'hd' }, liveStreamingDetails: {} }],
+      });
+    }
+    if (url.pathname === '/youtube/oembed') {
+      const link = url.searchParams.get('url') ?? '';
+      if (link.includes('gone')) return json(404, { error: 'Not Found' });
+      return json(200, { title: 'A public live cam', author_name: 'explore.org', type: 'video', provider_name: 'YouTube' });
+    }
+
     // Twitch: client-credentials token and Helix streams
     if (url.pathname === '/oauth2/token' && req.method === 'POST') {
       let body = '';
@@ -95,6 +111,8 @@ export async function startPlatformFixtures(): Promise<PlatformFixtures> {
     }
     if (url.pathname === '/helix/streams') {
       if (req.headers['client-id'] !== 'tw-id' || req.headers.authorization !== 'Bearer tw-token') return json(401, { error: 'Unauthorized', status: 401, message: 'Invalid OAuth token' });
+      const login = url.searchParams.get('user_login');
+      if (login) return json(200, { data: login === 'alveussanctuary' ? [{ user_login: login, type: 'live', title: 'Alveus 24/7' }] : [], pagination: {} });
       const game = url.searchParams.get('game_id');
       if (game === '429' && !twitchRateLimited) {
         twitchRateLimited = true;

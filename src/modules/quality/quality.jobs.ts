@@ -71,6 +71,8 @@ export interface QualityJobs {
   analyzeAll(actor: string): Promise<QualityRun>;
   /** Runs one analysis here and now (the API's `wait: true`). */
   analyzeNow(streamId: number, trigger: AnalysisTrigger): Promise<Recorded | null>;
+  /** Queues every active stream whose last analysis is older than QUALITY_REANALYZE_HOURS (the 15-minute sweep). */
+  sweep(): Promise<void>;
   /** A screen's report about a stream's playback (from the hub). */
   playbackReport(streamId: number, state: string): void;
   stop(): void;
@@ -178,6 +180,8 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
     },
 
     analyzeNow: (streamId, trigger) => analyzeNow(streamId, trigger),
+
+    sweep,
 
     playbackReport(streamId, state) {
       if (state === 'playing') {
