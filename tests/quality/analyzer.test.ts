@@ -97,6 +97,12 @@ describe('night and tools', () => {
     expect((error as Error).message).toMatch(/^ffprobe not found/);
   }, 60_000);
 
+  it('reads what a stream sent as a local file only: a playlist disguised as a video fetches nothing', async () => {
+    const analysis = await analyzeStream({ url: corpus.disguised, latitude: null, longitude: null }, ctx);
+    expect(scoreQuality(analysis.measurements).faults).toEqual(['no-video']);
+    expect(corpus.requests.filter((r) => r.includes('via=ffmpeg'))).toEqual([]);
+  }, 60_000);
+
   it('never lets ffmpeg near an address the safe fetcher refuses', async () => {
     const strict = createSafeFetcher({ resolver: async () => [{ address: '127.0.0.1', family: 4 }] });
     try {

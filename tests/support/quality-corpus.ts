@@ -68,6 +68,8 @@ export interface CorpusServer {
   /** A playlist that never advances. */
   stale(name: ClipName): string;
   mp4: string;
+  /** A playlist served as an .mp4 file. */
+  disguised: string;
   missing: string;
   /** Stop serving a clip (it answers 404) or serve it again. */
   setDown(name: ClipName, down: boolean): void;
@@ -99,7 +101,7 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
   };
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://corpus');
-    requests.push(url.pathname);
+    requests.push(url.pathname + url.search);
     const m3u8 = (body: string) => res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'no-cache' }).end(body);
     const match = /^\/(live|vod|stale)\/(\w+)\.m3u8$/.exec(url.pathname);
     if (match && durations.has(match[2]!)) {
@@ -111,6 +113,11 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
     const segment = /^\/(\w+)\/(seg\d{3}\.ts)$/.exec(url.pathname);
     if (segment && durations.has(segment[1]!) && !down.has(segment[1]!)) {
       return res.writeHead(200, { 'content-type': 'video/mp2t' }).end(await readFile(path.join(dir, segment[1]!, segment[2]!)));
+    }
+    if (url.pathname === '/files/disguised.mp4') {
+      // A playlist posing as a video file, pointing back here: ffmpeg must never follow it.
+      const port = (server.address() as AddressInfo).port;
+      return res.writeHead(200, { 'content-type': 'video/mp4' }).end(`#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nhttp://127.0.0.1:${port}/clean360/seg000.ts?via=ffmpeg\n#EXT-X-ENDLIST\n`);
     }
     if (url.pathname === '/files/clean720.mp4') {
       const body = await readFile(path.join(dir, 'clean720.mp4'));
@@ -126,6 +133,7 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
     vod: (name) => `${base}/vod/${name}.m3u8`,
     stale: (name) => `${base}/stale/${name}.m3u8`,
     mp4: `${base}/files/clean720.mp4`,
+    disguised: `${base}/files/disguised.mp4`,
     missing: `${base}/live/missing.m3u8`,
     setDown: (name, isDown) => void (isDown ? down.add(name) : down.delete(name)),
     requests,

@@ -51,6 +51,8 @@ export interface SampleMetrics {
 }
 
 const SAMPLE_FPS = 10;
+/** What a stream sent is read as a local file and nothing else: a playlist disguised as a video cannot make ffmpeg fetch. */
+const LOCAL_ONLY = ['-protocol_whitelist', 'file'];
 
 function run(binary: string, args: string[], timeoutMs: number): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -75,7 +77,7 @@ const ratio = (text: string | undefined): number | null => {
 };
 
 export async function probeFile(tools: MediaTools, file: string): Promise<ProbeInfo> {
-  const { stdout } = await run(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], 30_000);
+  const { stdout } = await run(tools.ffprobe, ['-v', 'error', ...LOCAL_ONLY, '-print_format', 'json', '-show_streams', '-show_format', file], 30_000);
   const info = JSON.parse(stdout) as {
     streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; avg_frame_rate?: string; r_frame_rate?: string; bit_rate?: string }[];
     format?: { bit_rate?: string; duration?: string };
@@ -121,7 +123,7 @@ export async function sampleFile(tools: MediaTools, file: string, seconds: numbe
     ].join(',');
     const { stderr } = await run(
       tools.ffmpeg,
-      ['-hide_banner', '-nostats', '-benchmark', '-t', String(seconds), '-i', file, '-an', '-sn', '-vf', filters, '-f', 'null', '-'],
+      ['-hide_banner', '-nostats', '-benchmark', ...LOCAL_ONLY, '-t', String(seconds), '-i', file, '-an', '-sn', '-vf', filters, '-f', 'null', '-'],
       60_000,
     );
     const frames = (await readFile(metaFile, 'utf8').catch(() => '')).split(/\n(?=frame:)/);
