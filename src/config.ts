@@ -63,6 +63,7 @@ const EnvSchema = z.object({
   QUALITY_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   QUALITY_REANALYZE_HOURS: z.coerce.number().min(0.1).max(24 * 30).default(6),
   QUALITY_RECHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(20),
+  QUALITY_SWEEP_CRON: z.string().trim().default('*/15 * * * *'),
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
   NODE_ENV: z.string().default('development'),
@@ -134,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       recheckSeconds: e.QUALITY_RECHECK_SECONDS,
       tools: { ffmpeg: e.FFMPEG_PATH, ffprobe: e.FFPROBE_PATH },
       sampleSeconds: 8,
+      sweepCron: e.QUALITY_SWEEP_CRON === 'off' ? null : e.QUALITY_SWEEP_CRON,
     },
     jobs: {
       enabled: e.JOBS_ENABLED,

@@ -35,6 +35,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     WEATHER_BASE_URL: media.base,
     // A failing check is confirmed an hour later: no camera goes offline (and walls re-resolve) under another spec.
     QUALITY_RECHECK_SECONDS: '3600',
+    // And no 15-minute sweep re-analyses the world in the middle of a spec.
+    QUALITY_SWEEP_CRON: 'off',
   });
   const world = await buildWorld(apiClient(server.base, E2E_ADMIN_TOKEN), media);
 

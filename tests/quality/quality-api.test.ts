@@ -19,7 +19,7 @@ let clean: Stream;
 let black: Stream;
 let missing: Stream;
 
-const quality = { concurrency: 2, reanalyzeHours: 6, recheckSeconds: 30, tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, sampleSeconds: 4 };
+const quality = { concurrency: 2, reanalyzeHours: 6, recheckSeconds: 30, tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, sampleSeconds: 4, sweepCron: null };
 
 beforeAll(async () => {
   corpus = await serveCorpus();

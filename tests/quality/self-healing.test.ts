@@ -26,7 +26,7 @@ beforeAll(async () => {
     jobs: { discoveryConcurrency: 1 },
     appOptions: {
       fetchAllowHosts: ['127.0.0.1'],
-      quality: { concurrency: 2, reanalyzeHours: 6, recheckSeconds: 2, tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, sampleSeconds: 4 },
+      quality: { concurrency: 2, reanalyzeHours: 6, recheckSeconds: 2, tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, sampleSeconds: 4, sweepCron: null },
     },
   });
   const em = app.orm.em.fork();

@@ -34,6 +34,8 @@ export interface QualitySettings {
   tools: MediaTools;
   /** Seconds of picture sampled. */
   sampleSeconds: number;
+  /** QUALITY_SWEEP_CRON: when due streams are looked for (null: never — a test run that must stay still). */
+  sweepCron: string | null;
 }
 
 export const DEFAULT_QUALITY_SETTINGS: QualitySettings = {
@@ -42,6 +44,7 @@ export const DEFAULT_QUALITY_SETTINGS: QualitySettings = {
   recheckSeconds: 20,
   tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' },
   sampleSeconds: 8,
+  sweepCron: '*/15 * * * *',
 };
 
 interface QueueData {
@@ -145,7 +148,8 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
       const options = { policy: 'stately' as const, retryLimit: 1, retryDelay: 5, expireInSeconds: 300, heartbeatSeconds: deps.heartbeatSeconds, deleteAfterSeconds: 24 * 3600 };
       await queue.createQueue(QUALITY_QUEUE, options);
       await queue.createQueue(SWEEP_QUEUE, { policy: 'singleton' });
-      await queue.schedule(SWEEP_QUEUE, '*/15 * * * *', {}, { tz: 'UTC' });
+      if (settings.sweepCron) await queue.schedule(SWEEP_QUEUE, settings.sweepCron, {}, { tz: 'UTC' });
+      else await queue.unschedule(SWEEP_QUEUE);
       if (deps.work) {
         await queue.work<QueueData>(QUALITY_QUEUE, { batchSize: 1, localConcurrency: settings.concurrency, pollingIntervalSeconds: 1 }, async ([job]) => {
           if (job) await analyzeNow(job.data.streamId, job.data.trigger, job.data.runId);
