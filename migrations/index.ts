@@ -10,6 +10,7 @@ import { Migration20261123034630_console } from './Migration20261123034630_conso
 import { Migration20261123040324_submissions } from './Migration20261123040324_submissions.ts';
 import { Migration20261123090000_discovery } from './Migration20261123090000_discovery.ts';
 import { Migration20261123100000_quality } from './Migration20261123100000_quality.ts';
+import { Migration20261123110000_evaluation } from './Migration20261123110000_evaluation.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -19,4 +20,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123040324_submissions', class: Migration20261123040324_submissions },
   { name: 'Migration20261123090000_discovery', class: Migration20261123090000_discovery },
   { name: 'Migration20261123100000_quality', class: Migration20261123100000_quality },
+  { name: 'Migration20261123110000_evaluation', class: Migration20261123110000_evaluation },
 ];

@@ -31,6 +31,9 @@ import { DEFAULT_JOB_SETTINGS, type JobQueue, type JobSettings } from './jobs/qu
 import { qualityPushes } from './modules/quality/quality.changes.ts';
 import { createQualityJobs, DEFAULT_QUALITY_SETTINGS, type QualityJobs, type QualitySettings } from './modules/quality/quality.jobs.ts';
 import { qualityRouter, type QualityRouteDeps } from './modules/quality/quality.routes.ts';
+import { evaluationPushes } from './modules/evaluation/evaluation.changes.ts';
+import { evaluationRouter, type EvaluationRouteDeps } from './modules/evaluation/evaluation.routes.ts';
+import { createScoreKeeper, type ScoreKeeper } from './modules/evaluation/score-keeper.ts';
 import { submissionPushes } from './modules/submissions/submission.changes.ts';
 import { submissionsRouter, type SubmissionRouteDeps } from './modules/submissions/submissions.routes.ts';
 import { createSafeFetcher, type Resolver } from './http/safe-fetch.ts';
@@ -90,12 +93,16 @@ export interface AppDeps {
   platforms?: PlatformSettings;
   /** Quality analysis: concurrency, re-analysis period, re-check delay, ffmpeg paths. */
   quality?: QualitySettings;
+  /** How long ratings must be quiet before scores are recomputed (ms; tests shorten it). */
+  evaluationDebounceMs?: number;
+  /** Rater requests per minute per client IP (tests lower it to reach the limit). */
+  evaluationRequestsPerMinute?: number;
   /** Discovery job tuning for tests: reconcile period, rate-limit waits. */
   discoveryTuning?: Pick<DiscoveryJobsDeps, 'reconcileMs' | 'sleep' | 'requestTimeoutMs'>;
 }
 
 /** What the routes share: the command deps (publisher, journal), the scene cache, the hub's screens, limits, the safe fetcher. */
-interface Services extends AuthRouteDeps, ScreensDeps, DiscoveryRouteDeps, QualityRouteDeps, SubmissionRouteDeps, WeatherRouteDeps {
+interface Services extends AuthRouteDeps, ScreensDeps, DiscoveryRouteDeps, QualityRouteDeps, EvaluationRouteDeps, SubmissionRouteDeps, WeatherRouteDeps {
   commands: CommandDeps;
   snapshots: SceneSnapshots;
 }
@@ -110,6 +117,7 @@ export function apiRouter(services: Services): Router<AppState> {
     configRouter(services),
     discoveryRouter(services),
     qualityRouter(services),
+    evaluationRouter(services),
     submissionsRouter(services),
     screensRouter(services),
     authRouter(services),
@@ -137,6 +145,8 @@ export interface NatureWall {
   discoveryJobs: DiscoveryJobs | undefined;
   /** Quality's jobs side, when a queue is attached. */
   qualityJobs: QualityJobs | undefined;
+  /** Human scores: recomputed after each burst of ratings. */
+  scoreKeeper: ScoreKeeper;
   /** Stops the availability watch and the job timers (the hub, the queue and the ORM are closed by their owners). */
   stop(): void;
 }
@@ -192,11 +202,14 @@ export function createApp(deps: AppDeps): NatureWall {
         logger: deps.logger,
       })
     : undefined;
+  const scoreKeeper = createScoreKeeper({ orm: deps.orm, commands, logger: deps.logger, ...(deps.evaluationDebounceMs === undefined ? {} : { debounceMs: deps.evaluationDebounceMs }) });
   const services: Services = {
     snapshots,
     commands,
     discoveryJobs,
     qualityJobs,
+    scoreKeeper,
+    evaluationLimit: createLimiter(limiterStore, { name: 'evaluation', points: deps.evaluationRequestsPerMinute ?? 240, durationSeconds: 60 }),
     listScreens: async (options) => (hub ? hub.screens(options) : { screens: [], partial: false }),
     commandScreens: (command, id) => hub?.command(command, id),
     loginLimits: {
@@ -261,6 +274,7 @@ export function createApp(deps: AppDeps): NatureWall {
     availability,
     discoveryJobs,
     qualityJobs,
+    scoreKeeper,
     startJobs: async () => {
       await discoveryJobs?.start();
       await qualityJobs?.start();
@@ -269,6 +283,7 @@ export function createApp(deps: AppDeps): NatureWall {
       availability.stop();
       discoveryJobs?.stop();
       qualityJobs?.stop();
+      scoreKeeper.stop();
       void fetcher.close();
     },
     async attachHub(options) {
@@ -284,6 +299,7 @@ export function createApp(deps: AppDeps): NatureWall {
           submissionPushes(deps.orm),
           discoveryPushes(deps.orm),
           qualityPushes(deps.orm),
+          evaluationPushes(deps.orm),
           activityPushes,
           ...(deps.features ?? []),
         ],

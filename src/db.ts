@@ -13,6 +13,7 @@ import { DiscoveryJob, DiscoverySource, DiscoveryStat } from './modules/discover
 import { SystemConfig } from './modules/config/system-config.entity.ts';
 import { Scene, SceneStream } from './modules/scenes/scene.entity.ts';
 import { QualityAnalysis, QualityRun } from './modules/quality/quality.entity.ts';
+import { EvaluationItem, HumanEvaluation } from './modules/evaluation/evaluation.entity.ts';
 import { Stream } from './modules/streams/stream.entity.ts';
 import { Submission } from './modules/submissions/submission.entity.ts';
 import { SocketIoAttachment } from './realtime/attachment.entity.ts';
@@ -22,7 +23,7 @@ import { ScreenSighting } from './modules/screens/screen-sighting.entity.ts';
 export type { EntityManager } from '@mikro-orm/postgresql';
 export type Orm = MikroORM;
 
-export const entities = [Stream, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment, AdminUser, AdminSession, ApiToken, Activity, ScreenSighting, QualityAnalysis, QualityRun];
+export const entities = [Stream, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment, AdminUser, AdminSession, ApiToken, Activity, ScreenSighting, QualityAnalysis, QualityRun, EvaluationItem, HumanEvaluation];
 
 export const migrationsPath = fileURLToPath(new URL('../migrations', import.meta.url));
 

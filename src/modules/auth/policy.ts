@@ -32,6 +32,10 @@ export const POLICY: Record<string, Access> = {
 
   'POST /api/discovery': 'admin', // ?action=run: one source or all
   'POST /api/quality': 'admin', // ?action=analyze | analyze-all
+  'GET /api/quality': 'admin', // ?action=recent-evaluations
+  'GET /api/human-evaluation': 'public', // raters are anonymous (spec); rate-limited per IP
+  'POST /api/human-evaluation': 'public', // ?action=submit | skip; rate-limited per IP
+  'GET /api/evaluation/raters': 'admin',
   'GET /api/quality/analyses': 'admin',
   'GET /api/quality/runs/latest': 'admin',
   'GET /api/discovery/sources': 'admin',

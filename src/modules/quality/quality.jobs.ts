@@ -20,6 +20,8 @@ import { QualityRun, type AnalysisTrigger } from './quality.entity.ts';
 import { countInRun, recordAnalysis, type Recorded } from './quality.service.ts';
 
 export const QUALITY_QUEUE = 'quality';
+/** Delayed re-checks wait here, so they never hold a stream's place in the analysis queue. */
+const RECHECK_QUEUE = 'quality-recheck';
 const SWEEP_QUEUE = 'quality-sweep';
 const ACTOR = 'quality';
 
@@ -69,7 +71,7 @@ export interface QualityJobsDeps {
 export interface QualityJobs {
   start(): Promise<void>;
   /** Queues one analysis; false when one is already waiting for that stream. */
-  enqueue(data: QueueData, startAfterSeconds?: number): Promise<boolean>;
+  enqueue(data: QueueData): Promise<boolean>;
   /** Queues every active stream as one run. */
   analyzeAll(actor: string): Promise<QualityRun>;
   /** Runs one analysis here and now (the API's `wait: true`). */
@@ -95,8 +97,8 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   };
 
-  async function enqueue(data: QueueData, startAfterSeconds = 0): Promise<boolean> {
-    const id = await queue.send(QUALITY_QUEUE, data, { singletonKey: String(data.streamId), ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}) });
+  async function enqueue(data: QueueData): Promise<boolean> {
+    const id = await queue.send(QUALITY_QUEUE, data, { singletonKey: String(data.streamId) });
     return id !== null;
   }
 
@@ -127,7 +129,7 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
     });
     // A first failure is confirmed soon (offline takes two), and an offline stream is watched for its return.
     if (recorded?.result?.faults.includes('unreachable') && recorded.stream.failedChecks < 2) {
-      await enqueue({ streamId, trigger: 'recheck' }, settings.recheckSeconds).catch(() => undefined);
+      await queue.send(RECHECK_QUEUE, { streamId }, { singletonKey: String(streamId), startAfter: settings.recheckSeconds }).catch(() => undefined);
     }
     return recorded;
   }
@@ -147,12 +149,16 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
     async start() {
       const options = { policy: 'stately' as const, retryLimit: 1, retryDelay: 5, expireInSeconds: 300, heartbeatSeconds: deps.heartbeatSeconds, deleteAfterSeconds: 24 * 3600 };
       await queue.createQueue(QUALITY_QUEUE, options);
+      await queue.createQueue(RECHECK_QUEUE, { policy: 'stately', retryLimit: 1 });
       await queue.createQueue(SWEEP_QUEUE, { policy: 'singleton' });
       if (settings.sweepCron) await queue.schedule(SWEEP_QUEUE, settings.sweepCron, {}, { tz: 'UTC' });
       else await queue.unschedule(SWEEP_QUEUE);
       if (deps.work) {
         await queue.work<QueueData>(QUALITY_QUEUE, { batchSize: 1, localConcurrency: settings.concurrency, pollingIntervalSeconds: 1 }, async ([job]) => {
           if (job) await analyzeNow(job.data.streamId, job.data.trigger, job.data.runId);
+        });
+        await queue.work<{ streamId: number }>(RECHECK_QUEUE, { pollingIntervalSeconds: 1 }, async ([job]) => {
+          if (job) await enqueue({ streamId: job.data.streamId, trigger: 'recheck' });
         });
         await queue.work(SWEEP_QUEUE, { pollingIntervalSeconds: 30 }, async () => {
           await sweep();

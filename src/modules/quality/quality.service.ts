@@ -7,6 +7,7 @@ import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
 import { nextHealth } from '../../shared/quality/health.ts';
 import { scoreQuality, type QualityResult } from '../../shared/quality/score.ts';
+import { fuseScores } from '../../shared/evaluation/reliability.ts';
 import { Stream } from '../streams/stream.entity.ts';
 import type { Analysis } from './analyzer/index.ts';
 import { QualityAnalysis, QualityRun, type AnalysisTrigger } from './quality.entity.ts';
@@ -52,8 +53,12 @@ export async function recordAnalysis(tx: EntityManager, changes: Changes, stream
   });
   const health = nextHealth({ current: stream.health, failedChecks: stream.failedChecks, faults: result.faults, screensFailing: outcome.screensFailing ?? false });
   const healthChanged = health.health !== stream.health;
-  stream.qualityScore = result.score;
-  stream.qualityConfidence = result.confidence;
+  // The automatic half; the stream's quality is it fused with the human half (src/shared/evaluation/reliability.ts).
+  stream.autoScore = result.score;
+  stream.autoConfidence = result.confidence;
+  const fused = fuseScores({ score: result.score, confidence: result.confidence }, { score: stream.humanScore ?? null, confidence: stream.humanConfidence ?? null });
+  stream.qualityScore = fused.score;
+  stream.qualityConfidence = fused.confidence;
   stream.qualityAssessedAt = new Date();
   stream.failedChecks = health.failedChecks;
   if (healthChanged) {

@@ -24,6 +24,12 @@ export const StreamSchema = defineEntity({
     latitude: p.double().runtimeType('number').$type<number>().nullable(),
     longitude: p.double().runtimeType('number').$type<number>().nullable(),
     timezone: p.text().nullable(),
+    /** The two halves behind qualityScore: the automatic analysis, and the reliability-weighted human score (0–5). */
+    autoScore: p.double().runtimeType('number').$type<number>().nullable(),
+    autoConfidence: p.double().runtimeType('number').$type<number>().nullable(),
+    humanScore: p.double().runtimeType('number').$type<number>().nullable(),
+    humanConfidence: p.double().runtimeType('number').$type<number>().nullable(),
+    humanCount: p.integer().default(0),
     /** From its analyses and its players' reports (src/shared/quality/health.ts). */
     health: p.enum(HEALTH_STATES).default('unknown'),
     healthChangedAt: p.datetime().nullable(),

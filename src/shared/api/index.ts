@@ -10,6 +10,7 @@ export * from './config.ts';
 export * from './auth.ts';
 export * from './discovery.ts';
 export * from './quality.ts';
+export * from './evaluation.ts';
 export * from './submissions.ts';
 export * from './screens.ts';
 export * from './activity.ts';

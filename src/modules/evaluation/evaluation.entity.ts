@@ -1,0 +1,43 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Stream } from '../streams/stream.entity.ts';
+
+/** A stream waiting for human ratings, with why and how urgently; leased to one rater at a time. */
+export const EvaluationItemSchema = defineEntity({
+  name: 'EvaluationItem',
+  tableName: 'evaluation_queue',
+  properties: {
+    id: p.integer().primary(),
+    stream: () => p.manyToOne(Stream).deleteRule('cascade'),
+    priority: p.integer().default(50),
+    reason: p.text(),
+    status: p.enum(['pending', 'done'] as const).default('pending'),
+    assignedTo: p.text().nullable(),
+    assignedAt: p.datetime().nullable(),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    completedAt: p.datetime().nullable(),
+  },
+});
+export class EvaluationItem extends EvaluationItemSchema.class {}
+EvaluationItemSchema.setClass(EvaluationItem);
+
+/** One rater's rating (or skip) of one queue item. */
+export const HumanEvaluationSchema = defineEntity({
+  name: 'HumanEvaluation',
+  tableName: 'human_quality_evaluations',
+  properties: {
+    id: p.integer().primary(),
+    item: () => p.manyToOne(EvaluationItem).fieldName('queue_id').nullable().deleteRule('set null'),
+    stream: () => p.manyToOne(Stream).deleteRule('cascade'),
+    evaluatorId: p.text(),
+    videoQuality: p.smallint().nullable(),
+    movement: p.smallint().nullable(),
+    content: p.smallint().nullable(),
+    audio: p.smallint().nullable(),
+    overall: p.smallint().nullable(),
+    skipped: p.boolean().default(false),
+    durationMs: p.integer().nullable(),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+  },
+});
+export class HumanEvaluation extends HumanEvaluationSchema.class {}
+HumanEvaluationSchema.setClass(HumanEvaluation);

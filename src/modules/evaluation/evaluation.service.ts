@@ -1,0 +1,168 @@
+/**
+ * Human evaluation: filling the queue (why and how urgently each stream needs raters), leasing
+ * the next item to a rater (SKIP LOCKED: raters asking at once get different streams), recording
+ * ratings and skips (once per item and rater), and the figures raters and admins see.
+ */
+import type { EntityManager } from '../../db.ts';
+import type { Changes } from '../../domain/changes.ts';
+import { notFound } from '../../domain/errors.ts';
+import type {
+  EvaluationItemDto,
+  EvaluationSubmit,
+  EvaluatorStatsDto,
+  LeaderboardEntryDto,
+  QueueStatusDto,
+  RecentEvaluationDto,
+  SubmitEvaluationDto,
+} from '../../shared/api/evaluation.ts';
+import type { Category } from '../../shared/constants.ts';
+
+/** How long a drawn item stays with its rater. */
+export const LEASE_MINUTES = 2;
+/** Ratings an item collects before it leaves the queue. */
+export const RATINGS_PER_ITEM = 3;
+
+/**
+ * Queues every active stream that has no pending item and was not done in the last day, with
+ * its reason: never rated first, then new, then where the automatic and human scores disagree,
+ * then low confidence, then the periodic re-check.
+ */
+export async function refillQueue(em: EntityManager): Promise<number> {
+  const rows = await em.execute<{ id: number }[]>(
+    `insert into evaluation_queue (stream_id, priority, reason)
+      select s.id,
+        case when s.human_count = 0 then 100
+             when s.created_at > now() - interval '2 days' then 90
+             when s.auto_score is not null and s.human_score is not null and abs(s.auto_score - s.human_score * 20) > 25 then 80
+             when coalesce(s.human_confidence, 0) < 0.5 then 70
+             else 30 end,
+        case when s.human_count = 0 then 'Not yet evaluated'
+             when s.created_at > now() - interval '2 days' then 'Newly added'
+             when s.auto_score is not null and s.human_score is not null and abs(s.auto_score - s.human_score * 20) > 25 then 'Automatic and human scores disagree'
+             when coalesce(s.human_confidence, 0) < 0.5 then 'Low confidence'
+             else 'Periodic re-check' end
+      from streams s
+      where s.active and s.health <> 'offline'
+        and not exists (select 1 from evaluation_queue q where q.stream_id = s.id and (q.status = 'pending' or q.completed_at > now() - interval '1 day'))
+      on conflict (stream_id) where status = 'pending' do nothing
+      returning id`,
+    [],
+    'all',
+  );
+  return rows.length;
+}
+
+export async function queueStatus(em: EntityManager): Promise<QueueStatusDto> {
+  const [row] = await em.execute<{ pending: number; completed: number }[]>(
+    `select (select count(*)::int from evaluation_queue where status = 'pending') as pending,
+      (select count(*)::int from human_quality_evaluations where not skipped and created_at >= date_trunc('day', now())) as completed`,
+    [],
+    'all',
+  );
+  return { pending: row?.pending ?? 0, completedToday: row?.completed ?? 0 };
+}
+
+/** Only the last 4 characters of an evaluator id ever leave the server. */
+export const maskEvaluator = (id: string) => `evaluator_${id.slice(-4)}`;
+
+export async function leaderboard(em: EntityManager): Promise<LeaderboardEntryDto[]> {
+  const rows = await em.execute<{ evaluator_id: string; count: number }[]>(
+    `select evaluator_id, count(*)::int as count from human_quality_evaluations
+      where not skipped and created_at > now() - interval '7 days'
+      group by evaluator_id order by count desc, evaluator_id limit 10`,
+    [],
+    'all',
+  );
+  return rows.map((r) => ({ evaluator: maskEvaluator(r.evaluator_id), count: r.count }));
+}
+
+/**
+ * The highest-priority pending item this rater has not rated in the last 24 h, leased to them
+ * for LEASE_MINUTES: an item leased to someone else is passed over (SKIP LOCKED settles raters
+ * asking at the same moment); one already leased to this rater comes back to them.
+ */
+export async function nextItem(em: EntityManager, evaluatorId: string): Promise<EvaluationItemDto | null> {
+  const rows = await em.execute<(EvaluationItemDto & { category: Category })[]>(
+    `with candidate as (
+        select q.id from evaluation_queue q join streams s on s.id = q.stream_id
+        where q.status = 'pending' and s.active
+          and (q.assigned_to is null or q.assigned_to = ? or q.assigned_at < now() - interval '${LEASE_MINUTES} minutes')
+          and not exists (select 1 from human_quality_evaluations e
+            where e.stream_id = q.stream_id and e.evaluator_id = ? and e.created_at > now() - interval '24 hours')
+        order by (q.assigned_to is not distinct from ?) desc, q.priority desc, q.created_at, q.id
+        limit 1 for update of q skip locked)
+      update evaluation_queue q set assigned_to = ?, assigned_at = now() from candidate, streams s
+      where q.id = candidate.id and s.id = q.stream_id
+      returning q.id as "queueId", s.id as "streamId", s.url as "streamUrl", s.fallback_url as "fallbackUrl", s.name as "streamName",
+        s.category, q.priority, q.reason,
+        (select count(*)::int from human_quality_evaluations e where e.stream_id = s.id and not e.skipped) as "previousEvaluations"`,
+    [evaluatorId, evaluatorId, evaluatorId, evaluatorId],
+    'all',
+  );
+  return rows[0] ?? null;
+}
+
+/** Records a rating or a skip, once per item and rater; an item with enough ratings is done. */
+export async function submitEvaluation(em: EntityManager, changes: Changes, input: EvaluationSubmit): Promise<SubmitEvaluationDto> {
+  const [item] = await em.execute<{ id: number; stream_id: number }[]>('select id, stream_id from evaluation_queue where id = ? for update', [input.queueId], 'all');
+  if (!item) throw notFound(`Queue item not found: ${input.queueId}`);
+  const skipped = input.skipped === true;
+  const r = skipped ? null : (input as Extract<EvaluationSubmit, { overall: number }>);
+  const inserted = await em.execute<{ id: number }[]>(
+    `insert into human_quality_evaluations (queue_id, stream_id, evaluator_id, video_quality, movement, content, audio, overall, skipped, duration_ms)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      on conflict (queue_id, evaluator_id) do nothing returning id`,
+    [item.id, item.stream_id, input.evaluatorId, r?.videoQuality ?? null, r?.movement ?? null, r?.content ?? null, r?.audio ?? null, r?.overall ?? null, skipped, input.durationMs ?? null],
+    'all',
+  );
+  if (inserted.length === 0) {
+    const [existing] = await em.execute<{ id: number }[]>('select id from human_quality_evaluations where queue_id = ? and evaluator_id = ?', [item.id, input.evaluatorId], 'all');
+    return { success: true, evaluationId: existing!.id, duplicate: true };
+  }
+  await em.execute(
+    `update evaluation_queue set assigned_to = null, assigned_at = null,
+        status = case when (select count(*) from human_quality_evaluations where queue_id = ? and not skipped) >= ? then 'done' else status end,
+        completed_at = case when (select count(*) from human_quality_evaluations where queue_id = ? and not skipped) >= ? then now() else completed_at end
+      where id = ?`,
+    [item.id, RATINGS_PER_ITEM, item.id, RATINGS_PER_ITEM, item.id],
+    'run',
+  );
+  changes.push({ type: 'evaluation.recorded', streamId: item.stream_id, skipped, transient: true });
+  return { success: true, evaluationId: inserted[0]!.id, duplicate: false };
+}
+
+export async function evaluatorStats(em: EntityManager, evaluatorId: string): Promise<EvaluatorStatsDto> {
+  const [row] = await em.execute<Record<string, number | null>[]>(
+    `select count(*) filter (where not skipped)::int as total,
+        count(*) filter (where not skipped and created_at >= date_trunc('day', now()))::int as today,
+        count(*) filter (where not skipped and created_at > now() - interval '7 days')::int as week,
+        count(distinct stream_id) filter (where not skipped)::int as streams,
+        coalesce(avg(duration_ms), 0)::float8 as avg_ms,
+        count(*)::int as all_rows,
+        count(*) filter (where skipped)::int as skipped
+      from human_quality_evaluations where evaluator_id = ?`,
+    [evaluatorId],
+    'all',
+  );
+  const all = Number(row?.all_rows ?? 0);
+  return {
+    totalEvaluations: Number(row?.total ?? 0),
+    evaluationsToday: Number(row?.today ?? 0),
+    evaluationsThisWeek: Number(row?.week ?? 0),
+    streamsEvaluated: Number(row?.streams ?? 0),
+    averageTimeMs: Math.round(Number(row?.avg_ms ?? 0)),
+    skipRate: all ? Number(row?.skipped ?? 0) / all : 0,
+  };
+}
+
+/** The streams rated most recently, with their reliability-weighted human score. */
+export async function recentEvaluations(em: EntityManager, limit = 10): Promise<RecentEvaluationDto[]> {
+  const rows = await em.execute<{ id: number; name: string; count: number; confidence: number | null; score: number | null }[]>(
+    `select s.id, s.name, s.human_count as count, s.human_confidence as confidence, s.human_score as score
+      from streams s join (select stream_id, max(created_at) as at from human_quality_evaluations where not skipped group by stream_id) e on e.stream_id = s.id
+      order by e.at desc limit ?`,
+    [limit],
+    'all',
+  );
+  return rows.map((r) => ({ streamId: r.id, streamName: r.name, evaluationCount: r.count, confidence: r.confidence ?? 0, weightedScore: r.score ?? 0 }));
+}
