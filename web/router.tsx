@@ -42,7 +42,7 @@ export const router = createBrowserRouter([
       { path: 'test-db', lazy: async () => ({ Component: await adminOnly(import('./features/admin/TestDbPage.tsx'), 'TestDbPage') }) },
       {
         path: 'admin/evaluate',
-        lazy: async () => ({ Component: (await import('./features/placeholders/EvaluatePage.tsx')).EvaluatePage }),
+        lazy: async () => ({ Component: (await import('./features/evaluate/EvaluatePage.tsx')).EvaluatePage }),
       },
       { path: 'submit', lazy: async () => ({ Component: (await import('./features/submit/SubmitPage.tsx')).SubmitPage }) },
       { path: 'login', lazy: async () => ({ Component: (await import('./features/auth/LoginPage.tsx')).LoginPage }) },

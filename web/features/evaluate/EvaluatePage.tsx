@@ -1,0 +1,200 @@
+/**
+ * /admin/evaluate (spec §2, §8, §9): anonymous raters watch one stream at a time in the real
+ * player and rate it 1–5 (Poor … Excel) or skip it; keys 1–5, Space or →, S for the stats panel.
+ * The queue's size and today's count move with the hub's pushes; the 30 s poll is a safety net.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { EvaluationItemDto, EvaluatorStatsDto, QueueStatusDto } from '../../../src/shared/api/index.ts';
+import { Brand } from '../../components/Brand.tsx';
+import { Player } from '../../components/Player/Player.tsx';
+import { CategoryLabel } from '../../components/Badges.tsx';
+import { ApiError, requestJson } from '../../lib/api.ts';
+import { openSocket } from '../../lib/socket.ts';
+import { keyAction, progressPercent, RATING_LABELS } from './evaluate-rules.ts';
+import './evaluate.css';
+
+const POLL_MS = 30_000;
+const NO_STREAMS = 'No streams available for evaluation. Check back later!';
+
+function evaluatorId(): string {
+  const key = 'nw-evaluator';
+  const known = sessionStorage.getItem(key);
+  if (known) return known;
+  const id = `evaluator_${crypto.randomUUID()}`;
+  sessionStorage.setItem(key, id);
+  return id;
+}
+
+type State = { phase: 'loading' } | { phase: 'empty' } | { phase: 'error'; message: string } | { phase: 'showing'; item: EvaluationItemDto; shownAt: number };
+
+export function EvaluatePage() {
+  const [evaluator] = useState(evaluatorId);
+  const [state, setState] = useState<State>({ phase: 'loading' });
+  const [status, setStatus] = useState<QueueStatusDto | null>(null);
+  const [stats, setStats] = useState<EvaluatorStatsDto | null>(null);
+  const [showStats, setShowStats] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const busyRef = useRef(false);
+
+  const loadStatus = useCallback(() => {
+    requestJson<QueueStatusDto>('/human-evaluation?action=queue-status').then(setStatus, () => undefined);
+  }, []);
+  const loadStats = useCallback(() => {
+    requestJson<EvaluatorStatsDto>(`/human-evaluation?action=stats&evaluatorId=${evaluator}`).then(setStats, () => undefined);
+  }, [evaluator]);
+
+  const loadNext = useCallback(async () => {
+    setState({ phase: 'loading' });
+    try {
+      const item = await requestJson<EvaluationItemDto>(`/human-evaluation?action=next&evaluatorId=${evaluator}`);
+      setState({ phase: 'showing', item, shownAt: Date.now() });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) setState({ phase: 'empty' });
+      else setState({ phase: 'error', message: 'Failed to load stream. Please try again.' });
+    }
+  }, [evaluator]);
+
+  useEffect(() => {
+    void loadNext();
+    loadStatus();
+    loadStats();
+    const timer = setInterval(loadStatus, POLL_MS);
+    const client = openSocket({ registration: { kind: 'rater', name: 'Quality evaluation' }, onMessage: () => undefined, onError: () => undefined });
+    client.socket.on('evaluation:queue', (payload) => setStatus(payload));
+    return () => {
+      clearInterval(timer);
+      client.close();
+    };
+  }, [loadNext, loadStatus, loadStats]);
+
+  const send = useCallback(
+    async (rating: number | null) => {
+      if (state.phase !== 'showing' || busyRef.current) return;
+      busyRef.current = true;
+      setBusy(true);
+      setNotice(null);
+      const base = { queueId: state.item.queueId, evaluatorId: evaluator, durationMs: Date.now() - state.shownAt };
+      // The one rating stands for every sub-score (spec §5).
+      const body = rating === null ? { ...base, skipped: true } : { ...base, videoQuality: rating, movement: rating, content: rating, audio: rating, overall: rating };
+      try {
+        await requestJson(`/human-evaluation?action=${rating === null ? 'skip' : 'submit'}`, { method: 'POST', body: JSON.stringify(body) });
+        loadStats();
+        await loadNext();
+      } catch {
+        setNotice(rating === null ? 'Failed to skip stream. Please try again.' : 'Failed to submit evaluation. Please try again.');
+      } finally {
+        busyRef.current = false;
+        setBusy(false);
+      }
+    },
+    [state, evaluator, loadNext, loadStats],
+  );
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement || event.metaKey || event.ctrlKey || event.altKey) return;
+      const action = keyAction(event.key);
+      if (!action) return;
+      event.preventDefault();
+      if (action.kind === 'stats') setShowStats((v) => !v);
+      else if (action.kind === 'skip') void send(null);
+      else void send(action.value);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [send]);
+
+  const percent = status ? progressPercent(status) : 0;
+  return (
+    <main className="evaluate">
+      <header className="evaluate__header">
+        <Brand />
+        <h1>Quality Evaluation</h1>
+        <p>Watch each stream for 10–30 seconds, then rate its picture: 1–5 on your keyboard, Space or → to skip, S for your stats.</p>
+      </header>
+
+      <section className="evaluate__queue" aria-label="Queue">
+        <span>
+          <strong>{status?.pending ?? '—'}</strong> in queue
+        </span>
+        <span>
+          <strong data-testid="done-today">{status?.completedToday ?? '—'}</strong> done today
+        </span>
+        <progress max={100} value={percent} aria-label={`Today's progress: ${percent}%`} />
+        <span>{percent}%</span>
+      </section>
+
+      <section className="evaluate__stage">
+        {state.phase === 'loading' && (
+          <p className="evaluate__message" role="status">
+            <span className="spinner" aria-hidden="true" /> Loading the next stream…
+          </p>
+        )}
+        {state.phase === 'empty' && (
+          <p className="evaluate__message" role="status">
+            {NO_STREAMS}
+          </p>
+        )}
+        {state.phase === 'error' && (
+          <div className="evaluate__message" role="alert">
+            <p>{state.message}</p>
+            <button type="button" className="button button--small" onClick={() => void loadNext()}>
+              Try again
+            </button>
+          </div>
+        )}
+        {state.phase === 'showing' && (
+          <>
+            <div className="evaluate__player">
+              <Player stream={{ id: state.item.streamId, name: state.item.streamName, url: state.item.streamUrl, fallback_url: state.item.fallbackUrl }} fit="contain" />
+            </div>
+            <div className="evaluate__meta">
+              <h2>{state.item.streamName}</h2>
+              <CategoryLabel category={state.item.category} />
+              <span className="badge badge--muted">Priority {state.item.priority}</span>
+              <span>{state.item.reason}</span>
+              <span>
+                {state.item.previousEvaluations} previous {state.item.previousEvaluations === 1 ? 'evaluation' : 'evaluations'}
+              </span>
+            </div>
+            <div className="evaluate__buttons" role="group" aria-label="Rate this stream">
+              {RATING_LABELS.map((label, i) => (
+                <button key={label} type="button" className={`evaluate__rate evaluate__rate--${i + 1}`} disabled={busy} onClick={() => void send(i + 1)} aria-keyshortcuts={String(i + 1)}>
+                  <strong>{i + 1}</strong>
+                  <span>{label}</span>
+                </button>
+              ))}
+              <button type="button" className="button button--ghost" disabled={busy} onClick={() => void send(null)} aria-keyshortcuts="Space ArrowRight">
+                Skip
+              </button>
+            </div>
+            {notice && (
+              <p className="error-box" role="alert">
+                {notice}
+              </p>
+            )}
+          </>
+        )}
+      </section>
+
+      {showStats && (
+        <section className="evaluate__stats" aria-label="Your stats">
+          <h2>Your stats</h2>
+          {stats ? (
+            <dl>
+              <div><dt>Evaluations</dt><dd>{stats.totalEvaluations}</dd></div>
+              <div><dt>Today</dt><dd>{stats.evaluationsToday}</dd></div>
+              <div><dt>This week</dt><dd>{stats.evaluationsThisWeek}</dd></div>
+              <div><dt>Streams</dt><dd>{stats.streamsEvaluated}</dd></div>
+              <div><dt>Average time</dt><dd>{(stats.averageTimeMs / 1000).toFixed(1)} s</dd></div>
+              <div><dt>Skip rate</dt><dd>{Math.round(stats.skipRate * 100)}%</dd></div>
+            </dl>
+          ) : (
+            <p>Loading…</p>
+          )}
+        </section>
+      )}
+    </main>
+  );
+}
