@@ -93,8 +93,13 @@ async function main(): Promise<void> {
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 5_000).unref();
       await closed;
-      // Running jobs get a few seconds to finish; what does not is retried by another node.
-      await queue.stop({ graceful: true, timeout: 5_000 });
+      // Running jobs get a few seconds to finish; what does not is retried by another node. pg-boss
+      // says 'stopped' once its pool is closed: only then may the database go.
+      await new Promise<void>((resolve) => {
+        const done = setTimeout(resolve, 10_000);
+        queue.once('stopped', () => (clearTimeout(done), resolve()));
+        queue.stop({ graceful: true, timeout: 5_000 }).catch(() => resolve());
+      });
       await limiterPool?.end();
       await orm.close();
     })());

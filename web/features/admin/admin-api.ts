@@ -9,6 +9,9 @@ import type {
   DiscoverySourceDto,
   DiscoveryStatDto,
   AnalyzeAllDto,
+  LeaderboardEntryDto,
+  RaterReliabilityDto,
+  RecentEvaluationDto,
   AnalyzeDto,
   QualityAnalysisDto,
   QualityRunDto,
@@ -76,6 +79,10 @@ export const adminApi = {
   analyzeAll: () => send<AnalyzeAllDto>('POST', '/quality?action=analyze-all', {}),
   analyses: (streamId: number) => requestJson<QualityAnalysisDto[]>(`/quality/analyses?streamId=${streamId}&limit=50`),
   latestQualityRun: () => requestJson<{ run: QualityRunDto | null }>('/quality/runs/latest'),
+
+  recentEvaluations: () => requestJson<RecentEvaluationDto[]>('/quality?action=recent-evaluations'),
+  leaderboard: () => requestJson<LeaderboardEntryDto[]>('/human-evaluation?action=leaderboard'),
+  raters: () => requestJson<RaterReliabilityDto[]>('/evaluation/raters'),
 
   testDatabase: () => requestJson<DatabaseTestDto>('/system/database'),
   initialize: () => send<InitializeDto>('POST', '/system/initialize'),

@@ -17,6 +17,8 @@ export const pendingSubmissionsAtom = atom<number>(0);
 /** Bumped by every push that may change the activity list or the review queue. */
 export const activityVersionAtom = atom(0);
 export const submissionsVersionAtom = atom(0);
+/** Bumped when raters record ratings (the Ratings tab refreshes). */
+export const ratingsVersionAtom = atom(0);
 export const adminNameAtom = atom<string | null>(null);
 /** Stream Discovery: sources, the newest jobs (10 fetched, 5 shown) and per-source totals. */
 export const discoverySourcesAtom = atom<Loaded<DiscoverySourceDto[]>>({ status: 'loading' });

@@ -19,6 +19,7 @@ export const ADMIN_TABS: readonly AdminTab[] = [
   { path: 'screens', label: 'Screens', load: () => import('./screens/ScreensTab.tsx') },
   { path: 'discovery', label: 'Discovery', load: () => import('./discovery/DiscoveryTab.tsx') },
   { path: 'submissions', label: 'Submissions', load: () => import('./submissions/SubmissionsTab.tsx'), countsPending: true },
+  { path: 'ratings', label: 'Ratings', load: () => import('./ratings/RatingsTab.tsx') },
   { path: 'activity', label: 'Activity', load: () => import('./activity/ActivityTab.tsx') },
   { path: 'tokens', label: 'API tokens', load: () => import('./tokens/TokensTab.tsx') },
 ];

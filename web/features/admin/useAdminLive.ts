@@ -15,6 +15,7 @@ import {
   analyzingAtom,
   lastAnalysisAtom,
   qualityRunAtom,
+  ratingsVersionAtom,
   runFailuresAtom,
   defaultSceneIdAtom,
   discoveryJobsAtom,
@@ -122,6 +123,7 @@ export function useAdminLive(): void {
         if (p.run && failed) store.set(runFailuresAtom, (list) => [...list, { stream_id: id, name: p.stream_name ?? `Stream #${id}`, error: analysis.error ?? analysis.faults.join(', ') }]);
       }
     });
+    socket.on('evaluation:queue', () => store.set(ratingsVersionAtom, (n) => n + 1));
     socket.on('discovery:sources', ({ sources }) => store.set(discoverySourcesAtom, { status: 'ready', value: sources }));
     socket.on('discovery:progress', ({ job, stats }) => {
       updateReady(discoveryJobsAtom, (jobs) => mergeJob(jobs, job));
