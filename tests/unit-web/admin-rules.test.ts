@@ -41,6 +41,10 @@ function stream(overrides: Partial<StreamDto> = {}): StreamDto {
     longitude: null,
     timezone: null,
     health: 'unknown',
+    auto_score: null,
+    human_score: null,
+    human_confidence: null,
+    human_count: 0,
     ...overrides,
   };
 }

@@ -18,8 +18,11 @@ export interface EvaluationRouteDeps {
   evaluationLimit: RateLimiterAbstract;
 }
 
+const REFILL_EVERY_MS = 60_000;
+
 export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
   const router = new Router<AppState>();
+  let lastRefill = 0;
   const limit = async (ctx: Parameters<Parameters<typeof handle>[1]>[0]) => {
     const over = await spend(deps.evaluationLimit, ctx.ip || 'unknown');
     if (over) throw tooManyRequests(ctx, over, 'Too many requests; please slow down');
@@ -42,7 +45,14 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
       case 'next': {
         const evaluator = needEvaluator(query.evaluatorId);
         const em = ctx.state.em;
-        const item = await em.transactional(async (tx) => (await nextItem(tx, evaluator)) ?? ((await refillQueue(tx)) > 0 ? nextItem(tx, evaluator) : null));
+        // The queue refills itself: at most once a minute per node, and whenever a rater finds it empty.
+        const item = await em.transactional(async (tx) => {
+          if (Date.now() - lastRefill > REFILL_EVERY_MS) {
+            lastRefill = Date.now();
+            await refillQueue(tx);
+          }
+          return (await nextItem(tx, evaluator)) ?? ((await refillQueue(tx)) > 0 ? nextItem(tx, evaluator) : null);
+        });
         if (!item) {
           ctx.status = 404;
           return { queueEmpty: true, error: 'No streams available for evaluation. Check back later!' };

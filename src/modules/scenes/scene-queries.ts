@@ -23,7 +23,8 @@ const MAX_INT = 2_147_483_647;
 const STREAM_COLUMNS = `st.id, st.name, st.url, st.fallback_url as "fallbackUrl", st.description, st.category,
   st.quality, st.active, st.created_at as "createdAt", st.updated_at as "updatedAt", st.quality_score as "qualityScore",
   st.quality_assessed_at as "qualityAssessedAt", st.quality_confidence as "qualityConfidence",
-  st.location_name as "locationName", st.latitude, st.longitude, st.timezone, st.health`;
+  st.location_name as "locationName", st.latitude, st.longitude, st.timezone, st.health,
+  st.auto_score as "autoScore", st.human_score as "humanScore", st.human_confidence as "humanConfidence", st.human_count as "humanCount"`;
 
 /** Candidates of one algorithm as a JSON array; empty unless the scene uses that algorithm. */
 const candidates = (algorithm: string, where: string, order: string) => `

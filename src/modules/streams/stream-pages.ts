@@ -14,7 +14,8 @@ export const COUNT_CAP = 1000;
 
 const COLUMNS = `id, name, url, fallback_url as "fallbackUrl", description, category, quality, active, created_at as "createdAt",
   updated_at as "updatedAt", quality_score as "qualityScore", quality_assessed_at as "qualityAssessedAt",
-  quality_confidence as "qualityConfidence", location_name as "locationName", latitude, longitude, timezone, health`;
+  quality_confidence as "qualityConfidence", location_name as "locationName", latitude, longitude, timezone, health,
+  auto_score as "autoScore", human_score as "humanScore", human_confidence as "humanConfidence", human_count as "humanCount"`;
 
 /** Per sort: the key expression (as in its index), its direction, and how a cursor's text value is cast. */
 const SORTS: Record<StreamSort, { key: string; dir: 'asc' | 'desc'; cast: string }> = {

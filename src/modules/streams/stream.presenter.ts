@@ -22,6 +22,10 @@ export interface StreamFields {
   longitude?: number | null;
   timezone?: string | null;
   health?: HealthState;
+  autoScore?: number | null;
+  humanScore?: number | null;
+  humanConfidence?: number | null;
+  humanCount?: number;
 }
 
 /** ISO 8601 in UTC with milliseconds, from a Date or PostgreSQL's "2026-11-22 15:57:58.783+00". */
@@ -50,5 +54,9 @@ export function presentStream(s: StreamFields): StreamDto {
     longitude: s.longitude ?? null,
     timezone: s.timezone ?? null,
     health: s.health ?? 'unknown',
+    auto_score: s.autoScore ?? null,
+    human_score: s.humanScore ?? null,
+    human_confidence: s.humanConfidence ?? null,
+    human_count: s.humanCount ?? 0,
   };
 }

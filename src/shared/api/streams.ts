@@ -116,4 +116,9 @@ export interface StreamDto {
   timezone: string | null;
   /** unknown, live, degraded or offline: from its analyses and its players (src/shared/quality/health.ts). */
   health: HealthState;
+  /** The two halves fused into quality_score: the automatic analysis (0–100) and the human raters (0–5). */
+  auto_score: number | null;
+  human_score: number | null;
+  human_confidence: number | null;
+  human_count: number;
 }

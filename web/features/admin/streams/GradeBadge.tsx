@@ -26,6 +26,10 @@ export function GradeBadge({ stream }: { stream: StreamDto }) {
             </span>
             <span>Last analyzed: {stream.quality_assessed_at ? formatDateTime(stream.quality_assessed_at) : '—'}</span>
             <span>Confidence: {stream.quality_confidence === null ? '—' : `${Math.round(stream.quality_confidence * 100)}%`}</span>
+            <span>Automatic: {stream.auto_score === null ? 'not analyzed' : `${stream.auto_score}/100`}</span>
+            <span>
+              Raters: {stream.human_count === 0 || stream.human_score === null ? 'not rated yet' : `${stream.human_score.toFixed(1)}/5 from ${stream.human_count} (${Math.round((stream.human_confidence ?? 0) * 100)}% sure)`}
+            </span>
             {last && <span>Faults: {last.faults.length ? last.faults.join(', ') : 'none'}</span>}
             {last?.error && <span>{last.error}</span>}
           </>
