@@ -173,33 +173,23 @@ export function createApp(deps: AppDeps): NatureWall {
     },
     journal: activityJournal,
   };
-  const discoveryJobs = deps.queue
+  // What every module's background work shares: the queue, the command deps, the safe fetcher.
+  const jobSettings = deps.jobs ?? DEFAULT_JOB_SETTINGS;
+  const jobBase = deps.queue
+    ? { orm: deps.orm, queue: deps.queue, commands, fetcher, platforms: deps.platforms ?? DEFAULT_PLATFORM_SETTINGS, logger: deps.logger }
+    : undefined;
+  const qualityJobs = jobBase
+    ? createQualityJobs({ ...jobBase, settings: deps.quality ?? DEFAULT_QUALITY_SETTINGS, work: jobSettings.enabled, heartbeatSeconds: jobSettings.heartbeatSeconds })
+    : undefined;
+  const discoveryJobs = jobBase
     ? createDiscoveryJobs({
-        orm: deps.orm,
-        queue: deps.queue,
-        commands,
-        fetcher,
-        platforms: deps.platforms ?? DEFAULT_PLATFORM_SETTINGS,
-        settings: deps.jobs ?? DEFAULT_JOB_SETTINGS,
-        logger: deps.logger,
+        ...jobBase,
+        settings: jobSettings,
         // Discovery's finds are analysed as soon as they are in the pool.
         onStreamsAdded: (ids) => {
           for (const streamId of ids) void qualityJobs?.enqueue({ streamId, trigger: 'discovery' }).catch((error: unknown) => deps.logger.warn({ err: error, streamId }, 'could not queue an analysis'));
         },
         ...deps.discoveryTuning,
-      })
-    : undefined;
-  const qualityJobs = deps.queue
-    ? createQualityJobs({
-        orm: deps.orm,
-        queue: deps.queue,
-        commands,
-        fetcher,
-        platforms: deps.platforms ?? DEFAULT_PLATFORM_SETTINGS,
-        settings: deps.quality ?? DEFAULT_QUALITY_SETTINGS,
-        work: (deps.jobs ?? DEFAULT_JOB_SETTINGS).enabled,
-        heartbeatSeconds: (deps.jobs ?? DEFAULT_JOB_SETTINGS).heartbeatSeconds,
-        logger: deps.logger,
       })
     : undefined;
   const scoreKeeper = createScoreKeeper({ orm: deps.orm, commands, logger: deps.logger, ...(deps.evaluationDebounceMs === undefined ? {} : { debounceMs: deps.evaluationDebounceMs }) });
