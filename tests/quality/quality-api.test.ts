@@ -98,7 +98,8 @@ describe('POST /api/quality?action=analyze-all', () => {
     expect(again.status).toBe(409);
 
     await expect.poll(() => seen.some((p) => p.run?.finished_at), { timeout: 60_000 }).toBe(true);
-    const last = seen.filter((p) => p.run?.id === res.body.run.id).at(-1)!;
+    // Two workers publish side by side, so pushes may arrive out of order: their versions say which is newest.
+    const last = seen.filter((p) => p.run?.id === res.body.run.id).sort((a, b) => a.version - b.version).at(-1)!;
     expect(last.run).toMatchObject({ total: 3, done: 3, failed: 1 });
     expect(seen.some((p) => p.status === 'analyzing' && p.stream_id === black.id)).toBe(true);
     const blackDone = seen.find((p) => p.status === 'done' && p.stream_id === black.id)!;
@@ -108,7 +109,6 @@ describe('POST /api/quality?action=analyze-all', () => {
     expect(missingDone.analysis).toMatchObject({ score: 0, faults: ['unreachable'], error: 'The playlist answered HTTP 404' });
     const latest = await app.request<{ run: QualityRunDto }>('GET', '/api/quality/runs/latest');
     expect(latest.body.run).toMatchObject({ id: res.body.run.id, done: 3, failed: 1 });
-    const versions = seen.map((p) => p.version);
-    expect([...versions].sort((a, b) => a - b)).toEqual(versions);
+    expect(new Set(seen.map((p) => p.version)).size).toBe(seen.length); // every push carries its own version
   }, 90_000);
 });

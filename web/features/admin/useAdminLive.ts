@@ -102,8 +102,12 @@ export function useAdminLive(): void {
       store.set(submissionsVersionAtom, (n) => n + 1);
     });
     socket.on('activity:recorded', () => store.set(activityVersionAtom, (n) => n + 1));
+    let qualityVersion = 0;
     socket.on('quality:progress', (p) => {
-      if (p.run) {
+      // Analyses finish side by side and their pushes may cross: an older run figure never replaces a newer one.
+      const newest = p.version > qualityVersion;
+      qualityVersion = Math.max(qualityVersion, p.version);
+      if (p.run && newest) {
         const previous = store.get(qualityRunAtom);
         if (previous?.id !== p.run.id) store.set(runFailuresAtom, []);
         store.set(qualityRunAtom, p.run);
