@@ -12,8 +12,8 @@ import type { JobTrigger } from '../../shared/constants.ts';
 import type { SourceSpec } from './adapters/adapter.ts';
 import { DiscoveryJob, DiscoverySource, DiscoveryStat } from './discovery.entity.ts';
 
-export const NO_SOURCES = 'There are no active sources to run';
-export const RUN_IN_PROGRESS = 'A discovery run is already in progress; wait for it to finish';
+const NO_SOURCES = 'There are no active sources to run';
+const RUN_IN_PROGRESS = 'A discovery run is already in progress; wait for it to finish';
 const ACTIVE = ['queued', 'running'] as const;
 
 export function listSources(em: EntityManager): Promise<DiscoverySource[]> {

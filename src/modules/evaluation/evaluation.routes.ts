@@ -3,7 +3,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { EvaluationQuery, EvaluationSubmit, type RaterReliabilityDto } from '../../shared/api/evaluation.ts';
 import type { CommandDeps } from '../../domain/command.ts';
-import type { AppState } from '../../http/context.ts';
+import type { AppContext, AppState } from '../../http/context.ts';
 import { runAs } from '../../http/command.ts';
 import { badRequest, HttpError } from '../../http/errors.ts';
 import { spend, tooManyRequests } from '../../http/rate-limit.ts';
@@ -23,7 +23,7 @@ const REFILL_EVERY_MS = 60_000;
 export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
   const router = new Router<AppState>();
   let lastRefill = 0;
-  const limit = async (ctx: Parameters<Parameters<typeof handle>[1]>[0]) => {
+  const limit = async (ctx: AppContext) => {
     const over = await spend(deps.evaluationLimit, ctx.ip || 'unknown');
     if (over) throw tooManyRequests(ctx, over, 'Too many requests; please slow down');
   };

@@ -119,12 +119,14 @@ export async function submitEvaluation(em: EntityManager, changes: Changes, inpu
     const [existing] = await em.execute<{ id: number }[]>('select id from human_quality_evaluations where queue_id = ? and evaluator_id = ?', [item.id, input.evaluatorId], 'all');
     return { success: true, evaluationId: existing!.id, duplicate: true };
   }
+  // The rater's lease ends; with enough ratings the item leaves the queue.
   await em.execute(
-    `update evaluation_queue set assigned_to = null, assigned_at = null,
-        status = case when (select count(*) from human_quality_evaluations where queue_id = ? and not skipped) >= ? then 'done' else status end,
-        completed_at = case when (select count(*) from human_quality_evaluations where queue_id = ? and not skipped) >= ? then now() else completed_at end
+    `with rated as (select count(*) as n from human_quality_evaluations where queue_id = ? and not skipped)
+      update evaluation_queue set assigned_to = null, assigned_at = null,
+        status = case when (select n from rated) >= ? then 'done' else status end,
+        completed_at = case when (select n from rated) >= ? then now() else completed_at end
       where id = ?`,
-    [item.id, RATINGS_PER_ITEM, item.id, RATINGS_PER_ITEM, item.id],
+    [item.id, RATINGS_PER_ITEM, RATINGS_PER_ITEM, item.id],
     'run',
   );
   changes.push({ type: 'evaluation.recorded', streamId: item.stream_id, skipped, transient: true });

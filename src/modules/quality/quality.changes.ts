@@ -9,7 +9,7 @@ import { QualityAnalysis, QualityRun } from './quality.entity.ts';
 declare module '../../domain/changes.ts' {
   interface ChangeTypes {
     /** An analysis of a stream ended (scored, or failed); `runId` when part of an "analyze all". */
-    'quality.analyzed': { type: 'quality.analyzed'; streamId: number; name: string; runId?: number; transient: true };
+    'quality.analyzed': { type: 'quality.analyzed'; streamId: number; analysisId: number; name: string; runId?: number; transient: true };
     /** An analysis started. */
     'quality.started': { type: 'quality.started'; streamId: number; name: string; runId?: number; transient: true };
     /** An "analyze all" was queued (journaled: who asked). */
@@ -28,6 +28,8 @@ export function qualityPushes(orm: Orm): FeaturePushes {
       const em = orm.em.fork();
       const runIds = [...new Set(events.flatMap((e) => ('runId' in e && e.runId ? [e.runId] : [])))];
       const runs = new Map((runIds.length ? await em.find(QualityRun, { id: { $in: runIds } }) : []).map((r) => [r.id, presentRun(r)]));
+      const analysisIds = changesOf(events, 'quality.analyzed').map((e) => e.analysisId);
+      const analyses = new Map((analysisIds.length ? await em.find(QualityAnalysis, { id: { $in: analysisIds } }) : []).map((a) => [a.id, a]));
       const out = [];
       for (const event of events) {
         const run = 'runId' in event && event.runId ? (runs.get(event.runId) ?? null) : null;
@@ -35,7 +37,7 @@ export function qualityPushes(orm: Orm): FeaturePushes {
           out.push(push(admins, 'quality:progress', { version, run, stream_id: null, stream_name: null, status: 'queued', analysis: null }));
           continue;
         }
-        const analysis = event.type === 'quality.analyzed' ? await em.findOne(QualityAnalysis, { stream: event.streamId }, { orderBy: { id: 'desc' } }) : null;
+        const analysis = event.type === 'quality.analyzed' ? (analyses.get(event.analysisId) ?? null) : null;
         out.push(
           push(admins, 'quality:progress', {
             version,

@@ -105,9 +105,8 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
   async function analyzeNow(streamId: number, trigger: AnalysisTrigger, runId?: number): Promise<Recorded | null> {
     const stream = await orm.em.fork().findOne(Stream, { id: streamId });
     if (!stream) return null;
-    await runCommand(orm.em.fork(), quiet, ACTOR, async (_tx, changes) => {
-      changes.push({ type: 'quality.started', streamId, name: stream.name, ...(runId ? { runId } : {}), transient: true });
-    });
+    // News only, nothing to write: straight to the publisher.
+    await deps.commands.publisher.publish([{ type: 'quality.started', streamId, name: stream.name, ...(runId ? { runId } : {}), transient: true }]);
     const started = Date.now();
     let analysis: Parameters<typeof recordAnalysis>[3]['analysis'];
     try {
@@ -119,12 +118,8 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
     const since = failingSince.get(streamId);
     const screensFailing = since !== undefined && Date.now() - since >= SCREEN_ERROR_SECONDS * 1000;
     const recorded = await runCommand(orm.em.fork(), quiet, ACTOR, async (tx, changes) => {
-      const done = await recordAnalysis(tx, changes, streamId, { analysis, trigger, durationMs: Date.now() - started, screensFailing });
-      if (runId) {
-        await countInRun(tx, runId, !done?.result || done.result.faults.includes('unreachable'));
-        const last = changes.findLast((c) => c.type === 'quality.analyzed');
-        if (last && last.type === 'quality.analyzed') last.runId = runId;
-      }
+      const done = await recordAnalysis(tx, changes, streamId, { analysis, trigger, durationMs: Date.now() - started, screensFailing, runId });
+      if (runId) await countInRun(tx, runId, !done?.result || done.result.faults.includes('unreachable'));
       return done;
     });
     // A first failure is confirmed soon (offline takes two), and an offline stream is watched for its return.

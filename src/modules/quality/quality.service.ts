@@ -19,6 +19,8 @@ export interface AnalysisOutcome {
   durationMs: number;
   /** Screens have reported this stream failing for 30 s or more. */
   screensFailing?: boolean;
+  /** The "analyze all" run this analysis belongs to. */
+  runId?: number | undefined;
 }
 
 export interface Recorded {
@@ -28,6 +30,8 @@ export interface Recorded {
   healthChanged: boolean;
 }
 
+const runOf = (outcome: AnalysisOutcome) => (outcome.runId ? { runId: outcome.runId } : {});
+
 export async function recordAnalysis(tx: EntityManager, changes: Changes, streamId: number, outcome: AnalysisOutcome): Promise<Recorded | null> {
   // Locked: two verdicts on one stream (a screen-triggered check and a sweep) apply one after the other.
   const stream = await tx.findOne(Stream, { id: streamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -35,7 +39,7 @@ export async function recordAnalysis(tx: EntityManager, changes: Changes, stream
   if ('error' in outcome.analysis) {
     const row = tx.create(QualityAnalysis, { stream, error: outcome.analysis.error.slice(0, 1000), trigger: outcome.trigger, durationMs: outcome.durationMs });
     await tx.flush();
-    changes.push({ type: 'quality.analyzed', streamId, name: stream.name, transient: true });
+    changes.push({ type: 'quality.analyzed', streamId, analysisId: row.id, name: stream.name, ...runOf(outcome), transient: true });
     return { row, result: null, stream, healthChanged: false };
   }
   const { measurements, metrics } = outcome.analysis;
@@ -68,7 +72,7 @@ export async function recordAnalysis(tx: EntityManager, changes: Changes, stream
   await tx.flush();
   // stream.updated: admins see the new score and health, and the scenes showing it (or choosing among the pool) re-resolve.
   changes.push({ type: 'stream.updated', streamId, name: stream.name });
-  changes.push({ type: 'quality.analyzed', streamId, name: stream.name, transient: true });
+  changes.push({ type: 'quality.analyzed', streamId, analysisId: row.id, name: stream.name, ...runOf(outcome), transient: true });
   return { row, result, stream, healthChanged };
 }
 

@@ -8,7 +8,7 @@ import type { SceneDto, SceneStreamDto } from '../../shared/api/index.ts';
 import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
 import { selectSceneStreams, type Placement } from '../../shared/scenes/selection.ts';
 import type { EntityManager } from '../../db.ts';
-import { presentStream, type StreamFields } from '../streams/stream.presenter.ts';
+import { presentStream, streamColumns, type StreamFields } from '../streams/stream.presenter.ts';
 import { presentScene, type SceneFields } from './scene.presenter.ts';
 
 export interface SceneSnapshot {
@@ -20,11 +20,7 @@ export type SceneWhere = { id: number } | { ref: string } | 'default';
 
 const MAX_INT = 2_147_483_647;
 
-const STREAM_COLUMNS = `st.id, st.name, st.url, st.fallback_url as "fallbackUrl", st.description, st.category,
-  st.quality, st.active, st.created_at as "createdAt", st.updated_at as "updatedAt", st.quality_score as "qualityScore",
-  st.quality_assessed_at as "qualityAssessedAt", st.quality_confidence as "qualityConfidence",
-  st.location_name as "locationName", st.latitude, st.longitude, st.timezone, st.health,
-  st.auto_score as "autoScore", st.human_score as "humanScore", st.human_confidence as "humanConfidence", st.human_count as "humanCount"`;
+const STREAM_COLUMNS = streamColumns('st');
 
 /** Candidates of one algorithm as a JSON array; empty unless the scene uses that algorithm. */
 const candidates = (algorithm: string, where: string, order: string) => `

@@ -6,16 +6,13 @@
 import type { EntityManager } from '../../db.ts';
 import { invalid } from '../../domain/errors.ts';
 import type { StreamListQuery, StreamPageDto, StreamSort } from '../../shared/api/streams.ts';
-import { presentStream, type StreamFields } from './stream.presenter.ts';
+import { presentStream, streamColumns, type StreamFields } from './stream.presenter.ts';
 
-export const DEFAULT_PAGE = 50;
+const DEFAULT_PAGE = 50;
 /** Matches are counted exactly up to this many. */
 export const COUNT_CAP = 1000;
 
-const COLUMNS = `id, name, url, fallback_url as "fallbackUrl", description, category, quality, active, created_at as "createdAt",
-  updated_at as "updatedAt", quality_score as "qualityScore", quality_assessed_at as "qualityAssessedAt",
-  quality_confidence as "qualityConfidence", location_name as "locationName", latitude, longitude, timezone, health,
-  auto_score as "autoScore", human_score as "humanScore", human_confidence as "humanConfidence", human_count as "humanCount"`;
+const COLUMNS = streamColumns('st');
 
 /** Per sort: the key expression (as in its index), its direction, and how a cursor's text value is cast. */
 const SORTS: Record<StreamSort, { key: string; dir: 'asc' | 'desc'; cast: string }> = {
@@ -78,7 +75,7 @@ export async function streamPage(em: EntityManager, query: StreamListQuery & { a
   }
   const clause = (parts: string[]) => (parts.length ? `where ${parts.join(' and ')}` : '');
   const rows = await em.execute<(StreamFields & { sortKey: string })[]>(
-    `select ${COLUMNS}, (${sort.key})::text as "sortKey" from streams ${clause(where)}
+    `select ${COLUMNS}, (${sort.key})::text as "sortKey" from streams st ${clause(where)}
       order by ${sort.key} ${sort.dir}, id ${sort.dir} limit ?`,
     [...params, limit + 1],
     'all',
@@ -88,7 +85,7 @@ export async function streamPage(em: EntityManager, query: StreamListQuery & { a
   // A search is not counted: it answers as the admin types, and its count would double its cost.
   const total = query.cursor || query.q
     ? null
-    : ((await em.execute<{ n: number }[]>(`select count(*)::int as n from (select 1 from streams ${clause(filters)} limit ${COUNT_CAP + 1}) c`, filterParams, 'all'))[0]?.n ?? 0);
+    : ((await em.execute<{ n: number }[]>(`select count(*)::int as n from (select 1 from streams st ${clause(filters)} limit ${COUNT_CAP + 1}) c`, filterParams, 'all'))[0]?.n ?? 0);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {

@@ -28,6 +28,18 @@ export interface StreamFields {
   humanCount?: number;
 }
 
+/** The `streams` columns a StreamFields row is read from, for plain-SQL reads (scene resolution, pages). */
+export function streamColumns(alias: string): string {
+  const c = (column: string, as?: string) => `${alias}.${column}${as ? ` as "${as}"` : ''}`;
+  return [
+    c('id'), c('name'), c('url'), c('fallback_url', 'fallbackUrl'), c('description'), c('category'), c('quality'), c('active'),
+    c('created_at', 'createdAt'), c('updated_at', 'updatedAt'), c('quality_score', 'qualityScore'),
+    c('quality_assessed_at', 'qualityAssessedAt'), c('quality_confidence', 'qualityConfidence'), c('location_name', 'locationName'),
+    c('latitude'), c('longitude'), c('timezone'), c('health'), c('auto_score', 'autoScore'), c('human_score', 'humanScore'),
+    c('human_confidence', 'humanConfidence'), c('human_count', 'humanCount'),
+  ].join(', ');
+}
+
 /** ISO 8601 in UTC with milliseconds, from a Date or PostgreSQL's "2026-11-22 15:57:58.783+00". */
 export function iso(value: Date | string): string {
   if (value instanceof Date) return value.toISOString();

@@ -55,7 +55,7 @@ export const SOURCE_CONFIGS = {
 export type SourceConfig<P extends DiscoveryPlatform = DiscoveryPlatform> = z.output<(typeof SOURCE_CONFIGS)[P]>;
 
 /** Platforms whose source is an address (a playlist, a page to crawl). */
-export const URL_PLATFORMS: readonly DiscoveryPlatform[] = ['direct', 'earthcam', 'custom'];
+const URL_PLATFORMS: readonly DiscoveryPlatform[] = ['direct', 'earthcam', 'custom'];
 
 /** Five cron fields (minute hour day month weekday); the server checks the expression itself too. */
 const schedule = z.preprocess(

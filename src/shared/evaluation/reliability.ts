@@ -42,7 +42,7 @@ export interface Estimates {
   iterations: number;
 }
 
-export const PRIOR_MEAN = 3;
+const PRIOR_MEAN = 3;
 const PRIOR_WEIGHT = 0.5; // k0: half a rating's worth of "average"
 const PRIOR_VARIANCE = 2; // σ0²: a newcomer is assumed about as noisy as uniform guessing on 1–5
 const SHRINK = 1; // α: ratings' worth of prior in each rater's deviation

@@ -12,7 +12,7 @@ export const HEALTH_STATES = ['unknown', 'live', 'degraded', 'offline'] as const
 export type HealthState = (typeof HEALTH_STATES)[number];
 
 /** Failed checks in a row that make a stream offline. */
-export const OFFLINE_AFTER_FAILURES = 2;
+const OFFLINE_AFTER_FAILURES = 2;
 /** Seconds of error reports from screens that make one failed check enough. */
 export const SCREEN_ERROR_SECONDS = 30;
 

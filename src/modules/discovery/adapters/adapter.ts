@@ -69,7 +69,10 @@ export const realSleep = (ms: number, signal: AbortSignal) =>
   });
 
 /** A request through the safe fetcher; network failures become readable job errors naming the platform. */
-export async function request(ctx: DiscoveryContext, platform: string, url: string, init: SafeRequest = {}): Promise<SafeResponse> {
+/** What a platform request needs of its context (the quality analyzer asks platforms too). */
+export type RequestContext = Pick<DiscoveryContext, 'fetcher' | 'signal' | 'timeoutMs'>;
+
+export async function request(ctx: RequestContext, platform: string, url: string, init: SafeRequest = {}): Promise<SafeResponse> {
   if (ctx.signal.aborted) throw new DiscoveryFailure('The run was stopped');
   try {
     const timeoutMs = Math.min(init.timeoutMs ?? 15_000, ctx.timeoutMs ?? Infinity);

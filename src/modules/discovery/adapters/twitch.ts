@@ -3,7 +3,7 @@
  * `GET /helix/streams`, with an app access token from the client-credentials flow, paging by
  * `pagination.cursor`. A 429 waits until `Ratelimit-Reset` (up to a minute) and tries again.
  */
-import type { DiscoveryAdapter, DiscoveryContext, PlatformSettings } from './adapter.ts';
+import type { DiscoveryAdapter, PlatformSettings, RequestContext } from './adapter.ts';
 import { DiscoveryFailure, json, request, waitFromHeaders } from './adapter.ts';
 
 interface TokenAnswer {
@@ -19,7 +19,8 @@ const MAX_RATE_LIMIT_WAITS = 3;
 const MAX_WAIT_MS = 60_000;
 const tokens = new Map<string, { token: string; expiresAt: number }>();
 
-async function appToken(ctx: DiscoveryContext, settings: PlatformSettings['twitch'], fresh: boolean): Promise<string> {
+/** An app access token (client credentials), cached until shortly before it expires. */
+export async function twitchAppToken(ctx: RequestContext, settings: PlatformSettings['twitch'], fresh = false): Promise<string> {
   const key = `${settings.authBaseUrl} ${settings.clientId}`;
   const known = tokens.get(key);
   if (!fresh && known && known.expiresAt > Date.now() + 60_000) return known.token;
@@ -40,7 +41,7 @@ export const twitch: DiscoveryAdapter<'twitch'> = async function* (source, ctx) 
   const settings = ctx.platforms.twitch;
   if (!settings.clientId || !settings.clientSecret) throw new DiscoveryFailure('Twitch credentials not configured (set TWITCH_CLIENT_ID and TWITCH_CLIENT_SECRET)');
   const wanted = new Set(source.config.tags.map((t) => t.toLowerCase()));
-  let token = await appToken(ctx, settings, false);
+  let token = await twitchAppToken(ctx, settings, false);
   let cursor: string | undefined;
   let waits = 0;
   let refreshed = false;
@@ -65,7 +66,7 @@ export const twitch: DiscoveryAdapter<'twitch'> = async function* (source, ctx) 
     }
     if (response.status === 401 && !refreshed) {
       refreshed = true; // the app token expired or was revoked: one fresh token, then give up
-      token = await appToken(ctx, settings, true);
+      token = await twitchAppToken(ctx, settings, true);
       continue;
     }
     if (response.status !== 200) {

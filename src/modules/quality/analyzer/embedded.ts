@@ -6,6 +6,7 @@
  */
 import type { QualityMeasurements } from '../../../shared/quality/score.ts';
 import { parseTwitchChannel, parseVimeo, parseYouTube, type StreamFormat } from '../../../shared/streams/url.ts';
+import { twitchAppToken } from '../../discovery/adapters/twitch.ts';
 import type { AnalyzerContext, Analysis } from './index.ts';
 
 async function getJson(ctx: AnalyzerContext, url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
@@ -49,15 +50,12 @@ export async function analyzeEmbedded(url: string, format: StreamFormat, ctx: An
     const twitch = parseTwitchChannel(url);
     const { clientId, clientSecret } = ctx.platforms.twitch;
     if (twitch && clientId && clientSecret) {
-      const token = await ctx.fetcher.fetch(new URL('/oauth2/token', ctx.platforms.twitch.authBaseUrl).href, {
-        method: 'POST',
-        accept: 'application/json',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials' }).toString(),
-        timeoutMs: 10_000,
-      });
-      const accessToken = (JSON.parse(token.body.toString('utf8') || '{}') as { access_token?: string }).access_token;
-      if (!accessToken) return result({ method: 'api', reachable: true, error: 'Twitch refused the client credentials' }, metrics);
+      let accessToken: string;
+      try {
+        accessToken = await twitchAppToken({ fetcher: ctx.fetcher, signal: AbortSignal.timeout(15_000), timeoutMs: 10_000 }, ctx.platforms.twitch);
+      } catch {
+        return result({ method: 'api', reachable: true, error: 'Twitch refused the client credentials' }, metrics);
+      }
       const api = new URL('/helix/streams', ctx.platforms.twitch.apiBaseUrl);
       api.searchParams.set('user_login', twitch);
       const { body } = await getJson(ctx, api.href, { 'client-id': clientId, authorization: `Bearer ${accessToken}` });

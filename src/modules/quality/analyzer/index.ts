@@ -46,7 +46,7 @@ export interface Analysis {
 const FILE_SAMPLE_BYTES = 16 * 1024 * 1024;
 
 /** The sun more than 6° below the horizon: civil twilight is over. */
-export function isNight(date: Date, latitude: number | null, longitude: number | null): boolean | null {
+function isNight(date: Date, latitude: number | null, longitude: number | null): boolean | null {
   if (latitude === null || longitude === null) return null;
   return getPosition(date, latitude, longitude).altitude < (-6 * Math.PI) / 180;
 }

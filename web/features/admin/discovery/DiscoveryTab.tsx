@@ -31,7 +31,7 @@ function reload(): void {
 function JobIcon({ job }: { job: DiscoveryJobDto }) {
   if (job.status === 'completed') return <CheckIcon className="job__icon job__icon--completed" aria-label="Completed" role="img" aria-hidden={false} />;
   if (job.status === 'failed') return <CloseIcon className="job__icon job__icon--failed" aria-label="Failed" role="img" aria-hidden={false} />;
-  if (job.status === 'running') return <span className="spinner" role="img" aria-label="Running" />;
+  if (job.status === 'running') return <span className="spinner spinner--small" role="img" aria-label="Running" />;
   return <ClockIcon className="job__icon" aria-label="Queued" role="img" aria-hidden={false} />;
 }
 
@@ -146,7 +146,7 @@ export default function DiscoveryTab() {
                 </p>
                 {state.kind === 'running' && (
                   <p className="source-card__status" role="status">
-                    <span className="spinner" aria-hidden="true" /> {state.job?.status === 'running' ? `Running… ${foundAdded(state.job)}` : 'Starting…'}
+                    <span className="spinner spinner--small" aria-hidden="true" /> {state.job?.status === 'running' ? `Running… ${foundAdded(state.job)}` : 'Starting…'}
                   </p>
                 )}
                 {state.kind === 'failed' && (

@@ -9,9 +9,12 @@ const HINTS: Record<HealthState, string> = {
   offline: 'Not answering: walls show another camera (or its fallback address) until it is back',
 };
 
+/** The console's existing status-dot colours: green, amber, red, grey. */
+const DOTS: Record<HealthState, string> = { unknown: '', live: ' status-dot--live', degraded: ' status-dot--stalled', offline: ' status-dot--offline' };
+
 export function HealthBadge({ health }: { health: HealthState }) {
   return (
-    <span className={`status-dot status-dot--health-${health}`} title={HINTS[health]}>
+    <span className={`status-dot${DOTS[health]}`} title={HINTS[health]}>
       {LABELS[health]}
     </span>
   );
