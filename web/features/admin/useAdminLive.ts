@@ -32,10 +32,20 @@ import {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Unknown error');
 
-/** Loads one list into its atom; a failure is shown (spec §8 text plus the server's reason). */
-export async function load<T>(target: WritableAtom<Loaded<T>, [Loaded<T>], void>, fetcher: () => Promise<T>, failure: string): Promise<void> {
+/**
+ * Loads one list into its atom; a failure is shown (spec §8 text plus the server's reason).
+ * `merge` reconciles the answer with what pushes brought while it was on its way.
+ */
+export async function load<T>(
+  target: WritableAtom<Loaded<T>, [Loaded<T>], void>,
+  fetcher: () => Promise<T>,
+  failure: string,
+  merge?: (current: T, fetched: T) => T,
+): Promise<void> {
   try {
-    store.set(target, { status: 'ready', value: await fetcher() });
+    const fetched = await fetcher();
+    const current = store.get(target);
+    store.set(target, { status: 'ready', value: merge && current.status === 'ready' ? merge(current.value, fetched) : fetched });
   } catch (error) {
     store.set(target, { status: 'error', error: messageOf(error) });
     toast.error(failure, { description: messageOf(error), id: failure });

@@ -15,7 +15,7 @@ import { discoveryJobsAtom, discoverySourcesAtom, discoveryStatsAtom, readyOr } 
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime, timeAgo } from '../format.ts';
 import { load } from '../useAdminLive.ts';
-import { cardState, foundAdded, jobSourceName, lastRunText, PLATFORM_LABELS } from './rules.ts';
+import { cardState, foundAdded, jobSourceName, lastRunText, mergeJobLists, mergeStats, PLATFORM_LABELS } from './rules.ts';
 import { SourceForm } from './SourceForm.tsx';
 
 const SAFETY_REFRESH_MS = 30_000;
@@ -24,8 +24,8 @@ const SHOWN_JOBS = 5;
 
 function reload(): void {
   void load(discoverySourcesAtom, adminApi.discoverySources, 'Failed to load discovery sources');
-  void load(discoveryJobsAtom, adminApi.discoveryJobs, 'Failed to load discovery jobs');
-  void load(discoveryStatsAtom, adminApi.discoveryStats, 'Failed to load discovery stats');
+  void load(discoveryJobsAtom, adminApi.discoveryJobs, 'Failed to load discovery jobs', mergeJobLists);
+  void load(discoveryStatsAtom, adminApi.discoveryStats, 'Failed to load discovery stats', mergeStats);
 }
 
 function JobIcon({ job }: { job: DiscoveryJobDto }) {

@@ -1,5 +1,5 @@
 /** The Stream Discovery panel's rules (spec §4, §8): last-run texts, card states, job lines. */
-import type { DiscoveryJobDto, DiscoverySourceDto } from '../../../../src/shared/api/index.ts';
+import type { DiscoveryJobDto, DiscoverySourceDto, DiscoveryStatDto } from '../../../../src/shared/api/index.ts';
 import type { DiscoveryPlatform } from '../../../../src/shared/constants.ts';
 
 export const PLATFORM_LABELS: Record<DiscoveryPlatform, string> = {
@@ -39,7 +39,40 @@ export const foundAdded = (job: Pick<DiscoveryJobDto, 'streams_discovered' | 'st
 
 export const jobSourceName = (job: DiscoveryJobDto) => job.source_name ?? `Source #${job.source_id ?? job.id}`;
 
-/** Newest first, one entry per job (a push replaces the job it is about). */
+const STAGE: Record<DiscoveryJobDto['status'], number> = { queued: 0, running: 1, completed: 2, failed: 2 };
+
+/**
+ * Of two views of one job, the one further along: a later attempt, a later stage, more found.
+ * A job never goes back, so a late push or a REST answer fetched before the last push cannot
+ * undo what the console already showed.
+ */
+function furtherAlong(a: DiscoveryJobDto, b: DiscoveryJobDto): DiscoveryJobDto {
+  const rank = (j: DiscoveryJobDto) => [j.attempts, STAGE[j.status], j.streams_discovered] as const;
+  const [ra, rb] = [rank(a), rank(b)];
+  for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return rb[i]! > ra[i]! ? b : a;
+  return b;
+}
+
+const newestFirst = (a: DiscoveryJobDto, b: DiscoveryJobDto) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
+
+/** Newest first, one entry per job (a push replaces the job it is about, unless it is behind). */
 export function mergeJob(jobs: readonly DiscoveryJobDto[], job: DiscoveryJobDto, keep = 10): DiscoveryJobDto[] {
-  return [job, ...jobs.filter((j) => j.id !== job.id)].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id).slice(0, keep);
+  const known = jobs.find((j) => j.id === job.id);
+  return [known ? furtherAlong(known, job) : job, ...jobs.filter((j) => j.id !== job.id)].sort(newestFirst).slice(0, keep);
+}
+
+/** A fetched list over what pushes already brought: each job as far along as either says. */
+export function mergeJobLists(current: readonly DiscoveryJobDto[], fetched: readonly DiscoveryJobDto[]): DiscoveryJobDto[] {
+  return fetched.map((f) => {
+    const known = current.find((j) => j.id === f.id);
+    return known ? furtherAlong(known, f) : f;
+  });
+}
+
+/** A fetched stats list over pushed stats: totals only grow, so the larger view wins. */
+export function mergeStats(current: readonly DiscoveryStatDto[], fetched: readonly DiscoveryStatDto[]): DiscoveryStatDto[] {
+  return fetched.map((f) => {
+    const known = current.find((s) => s.source_id === f.source_id);
+    return known && known.total_discovered > f.total_discovered ? known : f;
+  });
 }
