@@ -12,7 +12,7 @@ import { DatabaseAvailability } from './database/availability.ts';
 import type { EntityManager, Orm } from './db.ts';
 import { jsonBody } from './http/body.ts';
 import type { Actor, AppContext, AppState } from './http/context.ts';
-import { createLimiter, type LimiterStore } from './http/rate-limit.ts';
+import { createCallerLimits, createLimiter, type LimiterStore } from './http/rate-limit.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { authRouter, type AuthRouteDeps } from './modules/auth/auth.routes.ts';
 import { accessGuard } from './modules/auth/guard.ts';
@@ -208,8 +208,8 @@ export function createApp(deps: AppDeps): NatureWall {
     },
     onSessionEnded: (sessionHash) => void hub?.disconnectSession(sessionHash),
     fetcher,
-    extractLimit: createLimiter(limiterStore, { name: 'extract', points: 30, durationSeconds: 60 }),
-    submitLimit: createLimiter(limiterStore, { name: 'submit', points: 20, durationSeconds: 10 * 60 }),
+    extractLimit: createCallerLimits(limiterStore, { name: 'extract', anonymousPoints: 30, adminPoints: 600, durationSeconds: 60 }),
+    submitLimit: createCallerLimits(limiterStore, { name: 'submit', anonymousPoints: 20, adminPoints: 2000, durationSeconds: 10 * 60 }),
     weather: createWeather(deps.weather ?? { apiKey: undefined, enabled: false, baseUrl: 'https://api.openweathermap.org' }),
     weatherLimit: createLimiter(limiterStore, { name: 'weather', points: 300, durationSeconds: 60 }),
   };

@@ -5,7 +5,7 @@
  */
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
-import { HttpError } from './errors.ts';
+import { HttpError, NOT_AN_OBJECT } from './errors.ts';
 
 export const BODY_LIMIT = '100kb';
 
@@ -16,6 +16,8 @@ export function jsonBody(): Middleware {
     try {
       await parse(ctx, () => {
         parsed = true;
+        // Every body of this API is an object; a JSON array is valid JSON, but never an answer to that.
+        if (Array.isArray(ctx.request.body)) throw new HttpError(400, NOT_AN_OBJECT);
         return next();
       });
     } catch (error) {

@@ -61,13 +61,26 @@ interface StatusError {
   message?: unknown;
 }
 
+/** Valid JSON that the body parser refused: a number, a string, true/false or null at the top. */
+function isJson(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const NOT_AN_OBJECT = 'The request body must be a JSON object';
+
 /** Errors raised by Koa and co-body (bad JSON, body too large) carry their own 4xx status. */
 function clientErrorOf(error: unknown): HttpError | null {
   if (typeof error !== 'object' || error === null) return null;
   const e = error as StatusError;
   const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : 0;
   if (status < 400 || status >= 500) return null;
-  if (e.type === 'entity.parse.failed' || error instanceof SyntaxError) return new HttpError(400, 'Invalid JSON body');
+  if (e.type === 'entity.parse.failed' || error instanceof SyntaxError) return new HttpError(400, isJson((error as { body?: unknown }).body) ? NOT_AN_OBJECT : 'Invalid JSON body');
   if (e.type === 'entity.too.large') return new HttpError(413, 'Request body is too large');
   if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return new HttpError(415, 'Unsupported body encoding');
   return new HttpError(status, typeof e.message === 'string' && e.expose ? e.message : 'Bad request');

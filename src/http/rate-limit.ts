@@ -6,6 +6,7 @@
 import type { Context } from 'koa';
 import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { AppContext } from './context.ts';
 import { HttpError } from './errors.ts';
 
 export type LimiterStore =
@@ -36,6 +37,32 @@ export function tooManyRequests(ctx: Context, state: RateLimiterRes | null, mess
 export async function isExhausted(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> {
   const state = await limiter.get(key);
   return state && state.consumedPoints >= limiter.points ? state : null;
+}
+
+/**
+ * A public endpoint's limits: visitors are counted per client IP, signed-in admins (session or
+ * bearer token) per account, with a budget of their own — an admin triaging a playlist is not
+ * a visitor hammering the form, and must not share that visitor's IP budget either.
+ */
+export interface CallerLimits {
+  anonymous: RateLimiterAbstract;
+  admin: RateLimiterAbstract;
+}
+
+export function createCallerLimits(
+  store: LimiterStore,
+  options: { name: string; durationSeconds: number; anonymousPoints: number; adminPoints: number },
+): CallerLimits {
+  return {
+    anonymous: createLimiter(store, { name: options.name, points: options.anonymousPoints, durationSeconds: options.durationSeconds }),
+    admin: createLimiter(store, { name: `${options.name}-admin`, points: options.adminPoints, durationSeconds: options.durationSeconds }),
+  };
+}
+
+/** Spends a point of the caller's budget; answers the limiter state when over it. */
+export async function spendFor(ctx: AppContext, limits: CallerLimits): Promise<RateLimiterRes | null> {
+  const actor = await ctx.state.actor();
+  return actor ? spend(limits.admin, `admin:${actor.username}`) : spend(limits.anonymous, ctx.ip || 'unknown');
 }
 
 /** Spend a point; answers the limiter state when over the limit. */

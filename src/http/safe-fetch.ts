@@ -3,9 +3,8 @@
  * quality analysis later). It refuses anything but http(s), and every address it would
  * connect to is checked *when the connection is made* (inside the socket's DNS lookup, so a
  * name cannot resolve to a public address for a check and a private one for the connect).
- * Only public unicast addresses pass (ipaddr.js decides: loopback, private, link-local, CGNAT,
- * multicast, unspecified, reserved, and IPv6 mapped/NAT64/6to4/Teredo/ULA are all refused);
- * a lookup with several answers is refused if any one is not public. Literal-IP hosts (which
+ * Only global unicast addresses pass (the allow-list of address-policy.ts); a lookup with several
+ * answers is refused if any one is not public. Literal-IP hosts (which
  * never reach the lookup) are checked directly — after WHATWG parsing, so `2130706433`,
  * `0x7f.1` and `127.1` are already `127.0.0.1`. Redirects are followed by hand (at most 3,
  * http(s) only, each hop checked again); the whole fetch has a time limit and the body a size
@@ -13,8 +12,12 @@
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
+import os from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch, type Response } from 'undici';
+import { isPublicAddress } from './address-policy.ts';
+
+export { isPublicAddress } from './address-policy.ts';
 
 export type SafeFetchFailure =
   /** The URL or an address it resolves to is not allowed (scheme, private address…). */
@@ -76,6 +79,14 @@ export interface SafeRequest {
 
 export interface SafeFetcher {
   fetch(url: string, init?: SafeRequest): Promise<SafeResponse>;
+  /**
+   * Whether a URL someone gave us may be stored or shown without fetching it (a submission, a
+   * recognised media link, a source's address): http(s), no credentials, a literal address only
+   * if public, and not a name of this server (`localhost`, this machine's name, `ownHosts` such
+   * as the Host the request came in on). Names that resolve to private addresses are refused
+   * when fetched.
+   */
+  allows(url: string, options?: { ownHosts?: readonly string[] }): boolean;
   close(): Promise<void>;
 }
 
@@ -83,12 +94,6 @@ export const SAFE_FETCH_DEFAULTS = { timeoutMs: 5_000, maxBytes: 2 * 1024 * 1024
 const USER_AGENT = 'Mozilla/5.0 (compatible; NatureWall/1.0; stream link analysis)';
 
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
-
-/** True for a public unicast address (IPv4-mapped IPv6 is judged as the IPv4 it carries). */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
-}
 
 function blocked(message = 'URL is not allowed'): SafeFetchError {
   return new SafeFetchError('blocked', message);
@@ -106,6 +111,16 @@ function checkUrl(url: URL, allow: ReadonlySet<string>): void {
   if (allow.has(host)) return;
   // Literal addresses never reach the lookup: they are judged here.
   if (ipaddr.isValid(host) && !isPublicAddress(host)) throw blocked();
+}
+
+/** Names that always mean this machine. */
+function isLocalName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.localdomain' || host === 'ip6-localhost' || host === 'ip6-loopback';
+}
+
+function ownNames(extra: readonly string[]): Set<string> {
+  const machine = os.hostname().toLowerCase();
+  return new Set([machine, machine.split('.')[0]!, ...extra.map((h) => h.toLowerCase().replace(/^\[|\]$/g, ''))].filter(Boolean));
 }
 
 function safeLookup(resolver: Resolver, allow: ReadonlySet<string>): LookupFunction {
@@ -204,6 +219,22 @@ export function createSafeFetcher(options: SafeFetchOptions = {}): SafeFetcher {
       } catch (error) {
         throw classify(error);
       }
+    },
+    allows(input, check = {}) {
+      let url: URL;
+      try {
+        url = new URL(input);
+      } catch {
+        return false;
+      }
+      try {
+        checkUrl(url, allow);
+      } catch {
+        return false;
+      }
+      const host = hostOf(url).replace(/\.$/, '');
+      if (allow.has(host)) return true;
+      return !isLocalName(host) && !ownNames(check.ownHosts ?? []).has(host);
     },
     close: () => agent.close(),
   };

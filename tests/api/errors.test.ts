@@ -16,9 +16,13 @@ describe('malformed requests get a readable 4xx, never a 500', () => {
     expect(res.body).toEqual({ error: 'Invalid JSON body' });
   });
 
-  it('a JSON scalar body is 400', async () => {
-    const res = await app.request<ErrorDto>('POST', '/api/streams', '"just a string"');
-    expect(res.status).toBe(400);
+  it.each(['"just a string"', '42', 'true', 'null', '[1, 2]', '[]'])('valid JSON that is not an object (%s) is 400 "The request body must be a JSON object"', async (body) => {
+    for (const path of ['/api/streams', '/api/discovery/submit']) {
+      const res = await app.request<ErrorDto>('POST', path, body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'The request body must be a JSON object' });
+    }
+    expect(await app.orm.em.fork().count(Stream, {})).toBe(0);
   });
 
   it('a body over the limit is 413 and nothing is written', async () => {

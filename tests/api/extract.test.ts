@@ -126,6 +126,34 @@ describe('refusals', () => {
     }
   });
 
+  it.each([
+    ['a recognised media link on loopback', 'http://127.0.0.2:4601/live.m3u8'],
+    ['a recognised media link on the unspecified IPv6 address', 'http://[::]:4601/cam.mp4'],
+    ['an IPv4-compatible IPv6 metadata address', 'http://[::169.254.169.254]/latest/meta-data'],
+    ['a link to localhost', 'http://localhost:3000/cam.m3u8'],
+  ])('refuses %s without fetching it', async (_rule, url) => {
+    const strict = await startTestApp();
+    try {
+      const res = await strict.anonymous<ErrorDto>('POST', '/api/discovery/extract', { url });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('URL is not allowed');
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('leaves out players of a pasted embed code that point at private addresses', async () => {
+    const strict = await startTestApp();
+    try {
+      const res = await strict.anonymous<ExtractDto>('POST', '/api/discovery/extract', {
+        url: '<iframe src="http://10.0.0.5/cam.m3u8"></iframe><iframe src="https://www.youtube.com/embed/aaaaaaaaaaa"></iframe>',
+      });
+      expect(res.body.streams.map((s) => s.platform)).toEqual(['youtube']);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('rate-limits anonymous callers per IP (429 with Retry-After)', async () => {
     const limited = await startTestApp();
     try {
@@ -138,6 +166,21 @@ describe('refusals', () => {
       }
       expect(last).toBe(429);
       expect(Number(retryAfter)).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('gives a signed-in admin a budget of their own, beyond a visitor\'s and apart from their IP', async () => {
+    const limited = await startTestApp();
+    try {
+      for (let i = 0; i < 40; i++) {
+        const res = await limited.request('POST', '/api/discovery/extract', { url: 'https://youtu.be/dQw4w9WgXcQ' });
+        expect(res.status).toBe(200);
+      }
+      // The admin's 40 calls spent nothing of the IP's visitor budget.
+      for (let i = 0; i < 30; i++) expect((await limited.anonymous('POST', '/api/discovery/extract', { url: 'https://youtu.be/dQw4w9WgXcQ' })).status).toBe(200);
+      expect((await limited.anonymous('POST', '/api/discovery/extract', { url: 'https://youtu.be/dQw4w9WgXcQ' })).status).toBe(429);
     } finally {
       await limited.close();
     }

@@ -3,6 +3,7 @@
  * stream the pool has, rate-limited per IP; approved into an active stream (with the
  * reviewer's edits or suggestions) or rejected with a note; every admin sees it live.
  */
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorDto, StreamDto } from '../../src/shared/api/index.ts';
 import type { SubmissionDto, SubmitResultDto } from '../../src/shared/api/submissions.ts';
@@ -52,6 +53,40 @@ describe('POST /api/discovery/submit', () => {
     const res = await submit(body);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^\w+: /);
+    expect(await app.orm.em.fork().count(Submission, {})).toBe(before);
+  });
+});
+
+describe('POST /api/discovery/submit: addresses', () => {
+  it.each([
+    ['loopback with a port', 'http://127.0.0.1:4601/'],
+    ['the unspecified IPv6 address', 'http://[::]:4601/'],
+    ['an IPv4-compatible IPv6 loopback', 'http://[::127.0.0.1]/live.m3u8'],
+    ['a private address', 'http://192.168.1.20/cam.m3u8'],
+    ['localhost', 'http://localhost:3000/cam.m3u8'],
+  ])('refuses %s with the extraction\'s message and stores nothing', async (_rule, url) => {
+    const before = await app.orm.em.fork().count(Submission, {});
+    const res = await submit({ url });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('URL is not allowed');
+    expect(await app.orm.em.fork().count(Submission, {})).toBe(before);
+  });
+
+  it('refuses a link to the host name the server was reached on', async () => {
+    const before = await app.orm.em.fork().count(Submission, {});
+    const { port } = new URL(app.baseUrl);
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const body = JSON.stringify({ url: `http://wall.example.org:${port}/api/streams` });
+      const req = http.request({ host: '127.0.0.1', port, path: '/api/discovery/submit', method: 'POST', headers: { host: `wall.example.org:${port}`, 'content-type': 'application/json' } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toEqual({ error: 'URL is not allowed' });
     expect(await app.orm.em.fork().count(Submission, {})).toBe(before);
   });
 });

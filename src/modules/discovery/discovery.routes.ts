@@ -1,13 +1,12 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Id, JobListQuery, type SuccessDto } from '../../shared/api/index.ts';
 import { ExtractRequest, RunQuery, RunRequest, SourceInput, type ExtractDto, type RunAllDto, type RunOneDto } from '../../shared/api/discovery.ts';
 import type { CommandDeps } from '../../domain/command.ts';
 import type { AppState } from '../../http/context.ts';
 import { runAs } from '../../http/command.ts';
 import { HttpError } from '../../http/errors.ts';
-import { spend, tooManyRequests } from '../../http/rate-limit.ts';
+import { spendFor, tooManyRequests, type CallerLimits } from '../../http/rate-limit.ts';
 import { handle } from '../../http/route.ts';
 import type { SafeFetcher } from '../../http/safe-fetch.ts';
 import type { DiscoveryJobs } from './discovery.jobs.ts';
@@ -18,8 +17,8 @@ import { createSource, deleteSource, listJobs, listSources, listStats, queueRun,
 export interface DiscoveryRouteDeps {
   commands: CommandDeps;
   fetcher: SafeFetcher;
-  /** Link analyses per client IP (each may fetch a page). */
-  extractLimit: RateLimiterAbstract;
+  /** Link analyses per client IP, or per admin (each may fetch a page). */
+  extractLimit: CallerLimits;
   /** The job queue's discovery side; absent when this app runs without a queue (API-only tests). */
   discoveryJobs: DiscoveryJobs | undefined;
 }
@@ -42,11 +41,13 @@ export function discoveryRouter(deps: DiscoveryRouteDeps): Router<AppState> {
     }
   };
 
+  const allows = (ctx: { hostname: string }) => (url: string) => deps.fetcher.allows(url, { ownHosts: [ctx.hostname] });
+
   // Public (spec §7): find the streams in a link, a page or an embed code.
   router.post('/discovery/extract', handle({ body: ExtractRequest }, async (ctx, { body }) => {
-    const over = await spend(deps.extractLimit, ctx.ip || 'unknown');
+    const over = await spendFor(ctx, deps.extractLimit);
     if (over) throw tooManyRequests(ctx, over, 'Too many link analyses; please try again in a minute');
-    return { streams: await extractStreams(deps.fetcher, body.url) } satisfies ExtractDto;
+    return { streams: await extractStreams(deps.fetcher, body.url, [ctx.hostname]) } satisfies ExtractDto;
   }));
 
   // Spec §7: run one source ({sourceId, options} → {jobId}) or all ({runAll: true} → {jobs}).
@@ -65,14 +66,14 @@ export function discoveryRouter(deps: DiscoveryRouteDeps): Router<AppState> {
   router.get('/discovery/sources', handle({}, async (ctx) => (await listSources(ctx.state.em)).map(presentSource)));
 
   router.post('/discovery/sources', handle({ body: SourceInput }, async (ctx, { body }) => {
-    const source = await runAs(ctx, deps.commands, (tx, changes) => createSource(tx, changes, body));
+    const source = await runAs(ctx, deps.commands, (tx, changes) => createSource(tx, changes, body, allows(ctx)));
     await syncSchedule(source);
     ctx.status = 201;
     return presentSource(source);
   }));
 
   router.put('/discovery/sources/:id', handle({ params: IdParams, body: SourceInput }, async (ctx, { params, body }) => {
-    const source = await runAs(ctx, deps.commands, (tx, changes) => updateSource(tx, changes, params.id, body));
+    const source = await runAs(ctx, deps.commands, (tx, changes) => updateSource(tx, changes, params.id, body, allows(ctx)));
     await syncSchedule(source);
     return presentSource(source);
   }));

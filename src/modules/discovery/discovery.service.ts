@@ -8,7 +8,7 @@ import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
 import { conflict, invalid, notFound } from '../../domain/errors.ts';
 import { SOURCE_CONFIGS, type SourceInput } from '../../shared/api/discovery.ts';
-import type { JobTrigger } from '../../shared/constants.ts';
+import { NOT_ALLOWED, type JobTrigger } from '../../shared/constants.ts';
 import type { SourceSpec } from './adapters/adapter.ts';
 import { DiscoveryJob, DiscoverySource, DiscoveryStat } from './discovery.entity.ts';
 
@@ -45,16 +45,23 @@ function checkSchedule(schedule: string | null): void {
   }
 }
 
-export async function createSource(em: EntityManager, changes: Changes, input: SourceInput): Promise<DiscoverySource> {
+/** A source's address passes the address policy (a crawl or playlist of a private host is refused before it is stored). */
+function checkAddress(input: SourceInput, allows: (url: string) => boolean): void {
+  if (input.url && !allows(input.url)) throw invalid(`url: ${NOT_ALLOWED}`);
+}
+
+export async function createSource(em: EntityManager, changes: Changes, input: SourceInput, allows: (url: string) => boolean): Promise<DiscoverySource> {
   checkSchedule(input.schedule);
+  checkAddress(input, allows);
   const source = em.create(DiscoverySource, { ...input });
   await em.flush();
   changes.push({ type: 'discovery.created', sourceId: source.id, name: source.name });
   return source;
 }
 
-export async function updateSource(em: EntityManager, changes: Changes, id: number, input: SourceInput): Promise<DiscoverySource> {
+export async function updateSource(em: EntityManager, changes: Changes, id: number, input: SourceInput, allows: (url: string) => boolean): Promise<DiscoverySource> {
   checkSchedule(input.schedule);
+  checkAddress(input, allows);
   const source = await findSource(em, id);
   em.assign(source, { ...input });
   await em.flush();

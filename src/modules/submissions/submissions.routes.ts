@@ -1,9 +1,9 @@
 import Router from '@koa/router';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { CommandDeps } from '../../domain/command.ts';
 import { runAs } from '../../http/command.ts';
 import type { AppState } from '../../http/context.ts';
-import { spend, tooManyRequests } from '../../http/rate-limit.ts';
+import { spendFor, tooManyRequests, type CallerLimits } from '../../http/rate-limit.ts';
+import type { SafeFetcher } from '../../http/safe-fetch.ts';
 import { handle } from '../../http/route.ts';
 import {
   SubmissionApprove,
@@ -18,8 +18,10 @@ import { approveSubmission, countPending, listSubmissions, rejectSubmission, sub
 
 export interface SubmissionRouteDeps {
   commands: CommandDeps;
-  /** Visitors' submissions per client IP. */
-  submitLimit: RateLimiterAbstract;
+  /** Submissions per client IP, or per admin. */
+  submitLimit: CallerLimits;
+  /** Its address policy decides which links may be submitted (never fetched here). */
+  fetcher: SafeFetcher;
 }
 
 export function submissionsRouter(deps: SubmissionRouteDeps): Router<AppState> {
@@ -27,9 +29,10 @@ export function submissionsRouter(deps: SubmissionRouteDeps): Router<AppState> {
 
   // Public (spec §7): a visitor's link goes to the review queue.
   router.post('/discovery/submit', handle({ body: SubmitRequest }, async (ctx, { body }) => {
-    const over = await spend(deps.submitLimit, ctx.ip || 'unknown');
+    const over = await spendFor(ctx, deps.submitLimit);
     if (over) throw tooManyRequests(ctx, over, 'Too many submissions; please try again later');
-    const result = await runAs(ctx, deps.commands, (tx, changes) => submitStream(tx, changes, body));
+    const allows = (url: string) => deps.fetcher.allows(url, { ownHosts: [ctx.hostname] });
+    const result = await runAs(ctx, deps.commands, (tx, changes) => submitStream(tx, changes, body, allows));
     ctx.status = result.duplicate ? 200 : 201;
     return result satisfies SubmitResultDto;
   }));

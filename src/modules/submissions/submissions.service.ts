@@ -5,7 +5,8 @@
  */
 import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
-import { conflict, notFound } from '../../domain/errors.ts';
+import { conflict, invalid, notFound } from '../../domain/errors.ts';
+import { NOT_ALLOWED } from '../../shared/constants.ts';
 import type { SubmissionApprove, SubmissionReject, SubmitRequest, SubmitResultDto } from '../../shared/api/submissions.ts';
 import { suggestLocationForCategory } from '../../shared/streams/location-suggestion.ts';
 import { guessPlatform } from '../../shared/streams/platform.ts';
@@ -18,7 +19,9 @@ export const SUBMITTED = 'Thank you! Your stream was submitted for review.';
 export const ALREADY_STREAM = 'This stream is already on Nature Wall.';
 export const ALREADY_SUBMITTED = 'This stream was already submitted and is waiting for review.';
 
-export async function submitStream(em: EntityManager, changes: Changes, input: SubmitRequest): Promise<SubmitResultDto> {
+/** `allows`: the address policy (a link to a private address or to this server is refused like extraction refuses it). */
+export async function submitStream(em: EntityManager, changes: Changes, input: SubmitRequest, allows: (url: string) => boolean): Promise<SubmitResultDto> {
+  if (!allows(input.url)) throw invalid(NOT_ALLOWED);
   const normalizedUrl = normalizeStreamUrl(input.url);
   if (await em.findOne(Stream, { normalizedUrl }, { fields: ['id'] })) {
     return { id: null, status: null, duplicate: 'stream', message: ALREADY_STREAM };
