@@ -58,6 +58,7 @@ import { scenePushes } from './modules/scenes/scene.changes.ts';
 import { streamPushes } from './modules/streams/stream.changes.ts';
 import { createSceneDirectory } from './modules/scenes/scene-directory.ts';
 import { screensRouter, type ScreensDeps } from './modules/screens/screens.routes.ts';
+import { streamsOnScreens } from './modules/screens/streams-on-screens.ts';
 import { SceneSnapshots } from './modules/scenes/scene-snapshots.ts';
 
 export interface AppDeps {
@@ -167,6 +168,7 @@ export function createApp(deps: AppDeps): NatureWall {
     publisher: {
       async publish(changes) {
         deps.onChanges?.(changes);
+        qualityJobs?.committed(changes);
         if (hub) await hub.publisher.publish(changes);
         else directory.invalidate();
       },
@@ -179,15 +181,21 @@ export function createApp(deps: AppDeps): NatureWall {
     ? { orm: deps.orm, queue: deps.queue, commands, fetcher, platforms: deps.platforms ?? DEFAULT_PLATFORM_SETTINGS, logger: deps.logger }
     : undefined;
   const qualityJobs = jobBase
-    ? createQualityJobs({ ...jobBase, settings: deps.quality ?? DEFAULT_QUALITY_SETTINGS, work: jobSettings.enabled, heartbeatSeconds: jobSettings.heartbeatSeconds })
+    ? createQualityJobs({
+        ...jobBase,
+        settings: deps.quality ?? DEFAULT_QUALITY_SETTINGS,
+        work: jobSettings.enabled,
+        heartbeatSeconds: jobSettings.heartbeatSeconds,
+        streamsOnScreens: streamsOnScreens(async () => (hub ? hub.screens() : { screens: [] }), directory),
+      })
     : undefined;
   const discoveryJobs = jobBase
     ? createDiscoveryJobs({
         ...jobBase,
         settings: jobSettings,
-        // Discovery's finds are analysed as soon as they are in the pool.
-        onStreamsAdded: (ids) => {
-          for (const streamId of ids) void qualityJobs?.enqueue({ streamId, trigger: 'discovery' }).catch((error: unknown) => deps.logger.warn({ err: error, streamId }, 'could not queue an analysis'));
+        // Discovery's finds are analysed as they come in, one import at a bounded rate.
+        onStreamsAdded: (ids, jobId) => {
+          void qualityJobs?.enqueueImport(ids, `discovery:${jobId}`).catch((error: unknown) => deps.logger.warn({ err: error, jobId }, 'could not queue the analyses of an import'));
         },
         ...deps.discoveryTuning,
       })

@@ -44,3 +44,42 @@ export async function startJobQueue(options: { url: string; logger: Logger; sett
   await boss.start();
   return boss;
 }
+
+export interface QueueCensus {
+  /** Jobs waiting to run (created or retrying, start time reached or not), by priority. */
+  waiting: Map<number, number>;
+  running: number;
+  /** Jobs completed within the window asked for. */
+  completed: number;
+}
+
+/**
+ * A queue's waiting jobs by priority, its running jobs and its recent completions. pg-boss
+ * counts a queue as a whole only; its job table (partitioned by queue name) is read here, and
+ * nowhere else.
+ */
+export async function queueCensus(queue: JobQueue, name: string, windowSeconds: number): Promise<QueueCensus> {
+  const { rows } = await queue.getDb().executeSql(
+    `select priority, state::text as state, count(*)::int as n from pgboss.job
+      where name = $1 and (state in ('created', 'retry', 'active') or (state = 'completed' and completed_on > now() - make_interval(secs => $2)))
+      group by priority, state`,
+    [name, windowSeconds],
+  );
+  const census: QueueCensus = { waiting: new Map(), running: 0, completed: 0 };
+  for (const row of rows as { priority: number; state: string; n: number }[]) {
+    if (row.state === 'active') census.running += row.n;
+    else if (row.state === 'completed') census.completed += row.n;
+    else census.waiting.set(row.priority, (census.waiting.get(row.priority) ?? 0) + row.n);
+  }
+  return census;
+}
+
+/** Ids of a queue's jobs still waiting (created or retrying) under any of these singleton keys. */
+export async function waitingJobIds(queue: JobQueue, name: string, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const { rows } = await queue.getDb().executeSql(
+    `select id from pgboss.job where name = $1 and state in ('created', 'retry') and singleton_key = any($2::text[])`,
+    [name, keys],
+  );
+  return (rows as { id: string }[]).map((r) => r.id);
+}

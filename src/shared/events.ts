@@ -12,7 +12,7 @@ import type { SceneDto, SceneStreamDto, StreamDto } from './api/index.ts';
 import type { ScreenCommandName } from './api/screens.ts';
 import type { SubmissionDto } from './api/submissions.ts';
 import type { DiscoveryProgressDto, DiscoverySourceDto } from './api/discovery.ts';
-import type { QualityProgressDto } from './api/quality.ts';
+import type { QualityProgressDto, QualityQueueDto } from './api/quality.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
 
 export type ScreenKind = 'wall' | 'kiosk' | 'admin' | 'rater';
@@ -147,6 +147,8 @@ export interface ServerToClientEvents {
   'discovery:sources': (payload: { version: number; sources: DiscoverySourceDto[] }) => void;
   /** For admin consoles: an analysis started or ended, an "analyze all" moved on (done/total, failures). */
   'quality:progress': (payload: QualityProgressDto) => void;
+  /** The analysis queue changed (admins; at most about once a second per node). */
+  'quality:queue': (payload: QualityQueueDto) => void;
   /** Reserved for the evaluation feature. */
   'evaluation:queue': (payload: { pending: number; completedToday: number }) => void;
 }

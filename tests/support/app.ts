@@ -8,7 +8,7 @@ import { postgresAdapter, redisAdapter } from '../../src/realtime/adapter.ts';
 import type { DomainChange } from '../../src/domain/changes.ts';
 import type { Hub, HubOptions } from '../../src/realtime/hub.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
-import { DEFAULT_JOB_SETTINGS, startJobQueue, type JobSettings } from '../../src/jobs/queue.ts';
+import { DEFAULT_JOB_SETTINGS, startJobQueue, type JobQueue, type JobSettings } from '../../src/jobs/queue.ts';
 
 export interface TestResponse<T> {
   status: number;
@@ -25,6 +25,8 @@ export interface TestApp {
   hub: Hub | undefined;
   /** Every change the app published, in order. */
   published: DomainChange[];
+  /** The job queue (pg-boss), when started with `jobs`. */
+  queue: JobQueue | undefined;
   /**
    * JSON request as an admin (the ADMIN_API_TOKEN bearer); the answer's body is typed as the
    * caller expects (tests assert it anyway).
@@ -98,6 +100,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     hub,
     published,
+    queue,
     request: <T>(method: string, path: string, body?: unknown, init?: RequestInit) =>
       send<T>(baseUrl, method, path, body, { ...init, headers: { ...adminHeaders, ...(init?.headers as Record<string, string>) } }),
     anonymous: <T>(method: string, path: string, body?: unknown, init?: RequestInit) => send<T>(baseUrl, method, path, body, init),

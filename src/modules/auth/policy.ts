@@ -38,6 +38,7 @@ export const POLICY: Record<string, Access> = {
   'GET /api/evaluation/raters': 'admin',
   'GET /api/quality/analyses': 'admin',
   'GET /api/quality/runs/latest': 'admin',
+  'GET /api/quality/queue': 'admin',
   'GET /api/discovery/sources': 'admin',
   'POST /api/discovery/sources': 'admin',
   'PUT /api/discovery/sources/:id': 'admin',

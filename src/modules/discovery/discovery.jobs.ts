@@ -50,8 +50,8 @@ export interface DiscoveryJobsDeps {
   sleep?: DiscoveryContext['sleep'];
   /** The longest one platform request may take. */
   requestTimeoutMs?: number;
-  /** New streams in the pool, after their batch committed (the quality module analyses them). */
-  onStreamsAdded?: (streamIds: readonly number[]) => void;
+  /** New streams in the pool, after their batch committed, with the run that added them (the quality module analyses them). */
+  onStreamsAdded?: (streamIds: readonly number[], jobId: number) => void;
 }
 
 export interface DiscoveryJobs {
@@ -127,7 +127,7 @@ export function createDiscoveryJobs(deps: DiscoveryJobsDeps): DiscoveryJobs {
         changes.push({ type: 'discovery.progress', jobId, transient: true });
         return ids;
       });
-      if (newStreams.length > 0) deps.onStreamsAdded?.(newStreams);
+      if (newStreams.length > 0) deps.onStreamsAdded?.(newStreams, jobId);
     };
     const limit = typeof job.options.limit === 'number' ? job.options.limit : undefined;
     const ctx: DiscoveryContext = { fetcher: deps.fetcher, platforms: deps.platforms, logger, signal, limit, sleep: deps.sleep ?? realSleep, timeoutMs: deps.requestTimeoutMs };

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { AnalysesQuery, AnalyzeRequest, QualityQuery, type AnalyzeAllDto, type AnalyzeDto, type QualityRunDto } from '../../shared/api/quality.ts';
+import { AnalysesQuery, AnalyzeRequest, QualityQuery, type AnalyzeAllDto, type AnalyzeDto, type QualityQueueDto, type QualityRunDto } from '../../shared/api/quality.ts';
 import type { AppState } from '../../http/context.ts';
 import { HttpError, badRequest, conflict } from '../../http/errors.ts';
 import { handle } from '../../http/route.ts';
@@ -50,6 +50,11 @@ export function qualityRouter(deps: QualityRouteDeps): Router<AppState> {
   router.get('/quality/analyses', handle({ query: AnalysesQuery }, async (ctx, { query }) => {
     await findStream(ctx.state.em, query.streamId);
     return (await listAnalyses(ctx.state.em, query.streamId, query.limit)).map(presentAnalysis);
+  }));
+
+  router.get('/quality/queue', handle({}, async () => {
+    const status = await jobs().status();
+    return { version: 0, ...status } satisfies QualityQueueDto;
   }));
 
   router.get('/quality/runs/latest', handle({}, async (ctx) => {

@@ -1,6 +1,7 @@
 /** Automatic quality analysis (spec §7 "Quality and discovery"). */
 import { z } from 'zod';
 import { Id } from './common.ts';
+import type { QueueLane } from '../quality/queue.ts';
 
 export const QualityQuery = z.object({
   action: z.enum(['analyze', 'analyze-all'], { error: 'Unknown action; use ?action=analyze or ?action=analyze-all' }),
@@ -62,4 +63,14 @@ export interface QualityProgressDto {
   stream_name: string | null;
   status: 'queued' | 'analyzing' | 'done' | 'failed';
   analysis: QualityAnalysisDto | null;
+}
+
+/** The analysis queue as the Streams tab shows it (GET /api/quality/queue, and pushed as `quality:queue`). */
+export interface QualityQueueDto {
+  version: number;
+  /** Analyses waiting, by lane (highest priority first). */
+  waiting: Record<QueueLane, number>;
+  running: number;
+  /** Analyses finished in the last minute, cluster-wide. */
+  per_minute: number;
 }
