@@ -4,6 +4,7 @@
  * autoplaying embed address a player shows.
  */
 import { LIMITS, type Category } from '../constants.ts';
+import { hasTerm, wordsOf } from './words.ts';
 
 export type StreamFormat =
   | 'youtube'
@@ -211,11 +212,14 @@ const CATEGORY_KEYWORDS: [Category, string[]][] = [
   ['waterfall', ['waterfall']],
 ];
 
-/** Spec §9 keyword rules on the URL (or any text), in that order; otherwise nature. */
+/**
+ * Spec §9 keyword rules on the URL (or any text), in that order; otherwise nature. Keywords
+ * match whole words (a plain plural counts): "Freeform" is not a reef, "Zoom" not a zoo.
+ */
 export function suggestCategory(text: string): Category {
-  const haystack = text.toLowerCase();
-  for (const [category, words] of CATEGORY_KEYWORDS) {
-    if (words.some((word) => haystack.includes(word))) return category;
+  const words = wordsOf(text);
+  for (const [category, keywords] of CATEGORY_KEYWORDS) {
+    if (keywords.some((keyword) => hasTerm(words, keyword))) return category;
   }
   return 'nature';
 }
