@@ -11,6 +11,7 @@ import { Migration20261123040324_submissions } from './Migration20261123040324_s
 import { Migration20261123090000_discovery } from './Migration20261123090000_discovery.ts';
 import { Migration20261123100000_quality } from './Migration20261123100000_quality.ts';
 import { Migration20261123110000_evaluation } from './Migration20261123110000_evaluation.ts';
+import { Migration20261123200000_intake } from './Migration20261123200000_intake.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -21,4 +22,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123090000_discovery', class: Migration20261123090000_discovery },
   { name: 'Migration20261123100000_quality', class: Migration20261123100000_quality },
   { name: 'Migration20261123110000_evaluation', class: Migration20261123110000_evaluation },
+  { name: 'Migration20261123200000_intake', class: Migration20261123200000_intake },
 ];

@@ -199,7 +199,8 @@ export function createSafeFetcher(options: SafeFetchOptions = {}): SafeFetcher {
             signal,
             method: init.method ?? 'GET',
             ...(init.body === undefined ? {} : { body: init.body }),
-            headers: { ...init.headers, 'user-agent': USER_AGENT, accept: init.accept ?? 'text/html,application/xhtml+xml,*/*;q=0.8' },
+            // A stream's own user-agent (a playlist that needs one) replaces ours.
+            headers: { 'user-agent': USER_AGENT, ...init.headers, accept: init.accept ?? 'text/html,application/xhtml+xml,*/*;q=0.8' },
           });
           const location = response.headers.get('location');
           if (response.status >= 300 && response.status < 400 && location) {

@@ -38,6 +38,17 @@ export type JobTrigger = (typeof JOB_TRIGGERS)[number];
 export const DELIVERIES = ['pool', 'review'] as const;
 export type Delivery = (typeof DELIVERIES)[number];
 
+/** Where a source sends finds that do not look like nature cams. */
+export const IRRELEVANT_ACTIONS = ['review', 'skip'] as const;
+export type IrrelevantAction = (typeof IRRELEVANT_ACTIONS)[number];
+
+/** Why a discovery run left a find out (counted on the job). */
+export const SKIP_REASONS = ['non-http', 'duplicate', 'not-relevant', 'invalid'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** Playlists over this many entries go to review, unless their source says otherwise. */
+export const LARGE_PLAYLIST = 300;
+
 export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 

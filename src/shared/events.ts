@@ -139,6 +139,8 @@ export interface ServerToClientEvents {
   /** For admin consoles: a visitor submitted a stream / an admin reviewed one; `pending` is the queue's size. */
   'submission:created': (payload: { version: number; submission: SubmissionDto; pending: number }) => void;
   'submission:reviewed': (payload: { version: number; submission: SubmissionDto; pending: number }) => void;
+  /** Many submissions were reviewed at once (a filtered rejection); the lists reload. */
+  'submissions:bulk-reviewed': (payload: { version: number; count: number; pending: number }) => void;
   /** An admin's command to this screen: reload the page, or show its name for a few seconds. */
   'screen:command': (payload: { command: ScreenCommandName }) => void;
   /** For admin consoles: a discovery job started, found more streams, or ended. */

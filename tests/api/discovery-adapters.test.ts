@@ -145,7 +145,14 @@ describe('direct (M3U playlists)', () => {
     const url = fixtures.setPlaylist('animals', 5, { prefix: 'Zoo Cam' });
     const found = await collect(source('direct', {}, url));
     expect(found).toHaveLength(5);
-    expect(found[0]).toEqual({ url: 'https://streams.example.org/zoo-cam/1/index.m3u8', title: 'Zoo Cam 1 (1080p)', thumbnail: 'https://i.imgur.com/cam1.png', hints: 'Animals' });
+    expect(found[0]).toEqual({
+      url: 'https://streams.example.org/zoo-cam/1/index.m3u8',
+      title: 'Zoo Cam 1 (1080p)',
+      thumbnail: 'https://i.imgur.com/cam1.png',
+      hints: 'Animals',
+      headers: { user_agent: null, referrer: null },
+      meta: { group: 'Animals', tvgName: null, tvgId: expect.any(String) },
+    });
     expect(await collect(source('direct', { max_entries: 3 }, url))).toHaveLength(3);
     expect(await collect(source('direct', {}, url), ctx({}, { limit: 2 }))).toHaveLength(2);
   });

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorDto, StreamDto } from '../../src/shared/api/index.ts';
-import type { SubmissionDto, SubmitResultDto } from '../../src/shared/api/submissions.ts';
+import type { RejectMatchingDto, SubmissionDto, SubmissionPageDto, SubmitResultDto } from '../../src/shared/api/submissions.ts';
 import type { ActivityDto } from '../../src/shared/api/activity.ts';
 import { Submission } from '../../src/modules/submissions/submission.entity.ts';
 import { adminHeaders, startTestApp, type TestApp } from '../support/app.ts';
@@ -109,7 +109,7 @@ describe('the review queue', () => {
     const b = await submit({ url: 'https://cdn.example.org/reef/index.m3u8' });
     await expect.poll(() => pushed.filter((p) => p.startsWith('created:'))).toHaveLength(2);
 
-    const pending = (await app.request<SubmissionDto[]>('GET', '/api/submissions')).body;
+    const pending = (await app.request<SubmissionPageDto>('GET', '/api/submissions')).body.submissions;
     expect(pending.map((s) => s.id)).toEqual(expect.arrayContaining([a.body.id, b.body.id]));
     expect((await app.request<{ pending: number }>('GET', '/api/submissions/count')).body.pending).toBe(pending.length);
 
@@ -129,10 +129,58 @@ describe('the review queue', () => {
       `rejected:${pending.length - 2}`,
     ]);
 
-    const history = (await app.request<SubmissionDto[]>('GET', '/api/submissions?status=approved')).body;
+    const history = (await app.request<SubmissionPageDto>('GET', '/api/submissions?status=approved')).body.submissions;
     expect(history.map((s) => s.id)).toContain(a.body.id);
     const activity = (await app.request<ActivityDto[]>('GET', '/api/activity?kind=submission')).body.map((x) => [x.action, x.actor]);
     expect(activity).toEqual(expect.arrayContaining([['submission.created', 'anonymous'], ['submission.approved', 'api-token'], ['submission.rejected', 'api-token']]));
+  });
+
+  it('pages through thousands of pending submissions with a cursor, filters them, and rejects a filtered set at once', async () => {
+    const em = app.orm.em.fork();
+    await em.nativeUpdate(Submission, { status: 'pending' }, { status: 'rejected' });
+    await em.execute(
+      `insert into submissions (url, normalized_url, title, platform, submitted_by, status, created_at)
+        select 'https://iptv.example.org/' || i || '.m3u8', 'iptv.example.org/' || i || '.m3u8', 'Channel ' || i, 'hls',
+          case when i % 10 = 0 then 'Visitor' else 'discovery: World IPTV' end, 'pending', now()
+        from generate_series(1, 2500) as i`,
+    );
+    const admin = openScreen(app.baseUrl, { kind: 'admin' }, adminHeaders);
+    screens.push(admin);
+    await admin.waitFor((s) => s?.kind === 'admin');
+    const bulk: number[] = [];
+    admin.client.socket.on('submissions:bulk-reviewed', (p) => bulk.push(p.pending));
+
+    // Every one of them can be reached, in order, past the first 200.
+    const seen: number[] = [];
+    let cursor: number | null = null;
+    let pages = 0;
+    do {
+      const page: SubmissionPageDto = (await app.request<SubmissionPageDto>('GET', `/api/submissions?limit=200${cursor ? `&cursor=${cursor}` : ''}`)).body;
+      expect(page.total).toBe(2500);
+      if (pages === 0) expect(page.submitters).toEqual([{ name: 'discovery: World IPTV', count: 2250 }, { name: 'Visitor', count: 250 }]);
+      else expect(page.submitters).toBeNull();
+      seen.push(...page.submissions.map((s) => s.id));
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor !== null);
+    expect(pages).toBe(13);
+    expect(new Set(seen).size).toBe(2500);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+
+    const search = (await app.request<SubmissionPageDto>('GET', '/api/submissions?q=Channel%20123&limit=5')).body;
+    expect(search.total).toBe(11); // 123, 1230–1239
+    const bad = await app.request<ErrorDto>('GET', '/api/submissions?cursor=-4');
+    expect(bad.status).toBe(400);
+
+    const res = await app.request<RejectMatchingDto>('POST', '/api/submissions/reject-matching', { filter: { submitted_by: 'discovery: World IPTV' }, note: 'A general TV list' });
+    expect(res.body).toEqual({ rejected: 2250, pending: 250 });
+    await expect.poll(() => bulk).toEqual([250]);
+    const left = (await app.request<SubmissionPageDto>('GET', '/api/submissions')).body;
+    expect(left.total).toBe(250);
+    expect(left.submissions.every((s) => s.submitted_by === 'Visitor')).toBe(true);
+    const activity = (await app.request<ActivityDto[]>('GET', '/api/activity?kind=submission')).body;
+    expect(activity.find((a) => a.action === 'submission.bulk-rejected')).toMatchObject({ actor: 'api-token', subject_name: '2250 submissions from discovery: World IPTV' });
+    expect((await app.request<RejectMatchingDto>('POST', '/api/submissions/reject-matching', {})).body).toEqual({ rejected: 250, pending: 0 });
   });
 
   it('rate-limits submissions per IP (429 with Retry-After)', async () => {

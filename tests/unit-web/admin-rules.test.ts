@@ -45,6 +45,8 @@ function stream(overrides: Partial<StreamDto> = {}): StreamDto {
     human_score: null,
     human_confidence: null,
     human_count: 0,
+    request_headers: null,
+    inactive_reason: null,
     ...overrides,
   };
 }

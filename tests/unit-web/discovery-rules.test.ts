@@ -9,7 +9,7 @@ const HOUR = 3_600_000;
 
 const source = { id: 7, name: 'Playlist' } as DiscoverySourceDto;
 function job(over: Partial<DiscoveryJobDto>): DiscoveryJobDto {
-  return { id: 1, source_id: 7, source_name: 'Playlist', status: 'completed', trigger: 'manual', error_message: null, streams_discovered: 3, streams_added: 2, attempts: 1, created_at: ago(HOUR), started_at: null, finished_at: null, ...over };
+  return { id: 1, source_id: 7, source_name: 'Playlist', status: 'completed', trigger: 'manual', error_message: null, streams_discovered: 3, streams_added: 2, streams_reviewed: 0, streams_inactive: 0, skipped: {}, attempts: 1, created_at: ago(HOUR), started_at: null, finished_at: null, ...over };
 }
 
 describe('last-run text', () => {

@@ -1,6 +1,7 @@
 /** The playlist reader, from real-shaped lines (iptv-org, Kodi, VLC). */
 import { describe, expect, it } from 'vitest';
-import { isM3u, needsHeaders, parseM3u } from '../../src/modules/discovery/adapters/m3u.ts';
+import { isM3u, parseM3u } from '../../src/modules/discovery/adapters/m3u.ts';
+import { needsRequestHeaders } from '../../src/shared/streams/request-headers.ts';
 
 const one = (text: string) => {
   const entries = parseM3u(`#EXTM3U\n${text}`);
@@ -17,7 +18,7 @@ describe('parseM3u', () => {
       name: 'Explore.org Brown Bear Cam (720p)',
       group: 'Outdoor',
       attributes: { 'tvg-id': 'ExploreBears.us@SD', 'tvg-name': 'Explore Bears', 'tvg-logo': 'https://i.imgur.com/b.png', 'group-title': 'Outdoor' },
-      headers: { userAgent: null, referrer: null },
+      headers: { user_agent: null, referrer: null },
     });
   });
 
@@ -42,14 +43,14 @@ describe('parseM3u', () => {
     ['#EXTHTTP JSON', '#EXTINF:-1,Cam\n#EXTHTTP:{"User-Agent":"Json/1","Cookie":"x"}', 'Json/1', null],
   ])('keeps %s', (_rule, lines, userAgent, referrer) => {
     const entry = one(`${lines}\nhttps://a.example.org/x.m3u8`);
-    expect(entry.headers).toEqual({ userAgent, referrer });
-    expect(needsHeaders(entry.headers)).toBe(true);
+    expect(entry.headers).toEqual({ user_agent: userAgent, referrer });
+    expect(needsRequestHeaders(entry.headers)).toBe(true);
   });
 
   it('reads Kodi\'s url|headers suffix and keeps the address clean', () => {
     const entry = one('#EXTINF:-1,Cam\nhttps://a.example.org/x.m3u8|User-Agent=Pipe%2F1&Referer=https://p.example.org/');
     expect(entry.url).toBe('https://a.example.org/x.m3u8');
-    expect(entry.headers).toEqual({ userAgent: 'Pipe/1', referrer: 'https://p.example.org/' });
+    expect(entry.headers).toEqual({ user_agent: 'Pipe/1', referrer: 'https://p.example.org/' });
   });
 
   it('keeps entries of every scheme, so the caller can count what it cannot use', () => {
@@ -64,7 +65,7 @@ describe('parseM3u', () => {
 
   it('keeps duplicates (the job counts them) and does not carry one entry\'s options to the next', () => {
     const entries = parseM3u('#EXTM3U\r\n#EXTINF:-1,A\r\n#EXTVLCOPT:http-user-agent=UA\r\nhttps://a.example.org/1.m3u8\r\n#EXTINF:-1,A again\r\nhttps://a.example.org/1.m3u8\r\n');
-    expect(entries.map((e) => [e.name, e.url, e.headers.userAgent])).toEqual([
+    expect(entries.map((e) => [e.name, e.url, e.headers.user_agent])).toEqual([
       ['A', 'https://a.example.org/1.m3u8', 'UA'],
       ['A again', 'https://a.example.org/1.m3u8', null],
     ]);

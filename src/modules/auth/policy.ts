@@ -52,6 +52,7 @@ export const POLICY: Record<string, Access> = {
   'GET /api/submissions/count': 'admin',
   'POST /api/submissions/approve': 'admin',
   'POST /api/submissions/reject': 'admin',
+  'POST /api/submissions/reject-matching': 'admin',
 
   'GET /api/screens': 'admin',
   'POST /api/screens/command': 'admin',

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { DELIVERIES, DISCOVERY_PLATFORMS, JOB_STATUSES, JOB_TRIGGERS } from '../../shared/constants.ts';
+import { DELIVERIES, DISCOVERY_PLATFORMS, JOB_STATUSES, JOB_TRIGGERS, type SkipReason } from '../../shared/constants.ts';
 
 /** Where discovery looks for new cams: a search, a channel, a category, a playlist, pages. */
 export const DiscoverySourceSchema = defineEntity({
@@ -37,7 +37,14 @@ export const DiscoveryJobSchema = defineEntity({
     options: p.json<Record<string, unknown>>().defaultRaw(`'{}'::jsonb`).onCreate(() => ({})),
     errorMessage: p.text().nullable(),
     streamsDiscovered: p.integer().default(0),
+    /** Finds added to the pool (with `deliver: review`, filed for review: the spec's one count). */
     streamsAdded: p.integer().default(0),
+    /** Finds filed for review by a run that also adds to the pool (not relevant, or a large playlist). */
+    streamsReviewed: p.integer().default(0),
+    /** Of those added, how many went in inactive (they need headers a browser cannot send). */
+    streamsInactive: p.integer().default(0),
+    /** Finds left out, by reason. */
+    skipped: p.json<Partial<Record<SkipReason, number>>>().defaultRaw(`'{}'::jsonb`).onCreate(() => ({})),
     /** How many times a worker picked it up (above 1: a worker died and the queue retried it). */
     attempts: p.integer().default(0),
     /** The pg-boss job carrying this run. */

@@ -16,12 +16,13 @@ import { DomainError } from '../../domain/errors.ts';
 import type { SafeFetcher } from '../../http/safe-fetch.ts';
 import type { JobQueue, JobSettings } from '../../jobs/queue.ts';
 import type { Logger } from '../../logger.ts';
-import type { Category } from '../../shared/constants.ts';
+import type { Category, DiscoveryPlatform, IrrelevantAction, SkipReason } from '../../shared/constants.ts';
 import { DiscoveryFailure, realSleep, type DiscoveryAdapter, type DiscoveryContext, type PlatformSettings } from './adapters/adapter.ts';
 import { ADAPTERS } from './adapters/index.ts';
 import { DiscoveryJob, DiscoverySource } from './discovery.entity.ts';
 import { queueRun, specOf } from './discovery.service.ts';
-import { addToPool, sendToReview, toFind, type Find } from './intake.ts';
+import { addToPool, sendToReview } from './intake.ts';
+import { triage, type Find, type TriagePolicy } from './triage.ts';
 
 export const DISCOVERY_QUEUE = 'discovery';
 /** Finds are written (and progress pushed) every this many, or every FLUSH_MS, whichever first. */
@@ -30,6 +31,8 @@ const FLUSH_MS = 1_000;
 /** A run may take an hour at most; past that the queue considers its worker gone. */
 const EXPIRE_SECONDS = 60 * 60;
 const ACTOR = 'discovery';
+/** Platforms whose sources search live streams: a find there needs no camera word to be one. */
+const LIVE_PLATFORMS: readonly DiscoveryPlatform[] = ['youtube', 'twitch', 'vimeo'];
 
 /** What a schedule needs of a source (or that it is gone). */
 export type ScheduleOf = { id: number; schedule?: string | null | undefined; active: boolean } | { id: number; deleted: true };
@@ -96,7 +99,11 @@ export function createDiscoveryJobs(deps: DiscoveryJobsDeps): DiscoveryJobs {
       job.status = 'running';
       job.startedAt ??= new Date();
       job.queueJobId = queueJobId;
-      if (job.attempts > 1) job.streamsDiscovered = 0; // a retry finds again; what it added stays counted
+      if (job.attempts > 1) {
+        // A retry finds (and skips) again; what it added or filed stays counted.
+        job.streamsDiscovered = 0;
+        job.skipped = {};
+      }
       await tx.flush();
       changes.push({ type: 'discovery.progress', jobId, transient: true });
       return job.source ? { source: job.source, job } : null;
@@ -110,37 +117,68 @@ export function createDiscoveryJobs(deps: DiscoveryJobsDeps): DiscoveryJobs {
       return;
     }
     const { source, job } = claimed;
-    let discovered = 0;
-    let added = job.streamsAdded;
-    let batch: Find[] = [];
-    let flushedAt = Date.now();
     const spec = specOf(source);
-    const intake = { id: source.id, name: source.name, category: (spec.config as { category?: Category }).category };
+    const config = spec.config as { category?: Category; trust_all: boolean; irrelevant: IrrelevantAction; review_large?: boolean };
+    const policy: TriagePolicy = {
+      deliver: source.deliver,
+      trustAll: config.trust_all,
+      irrelevant: config.irrelevant,
+      livePlatform: LIVE_PLATFORMS.includes(spec.platform),
+      category: config.category,
+      reviewLarge: config.review_large ?? false,
+    };
+    const intake = { id: source.id, name: source.name };
+    // What this attempt counts; a retry finds again, and what an earlier attempt added stays counted.
+    const tally = { discovered: 0, added: job.streamsAdded, reviewed: job.streamsReviewed, inactive: job.streamsInactive, skipped: { ...job.skipped } as Partial<Record<SkipReason, number>> };
+    const skip = (reason: SkipReason, count = 1) => {
+      if (count > 0) tally.skipped[reason] = (tally.skipped[reason] ?? 0) + count;
+    };
+    let toPool: Find[] = [];
+    let toReview: Find[] = [];
+    let flushedAt = Date.now();
     const flush = async () => {
-      const finds = batch;
-      batch = [];
+      const [pool, review] = [toPool, toReview];
+      toPool = [];
+      toReview = [];
       flushedAt = Date.now();
       const newStreams = await command(quiet, async (tx, changes) => {
-        const ids = source.deliver === 'review' ? [] : await addToPool(tx, changes, intake, finds);
-        added += source.deliver === 'review' ? await sendToReview(tx, changes, intake, finds) : ids.length;
-        await tx.nativeUpdate(DiscoveryJob, { id: jobId }, { streamsDiscovered: discovered, streamsAdded: added });
+        const pooled = pool.length ? await addToPool(tx, changes, intake, pool) : { added: [], inactive: 0, known: 0 };
+        const filed = review.length ? await sendToReview(tx, changes, intake, review) : { filed: 0, known: 0 };
+        tally.added += pooled.added.length + (source.deliver === 'review' ? filed.filed : 0);
+        tally.reviewed += source.deliver === 'review' ? 0 : filed.filed;
+        tally.inactive += pooled.inactive;
+        skip('duplicate', pooled.known + filed.known);
+        await tx.nativeUpdate(DiscoveryJob, { id: jobId }, {
+          streamsDiscovered: tally.discovered,
+          streamsAdded: tally.added,
+          streamsReviewed: tally.reviewed,
+          streamsInactive: tally.inactive,
+          skipped: tally.skipped,
+        });
         changes.push({ type: 'discovery.progress', jobId, transient: true });
-        return ids;
+        return pooled.added;
       });
       if (newStreams.length > 0) deps.onStreamsAdded?.(newStreams, jobId);
     };
     const limit = typeof job.options.limit === 'number' ? job.options.limit : undefined;
-    const ctx: DiscoveryContext = { fetcher: deps.fetcher, platforms: deps.platforms, logger, signal, limit, sleep: deps.sleep ?? realSleep, timeoutMs: deps.requestTimeoutMs };
+    let listSize: number | null = null;
+    const ctx: DiscoveryContext = {
+      fetcher: deps.fetcher, platforms: deps.platforms, logger, signal, limit, sleep: deps.sleep ?? realSleep, timeoutMs: deps.requestTimeoutMs,
+      listSize: (entries) => (listSize = entries),
+    };
     const seen = new Set<string>();
     const adapter = ADAPTERS[spec.platform] as DiscoveryAdapter;
     for await (const stream of adapter(spec, ctx)) {
-      const find = toFind(stream);
-      if (!find || seen.has(find.normalizedUrl)) continue;
-      seen.add(find.normalizedUrl);
-      discovered++;
-      batch.push(find);
-      if (batch.length >= FLUSH_EVERY || Date.now() - flushedAt >= FLUSH_MS) await flush();
-      if (limit !== undefined && discovered >= limit) break;
+      tally.discovered++;
+      const verdict = triage(stream, policy, listSize);
+      if (verdict.to === 'skip') skip(verdict.reason);
+      else if (seen.has(verdict.find.normalizedUrl)) skip('duplicate');
+      else {
+        seen.add(verdict.find.normalizedUrl);
+        (verdict.to === 'pool' ? toPool : toReview).push(verdict.find);
+      }
+      if (toPool.length + toReview.length >= FLUSH_EVERY || Date.now() - flushedAt >= FLUSH_MS) await flush();
+      if (limit !== undefined && tally.discovered >= limit) break;
     }
     await flush();
   }

@@ -203,7 +203,7 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
     const started = Date.now();
     let analysis: Parameters<typeof recordAnalysis>[3]['analysis'];
     try {
-      analysis = await analyzeStream({ url: stream.url, latitude: stream.latitude ?? null, longitude: stream.longitude ?? null }, ctx);
+      analysis = await analyzeStream({ url: stream.url, latitude: stream.latitude ?? null, longitude: stream.longitude ?? null, headers: stream.requestHeaders ?? null }, ctx);
     } catch (error) {
       if (!(error instanceof MediaToolError)) logger.error({ err: error, streamId }, 'quality analysis failed');
       analysis = { error: error instanceof Error ? error.message : String(error) };

@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { CATEGORIES, QUALITIES } from '../../shared/constants.ts';
 import { HEALTH_STATES } from '../../shared/quality/health.ts';
+import type { RequestHeaders } from '../../shared/streams/request-headers.ts';
 
 export const StreamSchema = defineEntity({
   name: 'Stream',
@@ -37,6 +38,10 @@ export const StreamSchema = defineEntity({
     failedChecks: p.integer().default(0),
     /** When discovery last found this stream at its source. */
     lastSeenAt: p.datetime().nullable(),
+    /** Headers a player must send (a playlist's #EXTVLCOPT): the analysis sends them; a browser cannot. */
+    requestHeaders: p.json<RequestHeaders>().nullable(),
+    /** Why it is inactive, when the system made it so (it needs headers a browser cannot send). */
+    inactiveReason: p.text().nullable(),
     /** The discovery source that added it (null: added by hand or from a submission). */
     discoverySourceId: p.integer().nullable(),
     createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),

@@ -1,6 +1,7 @@
 import type { StreamDto } from '../../shared/api/index.ts';
 import type { Category, Quality } from '../../shared/constants.ts';
 import type { HealthState } from '../../shared/quality/health.ts';
+import { needsRequestHeaders, type RequestHeaders } from '../../shared/streams/request-headers.ts';
 
 /** A stream as an entity or a raw row (same property names; raw dates arrive as text). */
 export interface StreamFields {
@@ -26,6 +27,8 @@ export interface StreamFields {
   humanScore?: number | null;
   humanConfidence?: number | null;
   humanCount?: number;
+  requestHeaders?: RequestHeaders | null;
+  inactiveReason?: string | null;
 }
 
 /** The `streams` columns a StreamFields row is read from, for plain-SQL reads (scene resolution, pages). */
@@ -36,7 +39,8 @@ export function streamColumns(alias: string): string {
     c('created_at', 'createdAt'), c('updated_at', 'updatedAt'), c('quality_score', 'qualityScore'),
     c('quality_assessed_at', 'qualityAssessedAt'), c('quality_confidence', 'qualityConfidence'), c('location_name', 'locationName'),
     c('latitude'), c('longitude'), c('timezone'), c('health'), c('auto_score', 'autoScore'), c('human_score', 'humanScore'),
-    c('human_confidence', 'humanConfidence'), c('human_count', 'humanCount'),
+    c('human_confidence', 'humanConfidence'), c('human_count', 'humanCount'), c('request_headers', 'requestHeaders'),
+    c('inactive_reason', 'inactiveReason'),
   ].join(', ');
 }
 
@@ -70,5 +74,7 @@ export function presentStream(s: StreamFields): StreamDto {
     human_score: s.humanScore ?? null,
     human_confidence: s.humanConfidence ?? null,
     human_count: s.humanCount ?? 0,
+    request_headers: needsRequestHeaders(s.requestHeaders) ? { user_agent: s.requestHeaders!.user_agent ?? null, referrer: s.requestHeaders!.referrer ?? null } : null,
+    inactive_reason: s.inactiveReason ?? null,
   };
 }

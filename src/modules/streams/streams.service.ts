@@ -1,5 +1,6 @@
 /** Stream commands and queries: the stream pool every scene draws from. */
 import type { StreamCreate, StreamUpdate } from '../../shared/api/index.ts';
+import type { RequestHeaders } from '../../shared/streams/request-headers.ts';
 import { normalizeStreamUrl } from '../../shared/streams/url.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
@@ -27,7 +28,13 @@ async function assertUniqueUrl(em: EntityManager, normalizedUrl: string, exceptI
   if (existing && existing.id !== exceptId) throw conflict(DUPLICATE_STREAM);
 }
 
-export async function createStream(em: EntityManager, changes: Changes, input: StreamCreate): Promise<Stream> {
+/** What a stream may carry beyond the admin's form: headers from a playlist, and why it is kept inactive. */
+export interface StreamIntake {
+  requestHeaders?: RequestHeaders | null;
+  inactiveReason?: string | null;
+}
+
+export async function createStream(em: EntityManager, changes: Changes, input: StreamCreate, intake: StreamIntake = {}): Promise<Stream> {
   const normalizedUrl = normalizeStreamUrl(input.url);
   await assertUniqueUrl(em, normalizedUrl);
   const stream = em.create(Stream, {
@@ -43,6 +50,8 @@ export async function createStream(em: EntityManager, changes: Changes, input: S
     latitude: input.latitude ?? null,
     longitude: input.longitude ?? null,
     timezone: input.timezone ?? null,
+    requestHeaders: intake.requestHeaders ?? null,
+    inactiveReason: intake.inactiveReason ?? null,
   });
   await em.flush();
   changes.push({ type: 'stream.created', streamId: stream.id, name: stream.name });
@@ -64,6 +73,8 @@ export async function updateStream(em: EntityManager, changes: Changes, input: S
   if (input.category !== undefined) stream.category = input.category;
   if (input.quality !== undefined) stream.quality = input.quality;
   if (input.active !== undefined) stream.active = input.active;
+  // An admin who activates a stream the system kept inactive has decided: the reason no longer holds.
+  if (input.active === true) stream.inactiveReason = null;
   if (input.location_name !== undefined) stream.locationName = input.location_name;
   if (input.latitude !== undefined) stream.latitude = input.latitude;
   if (input.longitude !== undefined) stream.longitude = input.longitude;

@@ -11,6 +11,8 @@ declare module '../../domain/changes.ts' {
     'submission.created': { type: 'submission.created'; submissionId: number; name: string };
     'submission.approved': { type: 'submission.approved'; submissionId: number; name: string; streamId: number };
     'submission.rejected': { type: 'submission.rejected'; submissionId: number; name: string };
+    /** Many pending submissions rejected at once (a filtered set). */
+    'submission.bulk-rejected': { type: 'submission.bulk-rejected'; count: number; name: string };
   }
 }
 
@@ -21,8 +23,13 @@ export function submissionPushes(orm: Orm): FeaturePushes {
     rooms: admins,
     async pushes(changes, { version }) {
       const touched = changesOf(changes, 'submission.created', 'submission.approved', 'submission.rejected');
-      if (touched.length === 0) return [];
+      const bulk = changesOf(changes, 'submission.bulk-rejected');
+      if (touched.length === 0 && bulk.length === 0) return [];
       const em = orm.em.fork();
+      if (touched.length === 0) {
+        const pending = await em.count(Submission, { status: 'pending' });
+        return bulk.map((c) => push(admins, 'submissions:bulk-reviewed', { version, count: c.count, pending }));
+      }
       const [rows, pending] = await Promise.all([
         em.find(Submission, { id: { $in: touched.map((c) => c.submissionId) } }),
         em.count(Submission, { status: 'pending' }),

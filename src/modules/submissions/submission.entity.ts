@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { SUBMISSION_STATUSES } from '../../shared/constants.ts';
+import type { RequestHeaders } from '../../shared/streams/request-headers.ts';
 import { Stream } from '../streams/stream.entity.ts';
 
 /** A visitor's stream link waiting for an admin to approve (it becomes a stream) or reject. */
@@ -20,9 +21,12 @@ export const SubmissionSchema = defineEntity({
     reviewedBy: p.text().nullable(),
     reviewNote: p.text().nullable(),
     stream: () => p.manyToOne(Stream).nullable().deleteRule('set null'),
+    /** Headers the stream needs (from a playlist), carried to the stream it becomes. */
+    requestHeaders: p.json<RequestHeaders>().nullable(),
   },
   indexes: [
     { name: 'submissions_status_created_idx', properties: ['status', 'createdAt'] },
+    { name: 'submissions_status_id_idx', properties: ['status', 'id'] },
     // One pending submission per stream identity, whatever the race between two visitors.
     {
       name: 'submissions_pending_unique',

@@ -17,5 +17,6 @@ export function presentSubmission(s: Submission): SubmissionDto {
     reviewed_by: s.reviewedBy ?? null,
     review_note: s.reviewNote ?? null,
     stream_id: s.stream?.id ?? null,
+    request_headers: s.requestHeaders ?? null,
   };
 }

@@ -9,12 +9,15 @@ import {
   SubmissionApprove,
   SubmissionListQuery,
   SubmissionReject,
+  SubmissionRejectMatching,
   SubmitRequest,
+  type RejectMatchingDto,
+  type SubmissionPageDto,
   type SubmissionCountsDto,
   type SubmitResultDto,
 } from '../../shared/api/submissions.ts';
 import { presentSubmission } from './submission.presenter.ts';
-import { approveSubmission, countPending, listSubmissions, rejectSubmission, submitStream } from './submissions.service.ts';
+import { approveSubmission, countPending, listSubmissions, rejectMatching, rejectSubmission, submitStream } from './submissions.service.ts';
 
 export interface SubmissionRouteDeps {
   commands: CommandDeps;
@@ -37,7 +40,16 @@ export function submissionsRouter(deps: SubmissionRouteDeps): Router<AppState> {
     return result satisfies SubmitResultDto;
   }));
 
-  router.get('/submissions', handle({ query: SubmissionListQuery }, async (ctx, { query }) => (await listSubmissions(ctx.state.em, query)).map(presentSubmission)));
+  router.get('/submissions', handle({ query: SubmissionListQuery }, async (ctx, { query }) => {
+    const page = await listSubmissions(ctx.state.em, query);
+    return { submissions: page.rows.map(presentSubmission), next_cursor: page.nextCursor, total: page.total, submitters: page.submitters } satisfies SubmissionPageDto;
+  }));
+
+  router.post('/submissions/reject-matching', handle({ body: SubmissionRejectMatching }, async (ctx, { body }) => {
+    const reviewer = (await ctx.state.actor())?.username ?? 'anonymous';
+    const rejected = await runAs(ctx, deps.commands, (tx, changes) => rejectMatching(tx, changes, body, reviewer));
+    return { rejected, pending: await countPending(ctx.state.em) } satisfies RejectMatchingDto;
+  }));
 
   router.get('/submissions/count', handle({}, async (ctx) => ({ pending: await countPending(ctx.state.em) }) satisfies SubmissionCountsDto));
 

@@ -7,9 +7,11 @@ import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
 import { conflict, invalid, notFound } from '../../domain/errors.ts';
 import { NOT_ALLOWED } from '../../shared/constants.ts';
-import type { SubmissionApprove, SubmissionReject, SubmitRequest, SubmitResultDto } from '../../shared/api/submissions.ts';
+import { raw, type FilterQuery } from '@mikro-orm/core';
+import type { SubmissionApprove, SubmissionFilter, SubmissionListQuery, SubmissionReject, SubmissionRejectMatching, SubmitRequest, SubmitResultDto } from '../../shared/api/submissions.ts';
 import { suggestLocationForCategory } from '../../shared/streams/location-suggestion.ts';
 import { guessPlatform } from '../../shared/streams/platform.ts';
+import { cleanRequestHeaders, headersInactiveReason } from '../../shared/streams/request-headers.ts';
 import { normalizeStreamUrl, suggestCategory, suggestName, thumbnailUrl } from '../../shared/streams/url.ts';
 import { Stream } from '../streams/stream.entity.ts';
 import { createStream } from '../streams/streams.service.ts';
@@ -41,8 +43,48 @@ export async function submitStream(em: EntityManager, changes: Changes, input: S
   return { id: submission.id, status: 'pending', duplicate: null, message: SUBMITTED };
 }
 
-export function listSubmissions(em: EntityManager, filter: { status: Submission['status']; limit: number }): Promise<Submission[]> {
-  return em.find(Submission, { status: filter.status }, { orderBy: { createdAt: filter.status === 'pending' ? 'asc' : 'desc', id: 'asc' }, limit: filter.limit });
+/** The submissions a filter matches (all given filters apply; `q` is words in the title or the address). */
+function matching(status: Submission['status'], filter: SubmissionFilter): FilterQuery<Submission> {
+  const where: FilterQuery<Submission> & Record<string, unknown> = { status };
+  if (filter.submitted_by) where.submittedBy = filter.submitted_by;
+  if (filter.platform) where.platform = filter.platform;
+  if (filter.q) {
+    const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.$or = [{ title: { $ilike: like } }, { url: { $ilike: like } }];
+  }
+  return where;
+}
+
+/** A page of the queue (pending: oldest first) or of its history (newest first), keyset by id. */
+export async function listSubmissions(em: EntityManager, query: SubmissionListQuery): Promise<{ rows: Submission[]; nextCursor: number | null; total: number; submitters: { name: string; count: number }[] | null }> {
+  const where = matching(query.status, query);
+  const oldestFirst = query.status === 'pending';
+  const page = query.cursor === undefined ? where : { $and: [where, { id: oldestFirst ? { $gt: query.cursor } : { $lt: query.cursor } }] };
+  const rows = await em.find(Submission, page, { orderBy: { id: oldestFirst ? 'asc' : 'desc' }, limit: query.limit + 1 });
+  const more = rows.length > query.limit;
+  if (more) rows.pop();
+  const [total, submitters] = await Promise.all([
+    em.count(Submission, where),
+    query.cursor === undefined ? submittersOf(em, where) : null,
+  ]);
+  return { rows, nextCursor: more ? rows[rows.length - 1]!.id : null, total, submitters };
+}
+
+async function submittersOf(em: EntityManager, where: FilterQuery<Submission>): Promise<{ name: string; count: number }[]> {
+  const rows = await em.createQueryBuilder(Submission, 's').select(['s.submittedBy', raw('count(*) as count')]).where(where as never).groupBy('s.submittedBy').orderBy({ [raw('count(*)')]: 'desc' }).limit(50).execute<{ submittedBy: string; count: string }[]>('all');
+  return rows.map((r) => ({ name: r.submittedBy, count: Number(r.count) }));
+}
+
+/** Rejects every pending submission the filter matches, in one statement; one journal entry says how many. */
+export async function rejectMatching(em: EntityManager, changes: Changes, input: SubmissionRejectMatching, reviewer: string): Promise<number> {
+  const rejected = await em.nativeUpdate(Submission, matching('pending', input.filter), { status: 'rejected', reviewedAt: new Date(), reviewedBy: reviewer, reviewNote: input.note ?? null });
+  if (rejected > 0) changes.push({ type: 'submission.bulk-rejected', count: rejected, name: `${rejected} submission${rejected === 1 ? '' : 's'}${describeFilter(input.filter)}` });
+  return rejected;
+}
+
+function describeFilter(filter: SubmissionFilter): string {
+  const parts = [filter.submitted_by ? `from ${filter.submitted_by}` : null, filter.platform ? `on ${filter.platform}` : null, filter.q ? `matching "${filter.q}"` : null].filter(Boolean);
+  return parts.length ? ` ${parts.join(', ')}` : '';
 }
 
 export function countPending(em: EntityManager): Promise<number> {
@@ -60,6 +102,8 @@ export async function approveSubmission(em: EntityManager, changes: Changes, inp
   const submission = await pendingSubmission(em, input.id);
   const category = input.category ?? suggestCategory(`${submission.url} ${submission.title ?? ''}`);
   const place = input.location_name === undefined ? suggestLocationForCategory(category, submission.id) : null;
+  // A playlist entry that needs headers a browser cannot send becomes a stream that waits inactive, saying why.
+  const headers = cleanRequestHeaders(submission.requestHeaders);
   const stream = await createStream(em, changes, {
     name: input.name ?? submission.title ?? suggestName(submission.url),
     url: submission.url,
@@ -67,12 +111,12 @@ export async function approveSubmission(em: EntityManager, changes: Changes, inp
     description: input.description ?? `Submitted by ${submission.submittedBy}`,
     category,
     quality: input.quality ?? 'hd',
-    active: input.active ?? true,
+    active: headers ? false : (input.active ?? true),
     location_name: place ? place.name : input.location_name,
     latitude: place ? place.coordinates.lat : input.latitude,
     longitude: place ? place.coordinates.lon : input.longitude,
     timezone: place ? place.timezone : input.timezone,
-  });
+  }, headers ? { requestHeaders: headers, inactiveReason: headersInactiveReason(headers) } : {});
   submission.status = 'approved';
   submission.reviewedAt = new Date();
   submission.reviewedBy = reviewer;

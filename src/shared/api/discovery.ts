@@ -1,6 +1,6 @@
 /** Discovery (sources, runs, jobs, stats), link analysis and visitor submissions (spec §7 "Quality and discovery"). */
 import { z } from 'zod';
-import { CATEGORIES, DELIVERIES, DISCOVERY_PLATFORMS, LIMITS, type Delivery, type DiscoveryPlatform, type JobStatus, type JobTrigger } from '../constants.ts';
+import { CATEGORIES, DELIVERIES, DISCOVERY_PLATFORMS, IRRELEVANT_ACTIONS, LIMITS, type Delivery, type DiscoveryPlatform, type JobStatus, type JobTrigger, type SkipReason } from '../constants.ts';
 import type { Platform } from '../streams/platform.ts';
 import { cleanText, Id } from './common.ts';
 import { StreamUrl } from './streams.ts';
@@ -15,6 +15,14 @@ export const MAX_CRAWL_PAGES = 30;
 export const MAX_PLAYLIST_ENTRIES = 20_000;
 
 const category = z.enum(CATEGORIES).optional();
+/**
+ * What a run does with finds that do not look like nature cams (src/modules/discovery/relevance.ts):
+ * `trust_all` takes every find as one (a curated list), otherwise they go to review or are skipped.
+ */
+const relevance = {
+  trust_all: z.boolean().default(false),
+  irrelevant: z.enum(IRRELEVANT_ACTIONS).default('review'),
+};
 const pageCount = (max: number, fallback: number) => z.coerce.number().int().min(1, 'Must be at least 1').max(max, `Must be at most ${max}`).default(fallback);
 const words = (max: number) => z.array(cleanText(100).min(1)).max(max, `At most ${max} entries`).default([]);
 
@@ -27,6 +35,7 @@ export const SOURCE_CONFIGS = {
       /** search.list costs 100 quota units a page: a run reads at most this many. */
       max_pages: pageCount(5, 1),
       category,
+      ...relevance,
     })
     .refine((c) => Boolean(c.query || c.channel_id), { message: 'Give a search query or a channel id', path: ['query'] }),
   twitch: z.object({
@@ -36,20 +45,25 @@ export const SOURCE_CONFIGS = {
     tags: words(10),
     max_pages: pageCount(10, 3),
     category,
+    ...relevance,
   }),
   vimeo: z.object({
     /** Without VIMEO_TOKEN: these Vimeo links, checked through oEmbed. */
     links: z.array(StreamUrl).max(100, 'At most 100 links').default([]),
     category,
+    ...relevance,
   }),
   direct: z.object({
     /** Only entries of these group titles (case-insensitive); empty: all. */
     groups: words(20),
     max_entries: pageCount(MAX_PLAYLIST_ENTRIES, 1000),
     category,
+    ...relevance,
+    /** A playlist over LARGE_PLAYLIST entries goes to review even when the source delivers to the pool. */
+    review_large: z.boolean().default(true),
   }),
-  earthcam: z.object({ max_pages: pageCount(MAX_CRAWL_PAGES, 10), category }),
-  custom: z.object({ max_pages: pageCount(MAX_CRAWL_PAGES, 10), category }),
+  earthcam: z.object({ max_pages: pageCount(MAX_CRAWL_PAGES, 10), category, ...relevance }),
+  custom: z.object({ max_pages: pageCount(MAX_CRAWL_PAGES, 10), category, ...relevance }),
 } satisfies Record<DiscoveryPlatform, z.ZodType>;
 
 export type SourceConfig<P extends DiscoveryPlatform = DiscoveryPlatform> = z.output<(typeof SOURCE_CONFIGS)[P]>;
@@ -135,7 +149,14 @@ export interface DiscoveryJobDto {
   trigger: JobTrigger;
   error_message: string | null;
   streams_discovered: number;
+  /** Added to the pool (with deliver: review, filed for review). */
   streams_added: number;
+  /** Filed for review by a run that also adds to the pool (not relevant, or a large playlist). */
+  streams_reviewed: number;
+  /** Of those added, how many went in inactive because they need request headers. */
+  streams_inactive: number;
+  /** Finds left out, by reason. */
+  skipped: Partial<Record<SkipReason, number>>;
   attempts: number;
   created_at: string;
   started_at: string | null;

@@ -5,6 +5,7 @@ import { isValidTimezone } from '../streams/location.ts';
 import { toAbsoluteUrl } from '../streams/url.ts';
 import type { HealthState } from '../quality/health.ts';
 import { booleanQuery, cleanText, Id, optionalText } from './common.ts';
+import type { RequestHeaders } from '../streams/request-headers.ts';
 
 /** A stream address: absolute http(s) (scheme-less platform links get https://). */
 export const StreamUrl = z
@@ -121,4 +122,8 @@ export interface StreamDto {
   human_score: number | null;
   human_confidence: number | null;
   human_count: number;
+  /** Headers a player must send (from a playlist); null when none. A browser cannot send them. */
+  request_headers: RequestHeaders | null;
+  /** Why the system keeps it inactive (it needs headers); null otherwise. */
+  inactive_reason: string | null;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { StreamUpdate, StreamUrl } from './streams.ts';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '../constants.ts';
 import type { Platform } from '../streams/platform.ts';
+import type { RequestHeaders } from '../streams/request-headers.ts';
 
 const submitterName = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
@@ -37,6 +38,8 @@ export interface SubmissionDto {
   reviewed_by: string | null;
   review_note: string | null;
   stream_id: number | null;
+  /** Headers the stream needs (from a playlist); it becomes an inactive stream unless they are dropped. */
+  request_headers: RequestHeaders | null;
 }
 
 /** The answer to a submission: stored, or already known (not an error: said plainly). */
@@ -47,10 +50,47 @@ export interface SubmitResultDto {
   message: string;
 }
 
-export const SubmissionListQuery = z.object({
-  status: z.enum(SUBMISSION_STATUSES).default('pending'),
-  limit: z.coerce.number().int().min(1).max(200).default(100),
+const filterText = (max: number) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().max(max, `Must be at most ${max} characters`).optional());
+
+/** Which submissions a list or a bulk rejection is about (all given filters apply). */
+export const SubmissionFilter = z.object({
+  /** Words in the title or the address. */
+  q: filterText(200),
+  /** Exactly this submitter (a visitor's name, or `discovery: <source>`). */
+  submitted_by: filterText(200),
+  platform: filterText(40),
 });
+export type SubmissionFilter = z.output<typeof SubmissionFilter>;
+
+/** GET /api/submissions: a page, oldest first while pending, newest first once reviewed; `cursor` is the last id of the page before. */
+export const SubmissionListQuery = SubmissionFilter.extend({
+  status: z.enum(SUBMISSION_STATUSES).default('pending'),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.coerce.number().int().positive().optional(),
+});
+export type SubmissionListQuery = z.output<typeof SubmissionListQuery>;
+
+export interface SubmissionPageDto {
+  submissions: SubmissionDto[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  next_cursor: number | null;
+  /** How many match the filter and status in all. */
+  total: number;
+  /** On the first page: who submitted what matches, with counts, most first (the review filter's choices). */
+  submitters: { name: string; count: number }[] | null;
+}
+
+/** POST /api/submissions/reject-matching: rejects every pending submission the filter matches. */
+export const SubmissionRejectMatching = z.object({
+  filter: SubmissionFilter.default({}),
+  note: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(1000, 'Must be at most 1000 characters').optional()),
+});
+export type SubmissionRejectMatching = z.output<typeof SubmissionRejectMatching>;
+
+export interface RejectMatchingDto {
+  rejected: number;
+  pending: number;
+}
 
 /** Approve: the submission id, plus any stream field the reviewer changed before approving. */
 export const SubmissionApprove = StreamUpdate.omit({ url: true });

@@ -7,6 +7,7 @@ import { SafeFetchError, type SafeFetcher, type SafeRequest, type SafeResponse }
 import type { Logger } from '../../../logger.ts';
 import type { SourceConfig } from '../../../shared/api/discovery.ts';
 import type { DiscoveryPlatform } from '../../../shared/constants.ts';
+import type { RequestHeaders } from '../../../shared/streams/request-headers.ts';
 
 export interface PlatformSettings {
   youtube: { apiKey: string | undefined; baseUrl: string; oembedUrl: string };
@@ -35,6 +36,10 @@ export interface DiscoveredStream {
   thumbnail: string | null;
   /** Words that help categorise it (a playlist's group title, a channel's name, tags). */
   hints?: string | undefined;
+  /** Headers a player must send (a playlist's #EXTVLCOPT and the like). */
+  headers?: RequestHeaders | undefined;
+  /** A playlist entry's metadata, which the relevance rule reads. */
+  meta?: { group?: string | null; tvgName?: string | null; tvgId?: string | null } | undefined;
 }
 
 export interface DiscoveryContext {
@@ -49,6 +54,8 @@ export interface DiscoveryContext {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** The longest any one request may take (tests shorten it to see timeouts). */
   timeoutMs?: number | undefined;
+  /** A list-like source says how many entries it holds before it yields them (large playlists go to review). */
+  listSize?: ((entries: number) => void) | undefined;
 }
 
 export type DiscoveryAdapter<P extends DiscoveryPlatform = DiscoveryPlatform> = (source: SourceSpec<P>, ctx: DiscoveryContext) => AsyncIterable<DiscoveredStream>;

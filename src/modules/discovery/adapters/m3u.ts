@@ -12,10 +12,10 @@
  * table-tested in tests/unit/m3u.test.ts.
  */
 
-export interface RequestHeaders {
-  userAgent: string | null;
-  referrer: string | null;
-}
+import type { RequestHeaders } from '../../../shared/streams/request-headers.ts';
+
+/** Both always present here (null: not asked for). */
+type Headers = Required<{ [K in keyof RequestHeaders]: string | null }>;
 
 export interface PlaylistEntry {
   /** 1-based line of the address. */
@@ -29,7 +29,7 @@ export interface PlaylistEntry {
   /** group-title, or #EXTGRP when there is none. */
   group: string | null;
   /** Headers a player must send; both null when none are asked for. */
-  headers: RequestHeaders;
+  headers: Headers;
 }
 
 /** A file is a playlist when it starts with #EXTM3U (after a byte-order mark or blank space). */
@@ -58,7 +58,7 @@ function nameComma(text: string): number {
 }
 
 /** `User-Agent=…&Referer=…` (Kodi's stream headers and `url|…` suffix; values may be %-encoded). */
-function headerPairs(text: string, into: RequestHeaders): void {
+function headerPairs(text: string, into: Headers): void {
   for (const pair of text.split('&')) {
     const at = pair.indexOf('=');
     if (at < 1) continue;
@@ -70,13 +70,13 @@ function headerPairs(text: string, into: RequestHeaders): void {
       // kept as written
     }
     if (!value) continue;
-    if (key === 'user-agent') into.userAgent = value;
+    if (key === 'user-agent') into.user_agent = value;
     if (key === 'referer' || key === 'referrer') into.referrer = value;
   }
 }
 
 function blankEntry(): Omit<PlaylistEntry, 'line' | 'url'> {
-  return { name: null, attributes: {}, group: null, headers: { userAgent: null, referrer: null } };
+  return { name: null, attributes: {}, group: null, headers: { user_agent: null, referrer: null } };
 }
 
 export function parseM3u(text: string): PlaylistEntry[] {
@@ -98,7 +98,7 @@ export function parseM3u(text: string): PlaylistEntry[] {
         pending.name = name || null;
         pending.group = pending.attributes['group-title'] || pending.group;
         const a = pending.attributes;
-        pending.headers.userAgent = a['user-agent'] || a['http-user-agent'] || null;
+        pending.headers.user_agent = a['user-agent'] || a['http-user-agent'] || null;
         pending.headers.referrer = a['referrer'] || a['referer'] || a['http-referrer'] || a['http-referer'] || null;
       } else if (directive === '#EXTGRP') {
         pending.group ??= value || null;
@@ -107,7 +107,7 @@ export function parseM3u(text: string): PlaylistEntry[] {
         const option = key!.trim().toLowerCase();
         const setting = rest.join('=').trim().replace(/^"|"$/g, '');
         if (!setting) return;
-        if (option === 'http-user-agent') pending.headers.userAgent = setting;
+        if (option === 'http-user-agent') pending.headers.user_agent = setting;
         if (option === 'http-referrer' || option === 'http-referer') pending.headers.referrer = setting;
       } else if (directive === '#KODIPROP') {
         const match = /^inputstream\.adaptive\.(?:stream|manifest)_headers=(.*)$/i.exec(value);
@@ -134,9 +134,4 @@ export function parseM3u(text: string): PlaylistEntry[] {
     pending = blankEntry();
   });
   return entries;
-}
-
-/** Whether a player must send headers a browser cannot set for this entry. */
-export function needsHeaders(headers: RequestHeaders): boolean {
-  return headers.userAgent !== null || headers.referrer !== null;
 }

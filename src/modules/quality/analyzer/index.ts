@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { getPosition } from 'suncalc';
 import { SafeFetchError, type SafeFetcher } from '../../../http/safe-fetch.ts';
+import type { RequestHeaders } from '../../../shared/streams/request-headers.ts';
 import type { QualityMeasurements } from '../../../shared/quality/score.ts';
 import { detectFormat } from '../../../shared/streams/url.ts';
 import type { PlatformSettings } from '../../discovery/adapters/adapter.ts';
@@ -32,6 +33,17 @@ export interface StreamToAnalyze {
   url: string;
   latitude: number | null;
   longitude: number | null;
+  /** Headers its player must send (a playlist's user-agent and referrer): every request of the analysis sends them. */
+  headers?: RequestHeaders | null | undefined;
+}
+
+/** The fetcher, sending the stream's own headers with every request (a playlist that needs them). */
+function fetcherFor(stream: StreamToAnalyze, fetcher: SafeFetcher): SafeFetcher {
+  const extra: Record<string, string> = {};
+  if (stream.headers?.user_agent) extra['user-agent'] = stream.headers.user_agent;
+  if (stream.headers?.referrer) extra.referer = stream.headers.referrer;
+  if (Object.keys(extra).length === 0) return fetcher;
+  return { ...fetcher, fetch: (url, init = {}) => fetcher.fetch(url, { ...init, headers: { ...extra, ...init.headers } }) };
 }
 
 export interface Analysis {
@@ -71,7 +83,8 @@ export async function analyzeStream(stream: StreamToAnalyze, ctx: AnalyzerContex
   return analyzeEmbedded(stream.url, format, ctx);
 }
 
-async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'webm' | 'flv' | 'mov', ctx: AnalyzerContext): Promise<Analysis> {
+async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'webm' | 'flv' | 'mov', analyzer: AnalyzerContext): Promise<Analysis> {
+  const ctx = { ...analyzer, fetcher: fetcherFor(stream, analyzer.fetcher) };
   const metrics: Record<string, unknown> = { format };
   let media: Buffer;
   let live: boolean | null = null;
