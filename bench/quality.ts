@@ -6,9 +6,16 @@
  * database with a wall on a `recent` scene of four of those streams; one stream dies, the wall's
  * player reports it failing (as the web player does), and the seconds until the wall receives
  * the scene without it are timed, with the default settings (a first failure is confirmed by a
- * re-check 20 s later). Prints one JSON object on its last line.
- * Goals: 1080p ≤ 12 s wall and ≤ 4 CPU-s per analysis; death → re-resolved push ≤ 30 s.
+ * re-check 20 s later). Then the same server imports a 2,000-entry playlist of dead cameras that
+ * never answer (each of their analyses hangs until its time limit), and while that backlog waits:
+ * an admin's forced analysis of a live stream is timed from the request to its start and to its
+ * result, and a stream that dies under a wall is timed again to the push that replaces it.
+ * Prints one JSON object on its last line.
+ * Goals: 1080p ≤ 12 s wall and ≤ 4 CPU-s per analysis; death → re-resolved push ≤ 30 s (also
+ * behind the import); a manual analysis behind a 2,000-stream import answered ≤ 10 s.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { createSafeFetcher } from '../src/http/safe-fetch.ts';
 import { DEFAULT_PLATFORM_SETTINGS } from '../src/modules/discovery/adapters/adapter.ts';
@@ -16,6 +23,7 @@ import { analyzeStream, type AnalyzerContext } from '../src/modules/quality/anal
 import { DEFAULT_MEDIA_TOOLS } from '../src/modules/quality/analyzer/media-tools.ts';
 import { scoreQuality } from '../src/shared/quality/score.ts';
 import type { WallState } from '../src/shared/events.ts';
+import type { QualityProgressDto } from '../src/shared/api/quality.ts';
 import { serveCorpus } from '../tests/support/quality-corpus.ts';
 import { openScreen } from '../tests/support/screens.ts';
 import { benchArgs } from './args.ts';
@@ -80,13 +88,72 @@ try {
     wall.client.socket.emit('screen:health', { streams: [{ stream_id: victim, state: 'error' }] });
     await wall.waitFor((s) => !shown(s).includes(victim), 60_000);
     result.death_to_push_s = round((performance.now() - died) / 1000);
+
+    // A 2,000-entry import of dead cameras that never answer: every analysis of it hangs to its limit.
+    const dead = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+    const deadBase = `http://127.0.0.1:${(dead.address() as AddressInfo).port}`;
+    const entries = Array.from({ length: 2000 }, (_, i) => `#EXTINF:-1 group-title="Outdoor",Bear Cam ${i}\n${deadBase}/dead/${i}/index.m3u8`);
+    const lists = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'audio/x-mpegurl' }).end(`#EXTM3U\n${entries.join('\n')}\n`));
+    await new Promise<void>((resolve) => lists.listen(0, '127.0.0.1', resolve));
+    try {
+      // A wall of manual slots (an import cannot take them): the first stream, and the second with a
+      // fallback address, so the wall is pushed the fallback once the second is confirmed offline.
+      const [first, second] = [ids[0]!, ids[1]!];
+      await api('PUT', '/api/streams', { id: second, fallback_url: corpus.live('frozen720') });
+      const manual = await api('POST', '/api/scenes', { name: 'Bench manual', selection_algorithm: 'manual', stream_ids: [first, second] });
+      await api('PUT', '/api/config/default-scene', { scene_id: manual.id });
+      const source = await api('POST', '/api/discovery/sources', { name: 'Dead list', platform: 'direct', url: `http://127.0.0.1:${(lists.address() as AddressInfo).port}/list.m3u`, config: { trust_all: true, review_large: false, max_entries: 2000 } });
+      const run = (await api('POST', '/api/discovery?action=run', { sourceId: source.id })) as unknown as { jobId: number };
+      for (;;) {
+        const [job] = (await (await fetch(`${server.base}/api/discovery/jobs?limit=1`, { headers: benchAuth })).json()) as { id: number; status: string; streams_added: number }[];
+        if (job?.id === run.jobId && job.status !== 'queued' && job.status !== 'running') {
+          result.import_added = job.streams_added;
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const queue = (await (await fetch(`${server.base}/api/quality/queue`, { headers: benchAuth })).json()) as { waiting: Record<string, number> };
+      result.import_waiting = queue.waiting.new;
+
+      const admin = openScreen(server.base, { kind: 'admin' }, benchAuth);
+      await admin.waitFor((s) => s?.kind === 'admin', 10_000);
+      const target = ids[0]!; // clean360, live
+      let startedAt = 0;
+      let doneAt = 0;
+      admin.client.socket.on('quality:progress', (p: QualityProgressDto) => {
+        if (p.stream_id !== target) return;
+        if (p.status === 'analyzing' && !startedAt) startedAt = performance.now();
+        if ((p.status === 'done' || p.status === 'failed') && startedAt) doneAt = performance.now();
+      });
+      const asked = performance.now();
+      await api('POST', '/api/quality?action=analyze', { streamId: target, force: true });
+      while (!doneAt && performance.now() - asked < 120_000) await new Promise((r) => setTimeout(r, 50));
+      result.manual_behind_import = { wait_to_start_s: round((startedAt - asked) / 1000), answered_s: round((doneAt - asked) / 1000) };
+      admin.close();
+
+      // Self-healing while the backlog waits: the second slot's camera dies; confirming it takes two
+      // failed checks (the second 20 s after the first), both ahead of the import.
+      const urlOf = (s: unknown) => ((s as WallState | null)?.streams ?? []).find((x) => x.id === second)?.url;
+      await wall.waitFor((s) => urlOf(s) === corpus.live('blurred720'), 15_000);
+      corpus.setDown('blurred720', true);
+      const diedAgain = performance.now();
+      wall.client.socket.emit('screen:health', { streams: [{ stream_id: second, state: 'error' }] });
+      await wall.waitFor((s) => urlOf(s) === corpus.live('frozen720'), 90_000);
+      result.death_to_push_behind_import_s = round((performance.now() - diedAgain) / 1000);
+    } finally {
+      dead.closeAllConnections();
+      dead.close();
+      lists.close();
+    }
     wall.close();
   } finally {
     await server.stop();
   }
   const hls = result.hls_1080p as { wall_s_p50: number; cpu_s_p50: number };
-  result.goal = { hls_1080p_wall_s: '<= 12 (ambition 8)', hls_1080p_cpu_s: '<= 4 (ambition 2)', death_to_push_s: '<= 30' };
-  result.met = hls.wall_s_p50 <= 12 && hls.cpu_s_p50 <= 4 && (result.death_to_push_s as number) <= 30;
+  const manual = result.manual_behind_import as { answered_s: number };
+  result.goal = { hls_1080p_wall_s: '<= 12 (ambition 8)', hls_1080p_cpu_s: '<= 4 (ambition 2)', death_to_push_s: '<= 30', manual_behind_import_answered_s: '<= 10' };
+  result.met = hls.wall_s_p50 <= 12 && hls.cpu_s_p50 <= 4 && (result.death_to_push_s as number) <= 30 && (result.death_to_push_behind_import_s as number) <= 30 && manual.answered_s <= 10;
 } finally {
   await fetcher.close();
   await corpus.close();

@@ -32,6 +32,9 @@ export async function startJobQueue(options: { url: string; logger: Logger; sett
     // Where silent jobs are found and schedules fire: shortened by JOBS_MONITOR_SECONDS (tests).
     ...(monitor ? { superviseIntervalSeconds: monitor, cronMonitorIntervalSeconds: Math.min(monitor, 45), cronWorkerIntervalSeconds: Math.min(monitor, 45) } : {}),
     openTelemetry: { enabled: false },
+    // Queues that opt in (`notify: true`) wake their workers the moment a job is created, instead
+    // of at their next poll: an admin's analysis starts at once. Costs one listening connection.
+    useListenNotify: true,
   });
   // pg-boss reports database trouble as events; a restart of PostgreSQL must never end the process.
   let quiet = false;

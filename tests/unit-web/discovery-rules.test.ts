@@ -1,7 +1,7 @@
 /** The Stream Discovery panel's rules (spec §4, §8): last-run texts, card states, the jobs list. */
 import { describe, expect, it } from 'vitest';
 import type { DiscoveryJobDto, DiscoverySourceDto } from '../../src/shared/api/index.ts';
-import { cardState, foundAdded, jobSourceName, lastRunText, mergeJob, mergeJobLists, mergeStats } from '../../web/features/admin/discovery/rules.ts';
+import { cardState, foundAdded, jobSourceName, jobTally, lastRunText, mergeJob, mergeJobLists, mergeStats } from '../../web/features/admin/discovery/rules.ts';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -71,5 +71,20 @@ describe('jobs', () => {
     expect(mergeJob([done], job({ id: 5, status: 'running', attempts: 2, streams_discovered: 0 }))[0]!.status).toBe('running');
     const stat = { source_id: 7, source_name: 'Playlist', last_run: ago(0), total_added: 2, total_discovered: 2 };
     expect(mergeStats([stat], [{ ...stat, total_added: 0, total_discovered: 0 }])).toEqual([stat]);
+  });
+});
+
+describe('what a run did besides adding', () => {
+  it.each([
+    [{ streams_reviewed: 0, streams_inactive: 0, skipped: {} }, ''],
+    [{ streams_reviewed: 300, streams_inactive: 0, skipped: {} }, 'To review: 300'],
+    [{ streams_reviewed: 0, streams_inactive: 1, skipped: { duplicate: 1 } }, 'Inactive (need headers): 1 • Skipped: 1 duplicate'],
+    [
+      { streams_reviewed: 0, streams_inactive: 10, skipped: { 'non-http': 50, 'not-relevant': 800, duplicate: 40, invalid: 0 } },
+      'Inactive (need headers): 10 • Skipped: 800 not nature cams, 50 not HTTP (rtmp, rtsp…), 40 duplicates',
+    ],
+    [{ streams_reviewed: 2, streams_inactive: 0, skipped: { invalid: 2, 'not-relevant': 1 } }, 'To review: 2 • Skipped: 2 broken addresses, 1 not a nature cam'],
+  ] as const)('%j → %s', (tally, text) => {
+    expect(jobTally(tally)).toBe(text);
   });
 });

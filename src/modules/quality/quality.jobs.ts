@@ -244,19 +244,20 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
 
   return {
     async start() {
-      const options = { policy: 'stately' as const, retryLimit: 1, retryDelay: 5, expireInSeconds: 300, heartbeatSeconds: deps.heartbeatSeconds, deleteAfterSeconds: 24 * 3600 };
+      const options = { policy: 'stately' as const, retryLimit: 1, retryDelay: 5, expireInSeconds: 300, heartbeatSeconds: deps.heartbeatSeconds, deleteAfterSeconds: 24 * 3600, notify: true };
       await queue.createQueue(QUALITY_QUEUE, options);
+      await queue.updateQueue(QUALITY_QUEUE, { notify: true });
       await queue.createQueue(RECHECK_QUEUE, { policy: 'stately', retryLimit: 1 });
       await queue.createQueue(SWEEP_QUEUE, { policy: 'singleton' });
       if (settings.sweepCron) await queue.schedule(SWEEP_QUEUE, settings.sweepCron, {}, { tz: 'UTC' });
       else await queue.unschedule(SWEEP_QUEUE);
       if (deps.work) {
         // The urgent lanes' own worker: an admin's request or a failing wall never waits behind a backlog.
-        await queue.work<QueueData>(QUALITY_QUEUE, { batchSize: 1, localConcurrency: 1, pollingIntervalSeconds: 1, minPriority: URGENT_PRIORITY }, analyze);
+        await queue.work<QueueData>(QUALITY_QUEUE, { batchSize: 1, localConcurrency: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, minPriority: URGENT_PRIORITY }, analyze);
         // Every lane, highest first; one import's streams take one slot of a node at a time. (pg-boss's
         // cluster-wide group limit lets a node's own workers race past it when they fetch at the same
         // moment; the node's limit is exact, and bounds an import at one analysis per node.)
-        await queue.work<QueueData>(QUALITY_QUEUE, { batchSize: 1, localConcurrency: settings.concurrency, pollingIntervalSeconds: 1, localGroupConcurrency: 1 }, analyze);
+        await queue.work<QueueData>(QUALITY_QUEUE, { batchSize: 1, localConcurrency: settings.concurrency, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, localGroupConcurrency: 1 }, analyze);
         await queue.work<{ streamId: number }>(RECHECK_QUEUE, { pollingIntervalSeconds: 1 }, async ([job]) => {
           if (job) await enqueue({ streamId: job.data.streamId, trigger: 'recheck' });
         });

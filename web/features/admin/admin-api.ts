@@ -14,7 +14,9 @@ import type {
   RecentEvaluationDto,
   AnalyzeDto,
   QualityAnalysisDto,
+  QualityQueueDto,
   QualityRunDto,
+  RejectMatchingDto,
   RunAllDto,
   RunOneDto,
   InitializeDto,
@@ -24,6 +26,7 @@ import type {
   SceneUpdate,
   StreamDto,
   SubmissionDto,
+  SubmissionPageDto,
   SuccessDto,
 } from '../../../src/shared/api/index.ts';
 import type { ScreenPresence } from '../../../src/shared/events.ts';
@@ -55,7 +58,14 @@ export const adminApi = {
   screens: () => requestJson<ScreenPresence[]>('/screens?include_offline=true'),
   commandScreens: (command: ScreenCommandName, id?: string) => send<SuccessDto>('POST', '/screens/command', { command, ...(id ? { id } : {}) }),
 
-  submissions: (status: 'pending' | 'approved' | 'rejected') => requestJson<SubmissionDto[]>(`/submissions?status=${status}`),
+  submissions: (query: { status: 'pending' | 'approved' | 'rejected'; q?: string; submitted_by?: string; cursor?: number | null }) => {
+    const params = new URLSearchParams({ status: query.status, limit: '50' });
+    if (query.q) params.set('q', query.q);
+    if (query.submitted_by) params.set('submitted_by', query.submitted_by);
+    if (query.cursor) params.set('cursor', String(query.cursor));
+    return requestJson<SubmissionPageDto>(`/submissions?${params}`);
+  },
+  rejectMatching: (filter: { q?: string; submitted_by?: string }, note: string) => send<RejectMatchingDto>('POST', '/submissions/reject-matching', { filter, note }),
   pendingCount: () => requestJson<{ pending: number }>('/submissions/count'),
   approveSubmission: (input: StreamInput & { id: number }) => send<SubmissionDto>('POST', '/submissions/approve', input),
   rejectSubmission: (id: number, note: string) => send<SubmissionDto>('POST', '/submissions/reject', { id, note }),
@@ -79,6 +89,7 @@ export const adminApi = {
   analyzeAll: () => send<AnalyzeAllDto>('POST', '/quality?action=analyze-all', {}),
   analyses: (streamId: number) => requestJson<QualityAnalysisDto[]>(`/quality/analyses?streamId=${streamId}&limit=50`),
   latestQualityRun: () => requestJson<{ run: QualityRunDto | null }>('/quality/runs/latest'),
+  qualityQueue: () => requestJson<QualityQueueDto>('/quality/queue'),
 
   recentEvaluations: () => requestJson<RecentEvaluationDto[]>('/quality?action=recent-evaluations'),
   leaderboard: () => requestJson<LeaderboardEntryDto[]>('/human-evaluation?action=leaderboard'),

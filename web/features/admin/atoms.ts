@@ -4,7 +4,7 @@
  * other's edits at once.
  */
 import { atom } from 'jotai';
-import type { DiscoveryJobDto, DiscoverySourceDto, DiscoveryStatDto, QualityAnalysisDto, QualityRunDto, SceneDto, StreamDto } from '../../../src/shared/api/index.ts';
+import type { DiscoveryJobDto, DiscoverySourceDto, DiscoveryStatDto, QualityAnalysisDto, QualityQueueDto, QualityRunDto, SceneDto, StreamDto } from '../../../src/shared/api/index.ts';
 import type { ScreenPresence } from '../../../src/shared/events.ts';
 
 export type Loaded<T> = { status: 'loading' } | { status: 'error'; error: string } | { status: 'ready'; value: T };
@@ -29,6 +29,8 @@ export const qualityRunAtom = atom<QualityRunDto | null>(null);
 export const analyzingAtom = atom<ReadonlySet<number>>(new Set<number>());
 export const lastAnalysisAtom = atom<ReadonlyMap<number, QualityAnalysisDto>>(new Map());
 export const runFailuresAtom = atom<readonly { stream_id: number; name: string; error: string }[]>([]);
+/** The analysis queue (waiting by lane, running, per minute); pushes carry a version, the REST answer 0. */
+export const qualityQueueAtom = atom<QualityQueueDto | null>(null);
 
 /** The ready value, or an empty list while loading or failed. */
 export function readyOr<T>(loaded: Loaded<T>, fallback: T): T {

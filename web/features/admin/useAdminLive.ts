@@ -22,6 +22,7 @@ import {
   discoverySourcesAtom,
   discoveryStatsAtom,
   pendingSubmissionsAtom,
+  qualityQueueAtom,
   scenesAtom,
   screensAtom,
   streamsAtom,
@@ -70,6 +71,11 @@ export function reloadAll(): void {
     ({ run }) => store.set(qualityRunAtom, run),
     () => undefined, // the Streams tab shows the run's own errors
   );
+  adminApi.qualityQueue().then(
+    // A push that arrived first is as fresh: the REST answer only fills an empty panel.
+    (queue) => store.set(qualityQueueAtom, (current) => current ?? queue),
+    () => undefined, // a node without the job queue has no queue to show
+  );
   adminApi.pendingCount().then(
     (c) => store.set(pendingSubmissionsAtom, c.pending),
     () => undefined, // the Submissions tab shows its own error
@@ -111,6 +117,11 @@ export function useAdminLive(): void {
       store.set(pendingSubmissionsAtom, pending);
       store.set(submissionsVersionAtom, (n) => n + 1);
     });
+    socket.on('submissions:bulk-reviewed', ({ pending }) => {
+      store.set(pendingSubmissionsAtom, pending);
+      store.set(submissionsVersionAtom, (n) => n + 1);
+    });
+    socket.on('quality:queue', (queue) => store.set(qualityQueueAtom, (current) => (current && current.version > queue.version ? current : queue)));
     socket.on('activity:recorded', () => store.set(activityVersionAtom, (n) => n + 1));
     let qualityVersion = 0;
     socket.on('quality:progress', (p) => {

@@ -15,7 +15,7 @@ import { discoveryJobsAtom, discoverySourcesAtom, discoveryStatsAtom, readyOr } 
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime, timeAgo } from '../format.ts';
 import { load } from '../useAdminLive.ts';
-import { cardState, foundAdded, jobSourceName, lastRunText, mergeJobLists, mergeStats, PLATFORM_LABELS } from './rules.ts';
+import { cardState, foundAdded, jobSourceName, jobTally, lastRunText, mergeJobLists, mergeStats, newestJobOf, PLATFORM_LABELS } from './rules.ts';
 import { SourceForm } from './SourceForm.tsx';
 
 const SAFETY_REFRESH_MS = 30_000;
@@ -144,6 +144,11 @@ export default function DiscoveryTab() {
                   {source.schedule ? ` · scheduled (${source.schedule})` : ''}
                   {source.deliver === 'review' ? ' · finds go to review' : ''}
                 </p>
+                {(() => {
+                  const newest = newestJobOf(source, jobs);
+                  const tally = newest ? jobTally(newest) : '';
+                  return tally ? <p className="scene-card__meta source-card__tally">Last run: {tally}</p> : null;
+                })()}
                 {state.kind === 'running' && (
                   <p className="source-card__status" role="status">
                     <span className="spinner spinner--small" aria-hidden="true" /> {state.job?.status === 'running' ? `Running… ${foundAdded(state.job)}` : 'Starting…'}
@@ -182,6 +187,7 @@ export default function DiscoveryTab() {
                 <JobIcon job={job} />
                 <strong>{jobSourceName(job)}</strong>
                 <span>{foundAdded(job)}</span>
+                {jobTally(job) && <span className="job__tally">{jobTally(job)}</span>}
                 {job.status === 'failed' && <span className="job__error">{job.error_message || 'Failed'}</span>}
                 <time dateTime={job.created_at} title={formatDateTime(job.created_at)}>
                   {timeAgo(job.created_at, now)}

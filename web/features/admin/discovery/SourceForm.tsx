@@ -5,7 +5,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import type { DiscoverySourceDto } from '../../../../src/shared/api/index.ts';
-import { CATEGORIES, DISCOVERY_PLATFORMS, type DiscoveryPlatform } from '../../../../src/shared/constants.ts';
+import { CATEGORIES, DISCOVERY_PLATFORMS, LARGE_PLAYLIST, type DiscoveryPlatform } from '../../../../src/shared/constants.ts';
 import { adminApi } from '../admin-api.ts';
 import { ErrorBox, Options } from '../../../components/FormParts.tsx';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
@@ -45,6 +45,9 @@ function draftOf(source: DiscoverySourceDto | null): Draft {
     max_pages: text(c.max_pages),
     max_entries: text(c.max_entries),
     category: text(c.category),
+    // One choice for the two settings: trust every entry, or send / skip what is not a nature cam.
+    others: c.trust_all === true ? 'trust' : c.irrelevant === 'skip' ? 'skip' : 'review',
+    review_large: c.review_large !== false,
   };
 }
 
@@ -53,11 +56,15 @@ function inputOf(d: Draft): Record<string, unknown> {
   const s = (k: string) => String(d[k] ?? '').trim();
   const num = (k: string) => (s(k) ? Number(s(k)) : undefined);
   const platform = d.platform as DiscoveryPlatform;
-  const config: Record<string, unknown> = { category: s('category') || undefined };
+  const config: Record<string, unknown> = {
+    category: s('category') || undefined,
+    trust_all: d.others === 'trust',
+    irrelevant: d.others === 'skip' ? 'skip' : 'review',
+  };
   if (platform === 'youtube') Object.assign(config, { query: s('query') || undefined, channel_id: s('channel_id') || undefined, max_pages: num('max_pages') });
   if (platform === 'twitch') Object.assign(config, { game_id: s('game_id'), language: s('language') || undefined, tags: list(s('tags'), /,/), max_pages: num('max_pages') });
   if (platform === 'vimeo') Object.assign(config, { links: list(s('links'), /\s+/) });
-  if (platform === 'direct') Object.assign(config, { groups: list(s('groups'), /,/), max_entries: num('max_entries') });
+  if (platform === 'direct') Object.assign(config, { groups: list(s('groups'), /,/), max_entries: num('max_entries'), review_large: d.review_large === true });
   if (platform === 'earthcam' || platform === 'custom') Object.assign(config, { max_pages: num('max_pages') });
   return {
     name: s('name'),
@@ -150,6 +157,18 @@ export function SourceForm({ source, onDone }: { source: DiscoverySourceDto | nu
           <Options values={[['pool', 'Straight into the stream pool'], ['review', 'To the submissions review queue']]} />
         </select>
       </label>
+      <label className="field">
+        Finds that do not look like nature cams
+        <select name="others" value={String(draft.others)} onChange={set('others')}>
+          <Options values={[['review', 'Go to the review queue'], ['skip', 'Are skipped (counted on the run)'], ['trust', 'Trust every entry of this source']]} />
+        </select>
+      </label>
+      {platform === 'direct' && (
+        <label className="field field--check">
+          <input type="checkbox" name="review_large" checked={draft.review_large === true} onChange={(e) => setDraft((d) => ({ ...d, review_large: e.target.checked }))} />
+          Send playlists of more than {LARGE_PLAYLIST} entries to review, even when finds go to the pool
+        </label>
+      )}
       <label className="field">
         Schedule
         <select name="schedule" value={String(draft.schedule)} onChange={set('schedule')}>

@@ -8,6 +8,7 @@ import { guessPlatform } from '../../../../src/shared/streams/platform.ts';
 import { CategoryLabel } from '../../../components/Badges.tsx';
 import { ChartIcon, EditIcon, ExternalIcon, TrashIcon } from '../../../components/icons.tsx';
 import { AnalyzeAllButton, AnalyzeAllProgress } from '../quality/AnalyzeAll.tsx';
+import { QueuePanel } from '../quality/QueuePanel.tsx';
 import { HealthBadge } from '../quality/HealthBadge.tsx';
 import { HistoryModal } from '../quality/HistoryModal.tsx';
 import { ReanalyzeButton } from '../quality/ReanalyzeButton.tsx';
@@ -54,6 +55,7 @@ function StreamRow(props: { stream: StreamDto; index: number; actions: RowAction
       </td>
       <td>
         <span className={`status-dot${stream.active ? ' status-dot--live' : ''}`}>{stream.active ? 'Live' : 'Inactive'}</span>
+        {stream.inactive_reason && <div className="scene-card__meta status-reason">{stream.inactive_reason}</div>}
       </td>
       <td>
         <HealthBadge health={stream.health} />
@@ -157,7 +159,10 @@ export default function StreamsTab() {
       <section className="panel" aria-labelledby="streams-title">
         <div className="panel__header">
           <h2 id="streams-title">Streams</h2>
-          <AnalyzeAllButton />
+          <div className="panel__actions">
+            <QueuePanel />
+            <AnalyzeAllButton />
+          </div>
         </div>
         <AnalyzeAllProgress />
         <div className="toolbar">
@@ -246,6 +251,14 @@ export default function StreamsTab() {
       </section>
       {editing && (
         <Modal title="Edit Stream" onClose={() => setEditing(null)} wide>
+          {editing.request_headers && (
+            <p className="notice" role="note">
+              {editing.inactive_reason ?? 'This stream needs request headers a browser cannot send.'} Its analyses send
+              {editing.request_headers.user_agent ? ` User-Agent: ${editing.request_headers.user_agent}` : ''}
+              {editing.request_headers.user_agent && editing.request_headers.referrer ? ' and' : ''}
+              {editing.request_headers.referrer ? ` Referer: ${editing.request_headers.referrer}` : ''}.
+            </p>
+          )}
           <StreamForm
             initial={valuesOf(editing)}
             submitLabel="Save changes"

@@ -1,12 +1,16 @@
 /**
- * The review queue: visitors' submissions arrive live; each can be previewed in the real
- * player, approved (it becomes an active stream, with the name and category the reviewer
- * set) or rejected with a note. Approved and rejected ones stay listed as history.
+ * The review queue: visitors' submissions and discovery's finds arrive live; each can be
+ * previewed in the real player, approved (it becomes an active stream, with the name and
+ * category the reviewer set; inactive, saying why, when it needs headers a browser cannot
+ * send) or rejected with a note. The queue is paged (thousands from one playlist), filtered by
+ * words and submitter, and a filtered set can be rejected at once. Approved and rejected ones
+ * stay listed as history.
  */
 import { useAtomValue } from 'jotai';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import type { SubmissionDto } from '../../../../src/shared/api/index.ts';
 import { CATEGORIES } from '../../../../src/shared/constants.ts';
+import { headersInactiveReason } from '../../../../src/shared/streams/request-headers.ts';
 import { suggestCategory, suggestName } from '../../../../src/shared/streams/url.ts';
 import { Player } from '../../../components/Player/Player.tsx';
 import { Modal } from '../../../components/Modal.tsx';
@@ -84,13 +88,60 @@ function Review({ submission, onDone }: { submission: SubmissionDto; onDone: () 
   );
 }
 
+/** The page the console holds: the first page fetched for the filter, then each "Show more" appended. */
+interface Listing {
+  key: string;
+  submissions: SubmissionDto[];
+  nextCursor: number | null;
+  total: number;
+  submitters: { name: string; count: number }[];
+}
+
 export default function SubmissionsTab() {
   const version = useAtomValue(submissionsVersionAtom, { store });
   const [status, setStatus] = useState<Status>('pending');
+  const [search, setSearch] = useState('');
+  const [submitter, setSubmitter] = useState('');
+  const q = useDeferredValue(search.trim());
   const [reviewing, setReviewing] = useState<SubmissionDto | null>(null);
+  const [rejectingAll, setRejectingAll] = useState(false);
+  const [more, setMore] = useState<Listing | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const filter = { ...(q ? { q } : {}), ...(submitter ? { submitted_by: submitter } : {}) };
+  const key = `${status}|${q}|${submitter}`;
 
-  const { value: list, error } = useRemote(() => adminApi.submissions(status), `${status}:${version}`, 'Failed to load submissions');
+  const { value: first, error } = useRemote(() => adminApi.submissions({ status, ...filter }), `${key}:${version}`, 'Failed to load submissions');
+  // Pages fetched with "Show more" belong to the first page they followed; a new first page starts over.
+  const listing: Listing | null = first
+    ? more && more.key === `${key}:${version}`
+      ? more
+      : { key: `${key}:${version}`, submissions: first.submissions, nextCursor: first.next_cursor, total: first.total, submitters: first.submitters ?? [] }
+    : null;
 
+  async function showMore() {
+    if (!listing?.nextCursor) return;
+    setLoadingMore(true);
+    try {
+      const page = await adminApi.submissions({ status, ...filter, cursor: listing.nextCursor });
+      setMore({ ...listing, submissions: [...listing.submissions, ...page.submissions], nextCursor: page.next_cursor, total: page.total });
+    } catch (failure) {
+      showFailure('Failed to load more submissions', failure);
+    } finally {
+      setLoadingMore(false);
+    }
+  }
+
+  async function rejectAll(note: string) {
+    setRejectingAll(false);
+    try {
+      const { rejected } = await adminApi.rejectMatching(filter, note);
+      showSuccess(`Rejected ${rejected.toLocaleString('en-US')} ${rejected === 1 ? 'submission' : 'submissions'}`);
+    } catch (failure) {
+      showFailure('Failed to reject the submissions', failure);
+    }
+  }
+
+  const list = listing?.submissions ?? null;
   return (
     <section className="panel" aria-labelledby="submissions-title">
       <div className="panel__header">
@@ -104,6 +155,39 @@ export default function SubmissionsTab() {
           </select>
         </label>
       </div>
+      <div className="toolbar">
+        <label className="field toolbar__search">
+          Search
+          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Title or address" />
+        </label>
+        <label className="field">
+          Submitted by
+          <select value={submitter} onChange={(e) => setSubmitter(e.target.value)}>
+            <option value="">Anyone</option>
+            {submitter && !listing?.submitters.some((s) => s.name === submitter) && <option value={submitter}>{submitter}</option>}
+            {listing?.submitters.map((s) => (
+              <option key={s.name} value={s.name}>
+                {s.name} ({s.count.toLocaleString('en-US')})
+              </option>
+            ))}
+          </select>
+        </label>
+        {status === 'pending' && listing && listing.total > 0 && (
+          <button type="button" className="button button--ghost button--danger-text" onClick={() => setRejectingAll(true)}>
+            Reject all {listing.total.toLocaleString('en-US')} shown
+          </button>
+        )}
+      </div>
+      {listing && (
+        <p className="counts" aria-live="polite">
+          <span>
+            <strong>{listing.total.toLocaleString('en-US')}</strong> {status === 'pending' ? 'waiting' : status}
+          </span>
+          <span>
+            <strong>{listing.submissions.length.toLocaleString('en-US')}</strong> listed
+          </span>
+        </p>
+      )}
       {error && (
         <p className="error-box" role="alert">
           {error}
@@ -112,7 +196,7 @@ export default function SubmissionsTab() {
       {list === null ? (
         <p className="empty">Loading…</p>
       ) : list.length === 0 ? (
-        <p className="empty">{status === 'pending' ? 'No submissions are waiting. New ones appear here as visitors send them.' : 'None yet.'}</p>
+        <p className="empty">{q || submitter ? 'Nothing matches this filter.' : status === 'pending' ? 'No submissions are waiting. New ones appear here as visitors send them.' : 'None yet.'}</p>
       ) : (
         <div className="table-wrap">
           <table className="table">
@@ -135,6 +219,7 @@ export default function SubmissionsTab() {
                   <td>
                     <strong>{s.title ?? suggestName(s.url)}</strong>
                     <div className="scene-card__meta">{s.url}</div>
+                    {s.request_headers && <div className="scene-card__meta status-reason">{headersInactiveReason(s.request_headers)}</div>}
                   </td>
                   <td>{s.platform ?? 'unknown'}</td>
                   <td>{s.submitted_by}</td>
@@ -157,11 +242,44 @@ export default function SubmissionsTab() {
           </table>
         </div>
       )}
+      {listing?.nextCursor && (
+        <div className="list-more">
+          <button type="button" className="button button--ghost" onClick={() => void showMore()} disabled={loadingMore}>
+            {loadingMore ? 'Loading…' : `Show more (${(listing.total - listing.submissions.length).toLocaleString('en-US')} left)`}
+          </button>
+        </div>
+      )}
       {reviewing && (
         <Modal title="Review submission" onClose={() => setReviewing(null)} wide>
           <Review submission={reviewing} onDone={() => setReviewing(null)} />
         </Modal>
       )}
+      {rejectingAll && listing && (
+        <RejectAllDialog total={listing.total} filter={[submitter && `from ${submitter}`, q && `matching "${q}"`].filter(Boolean).join(', ')} onConfirm={(note) => void rejectAll(note)} onCancel={() => setRejectingAll(false)} />
+      )}
     </section>
+  );
+}
+
+function RejectAllDialog(props: { total: number; filter: string; onConfirm: (note: string) => void; onCancel: () => void }) {
+  const [note, setNote] = useState('');
+  return (
+    <Modal title="Reject submissions" onClose={props.onCancel}>
+      <div className="modal__text">
+        Reject all <strong>{props.total.toLocaleString('en-US')}</strong> waiting submissions{props.filter ? ` ${props.filter}` : ''}? They stay listed under Rejected.
+      </div>
+      <label className="field">
+        Note (optional)
+        <input value={note} onChange={(e) => setNote(e.target.value)} maxLength={1000} placeholder="Why they were rejected" />
+      </label>
+      <div className="modal__footer">
+        <button type="button" className="button button--ghost" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="button button--danger" onClick={() => props.onConfirm(note)}>
+          Reject {props.total.toLocaleString('en-US')}
+        </button>
+      </div>
+    </Modal>
   );
 }
