@@ -136,6 +136,21 @@ export async function serveMedia(dir: string, port = 0): Promise<MediaServer> {
       setTimeout(() => res.writeHead(200, { 'Content-Type': 'audio/x-mpegurl' }).end(body), 1_500);
       return;
     }
+    if (url.pathname === '/lists/world-tv.m3u') {
+      // A general TV list, as iptv-org's country lists are: two nature cams (one of them needs a
+      // user-agent a browser cannot send), sixty TV channels, three rtmp/rtsp entries, two repeats.
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const lines = ['#EXTM3U'];
+      lines.push('#EXTINF:-1 group-title="Outdoor",Harbour Seal Cam', `${base}/dusk.mp4?cam=world-seals`);
+      lines.push('#EXTINF:-1 group-title="Outdoor",Puffin Burrow Cam', '#EXTVLCOPT:http-user-agent=PuffinPlayer/2.0', `${base}/meadow.mp4?cam=world-puffins`);
+      const channels = ['CNN International', 'Freeform', 'Zoom', 'Cooking Panda', 'Shop TV', 'Gospel Hour'];
+      for (let i = 0; i < 60; i++) lines.push(`#EXTINF:-1 group-title="General",${channels[i % channels.length]} ${i + 1}`, `https://tv.example.org/${i}/index.m3u8`);
+      for (let i = 0; i < 3; i++) lines.push(`#EXTINF:-1,Eagle Cam ${i}`, `rtmp://live.example.org/eagle${i}`);
+      lines.push('#EXTINF:-1 group-title="Outdoor",Harbour Seal Cam (backup)', `${base}/dusk.mp4?cam=world-seals`);
+      lines.push('#EXTINF:-1 group-title="Outdoor",Puffin Burrow Cam (backup)', `${base}/meadow.mp4?cam=world-puffins`);
+      res.writeHead(200, { 'Content-Type': 'audio/x-mpegurl' });
+      return res.end(`${lines.join('\n')}\n`);
+    }
     if (url.pathname === '/live/index.m3u8') {
       res.writeHead(200, { 'Content-Type': TYPES['.m3u8']!, 'Cache-Control': 'no-cache' });
       return res.end(livePlaylist((Date.now() - started) / 1000));
