@@ -18,7 +18,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { createSafeFetcher } from '../src/http/safe-fetch.ts';
-import { DEFAULT_PLATFORM_SETTINGS } from '../src/modules/discovery/adapters/adapter.ts';
+import { DEFAULT_PLATFORM_SETTINGS } from '../src/modules/platforms/settings.ts';
 import { analyzeStream, type AnalyzerContext } from '../src/modules/quality/analyzer/index.ts';
 import { DEFAULT_MEDIA_TOOLS } from '../src/modules/quality/analyzer/media-tools.ts';
 import { scoreQuality } from '../src/shared/quality/score.ts';

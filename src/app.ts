@@ -22,9 +22,9 @@ import { errorHandler, HttpError, notFound } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
 import { webApp } from './http/web.ts';
 import type { Logger } from './logger.ts';
-import { configRouter } from './modules/config/config.routes.ts';
+import { defaultSceneRouter } from './modules/scenes/default-scene.routes.ts';
 import { discoveryRouter, type DiscoveryRouteDeps } from './modules/discovery/discovery.routes.ts';
-import { DEFAULT_PLATFORM_SETTINGS, type PlatformSettings } from './modules/discovery/adapters/adapter.ts';
+import { DEFAULT_PLATFORM_SETTINGS, type PlatformSettings } from './modules/platforms/settings.ts';
 import { discoveryPushes } from './modules/discovery/discovery.changes.ts';
 import { createDiscoveryJobs, type DiscoveryJobs, type DiscoveryJobsDeps } from './modules/discovery/discovery.jobs.ts';
 import { DEFAULT_JOB_SETTINGS, type JobQueue, type JobSettings } from './jobs/queue.ts';
@@ -115,7 +115,7 @@ export function apiRouter(services: Services): Router<AppState> {
     docsRouter(() => api),
     streamsRouter(services),
     scenesRouter(services),
-    configRouter(services),
+    defaultSceneRouter(services),
     discoveryRouter(services),
     qualityRouter(services),
     evaluationRouter(services),

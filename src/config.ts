@@ -6,7 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseAllowHosts } from './http/safe-fetch.ts';
 import type { JobSettings } from './jobs/queue.ts';
-import type { PlatformSettings } from './modules/discovery/adapters/adapter.ts';
+import type { PlatformSettings } from './modules/platforms/settings.ts';
 import type { QualitySettings } from './modules/quality/quality.jobs.ts';
 
 const flag = (fallback: boolean) =>

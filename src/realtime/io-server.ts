@@ -6,9 +6,8 @@ import type http from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import type { DomainChange } from '../domain/changes.ts';
 import { isAllowedOrigin } from '../http/origin.ts';
-import type { ClientToServerEvents, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
+import type { ClientToServerEvents, PlaybackState, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
 import type { AdapterSetup } from './adapter.ts';
-import type { Presence } from './presence.ts';
 import type { Affected } from './scene-directory.ts';
 
 /** What one node tells the others after a commit: the version, the changes, the scenes they touch. */
@@ -29,6 +28,20 @@ export interface InterServerEvents {
   'nw:changes': (notice: ChangeNotice) => void;
   'nw:presence-request': (request: { requestId: string }) => void;
   'nw:presence-answer': (answer: PresenceAnswer) => void;
+}
+
+/** Who a socket is, once registered (kept compact: it is multiplied by every idle screen). */
+export interface Presence {
+  kind: ScreenPresence['kind'];
+  device: string | null;
+  name: string | null;
+  follows: string | null;
+  sceneId: number | null;
+  position: number | null;
+  connectedAt: number;
+  heartbeatAt: number;
+  health: Record<string, PlaybackState> | null;
+  node: string;
 }
 
 export interface SocketData {

@@ -6,22 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../logger.ts';
-import type { PlaybackState, ScreenPresence } from '../shared/events.ts';
-import type { HubServer, PresenceAnswer } from './io-server.ts';
+import type { ScreenPresence } from '../shared/events.ts';
+import type { HubServer, Presence, PresenceAnswer } from './io-server.ts';
+
+export type { Presence } from './io-server.ts';
 import { KIND_ROOMS } from './rooms.ts';
 
-export interface Presence {
-  kind: ScreenPresence['kind'];
-  device: string | null;
-  name: string | null;
-  follows: string | null;
-  sceneId: number | null;
-  position: number | null;
-  connectedAt: number;
-  heartbeatAt: number;
-  health: Record<string, PlaybackState> | null;
-  node: string;
-}
 
 export interface ScreenList {
   screens: ScreenPresence[];

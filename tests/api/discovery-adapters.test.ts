@@ -1,12 +1,14 @@
 /**
  * Each discovery adapter against its fixture server on 127.0.0.1, through the real safe
  * fetcher: pagination, API errors, a 429 with a reset time, a quota error, a timeout, and
- * missing credentials — each ends in finds or in a readable DiscoveryFailure.
+ * missing credentials — each ends in finds or in a readable PlatformFailure (a DiscoveryFailure is one).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSafeFetcher, type SafeFetcher } from '../../src/http/safe-fetch.ts';
 import { createLogger } from '../../src/logger.ts';
-import { DiscoveryFailure, type DiscoveredStream, type DiscoveryContext, type PlatformSettings, type SourceSpec } from '../../src/modules/discovery/adapters/adapter.ts';
+import { type DiscoveredStream, type DiscoveryContext, type SourceSpec } from '../../src/modules/discovery/adapters/adapter.ts';
+import type { PlatformSettings } from '../../src/modules/platforms/settings.ts';
+import { PlatformFailure } from '../../src/modules/platforms/request.ts';
 import { ADAPTERS } from '../../src/modules/discovery/adapters/index.ts';
 import { SOURCE_CONFIGS } from '../../src/shared/api/discovery.ts';
 import type { DiscoveryPlatform } from '../../src/shared/constants.ts';
@@ -49,7 +51,7 @@ async function collect(spec: SourceSpec, context = ctx()): Promise<DiscoveredStr
 
 async function failure(spec: SourceSpec, context = ctx()): Promise<string> {
   const error = await collect(spec, context).then(() => null, (e: unknown) => e);
-  expect(error).toBeInstanceOf(DiscoveryFailure);
+  expect(error).toBeInstanceOf(PlatformFailure);
   return (error as Error).message;
 }
 

@@ -8,7 +8,7 @@
 import { getPosition } from 'suncalc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSafeFetcher, type SafeFetcher } from '../../src/http/safe-fetch.ts';
-import { DEFAULT_PLATFORM_SETTINGS } from '../../src/modules/discovery/adapters/adapter.ts';
+import { DEFAULT_PLATFORM_SETTINGS } from '../../src/modules/platforms/settings.ts';
 import { analyzeStream, type AnalyzerContext } from '../../src/modules/quality/analyzer/index.ts';
 import { DEFAULT_MEDIA_TOOLS, MediaToolError } from '../../src/modules/quality/analyzer/media-tools.ts';
 import { qualityGrade } from '../../src/shared/quality/grade.ts';

@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { PlatformSettings } from '../../src/modules/discovery/adapters/adapter.ts';
+import type { PlatformSettings } from '../../src/modules/platforms/settings.ts';
 
 export interface PlatformFixtures {
   base: string;

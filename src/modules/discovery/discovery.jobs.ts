@@ -17,7 +17,9 @@ import type { SafeFetcher } from '../../http/safe-fetch.ts';
 import type { JobQueue, JobSettings } from '../../jobs/queue.ts';
 import type { Logger } from '../../logger.ts';
 import type { Category, DiscoveryPlatform, IrrelevantAction, SkipReason } from '../../shared/constants.ts';
-import { DiscoveryFailure, realSleep, type DiscoveryAdapter, type DiscoveryContext, type PlatformSettings } from './adapters/adapter.ts';
+import { realSleep, type DiscoveryAdapter, type DiscoveryContext } from './adapters/adapter.ts';
+import { PlatformFailure } from '../platforms/request.ts';
+import type { PlatformSettings } from '../platforms/settings.ts';
 import { ADAPTERS } from './adapters/index.ts';
 import { DiscoveryJob, DiscoverySource } from './discovery.entity.ts';
 import { queueRun, specOf } from './discovery.service.ts';
@@ -201,7 +203,7 @@ export function createDiscoveryJobs(deps: DiscoveryJobsDeps): DiscoveryJobs {
       await run(jobId, queueJobId, signal);
       await finish(jobId, { status: 'completed' });
     } catch (error) {
-      const known = error instanceof DiscoveryFailure || error instanceof DomainError;
+      const known = error instanceof PlatformFailure || error instanceof DomainError;
       if (!known) logger.error({ err: error, jobId }, 'discovery run failed');
       await finish(jobId, { status: 'failed', error: known ? message(error) : `Discovery failed: ${message(error)}` });
     }

@@ -21,7 +21,7 @@ import type { Logger } from '../../logger.ts';
 import type { QualityQueueDto } from '../../shared/api/quality.ts';
 import { SCREEN_ERROR_SECONDS } from '../../shared/quality/health.ts';
 import { QUEUE_LANES, type QueueLane } from '../../shared/quality/queue.ts';
-import type { PlatformSettings } from '../discovery/adapters/adapter.ts';
+import type { PlatformSettings } from '../platforms/settings.ts';
 import { Stream } from '../streams/stream.entity.ts';
 import { analyzeStream, type AnalyzerContext } from './analyzer/index.ts';
 import { MediaToolError, type MediaTools } from './analyzer/media-tools.ts';

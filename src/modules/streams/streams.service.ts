@@ -5,7 +5,6 @@ import { normalizeStreamUrl } from '../../shared/streams/url.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
 import { conflict, notFound } from '../../domain/errors.ts';
-import { SceneStream } from '../scenes/scene.entity.ts';
 import { Stream } from './stream.entity.ts';
 
 export const DUPLICATE_STREAM = 'Duplicate stream detected';
@@ -84,11 +83,15 @@ export async function updateStream(em: EntityManager, changes: Changes, input: S
   return stream;
 }
 
-/** Removes the stream and its scene slots; scenes that placed it are reported as changed. */
+/**
+ * Removes the stream; its scene slots go with it (the database cascades). The scenes that placed
+ * it are read first and named in the change, so they re-resolve — read by SQL, because scenes
+ * depend on streams and never the other way.
+ */
 export async function deleteStream(em: EntityManager, changes: Changes, id: number): Promise<void> {
   const stream = await findStream(em, id);
-  const slots = await em.find(SceneStream, { stream: id }, { fields: ['scene'] });
-  const sceneIds = [...new Set(slots.map((slot) => slot.scene.id))];
+  const slots = await em.execute<{ scene_id: number }[]>('select distinct scene_id from scene_streams where stream_id = ?', [id], 'all');
+  const sceneIds = slots.map((slot) => slot.scene_id).sort((a, b) => a - b);
   em.remove(stream);
   await em.flush();
   changes.push({ type: 'stream.deleted', streamId: id, name: stream.name, sceneIds });

@@ -4,9 +4,10 @@
  * A page that fails is skipped (logged); only a start page that fails ends the run.
  */
 import { SafeFetchError } from '../../../http/safe-fetch.ts';
+import { PlatformFailure, platformRequest } from '../../platforms/request.ts';
 import { sameSiteLinks, streamsInPage } from '../page-streams.ts';
 import type { DiscoveryAdapter } from './adapter.ts';
-import { DiscoveryFailure, request } from './adapter.ts';
+import { DiscoveryFailure } from './adapter.ts';
 
 export const pages: DiscoveryAdapter<'earthcam' | 'custom'> = async function* (source, ctx) {
   const start = source.url!;
@@ -19,13 +20,13 @@ export const pages: DiscoveryAdapter<'earthcam' | 'custom'> = async function* (s
     let html: string;
     let finalUrl: string;
     try {
-      const response = await request(ctx, 'The page', pageUrl, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', timeoutMs: 10_000 });
+      const response = await platformRequest(ctx, 'The page', pageUrl, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', timeoutMs: 10_000 });
       if (response.status >= 400) throw new DiscoveryFailure(`The page answered HTTP ${response.status} (${pageUrl})`);
       html = response.body.toString('utf8');
       finalUrl = response.url;
     } catch (error) {
       if (i === 0) throw error;
-      ctx.logger.info({ source: source.name, page: pageUrl, err: error instanceof SafeFetchError || error instanceof DiscoveryFailure ? error.message : error }, 'discovery: skipped a page');
+      ctx.logger.info({ source: source.name, page: pageUrl, err: error instanceof SafeFetchError || error instanceof PlatformFailure ? error.message : error }, 'discovery: skipped a page');
       continue;
     }
     for (const stream of streamsInPage(html, finalUrl)) {

@@ -6,15 +6,16 @@
  * of some groups only.
  */
 import { parseHttpUrl } from '../../../shared/streams/url.ts';
+import { platformRequest } from '../../platforms/request.ts';
 import type { DiscoveryAdapter } from './adapter.ts';
-import { DiscoveryFailure, request } from './adapter.ts';
+import { DiscoveryFailure } from './adapter.ts';
 import { isM3u, parseM3u } from './m3u.ts';
 
 /** iptv-org's full index is about 3 MB. */
 const MAX_PLAYLIST_BYTES = 16 * 1024 * 1024;
 
 export const playlist: DiscoveryAdapter<'direct'> = async function* (source, ctx) {
-  const response = await request(ctx, 'The playlist', source.url!, {
+  const response = await platformRequest(ctx, 'The playlist', source.url!, {
     accept: 'audio/x-mpegurl, application/vnd.apple.mpegurl, text/plain, */*;q=0.5',
     maxBytes: MAX_PLAYLIST_BYTES,
     timeoutMs: 30_000,

@@ -4,8 +4,10 @@
  * checks a list of Vimeo links through oEmbed, keeping those that exist (title and thumbnail).
  */
 import { parseVimeo } from '../../../shared/streams/url.ts';
+import { readJson } from '../../platforms/request.ts';
+import { vimeoApiGet, vimeoOembed } from '../../platforms/vimeo.ts';
 import type { DiscoveryAdapter } from './adapter.ts';
-import { DiscoveryFailure, json, request } from './adapter.ts';
+import { DiscoveryFailure } from './adapter.ts';
 
 interface LiveEventsAnswer {
   data?: { link?: string; title?: string; pictures?: { sizes?: { link?: string; width?: number }[] } }[];
@@ -24,15 +26,12 @@ export const vimeo: DiscoveryAdapter<'vimeo'> = async function* (source, ctx) {
   if (settings.token) {
     let next: string | null | undefined = '/me/live_events?per_page=50&page=1';
     for (let page = 0; next && page < MAX_EVENT_PAGES; page++) {
-      const response = await request(ctx, 'Vimeo', new URL(next, settings.apiBaseUrl).href, {
-        accept: 'application/vnd.vimeo.*+json;version=3.4',
-        headers: { authorization: `bearer ${settings.token}` },
-      });
+      const response = await vimeoApiGet(ctx, settings, next);
       if (response.status !== 200) {
-        const error = json<{ error?: string; developer_message?: string }>(response, 'Vimeo');
+        const error = readJson<{ error?: string; developer_message?: string }>(response, 'Vimeo');
         throw new DiscoveryFailure(`Vimeo API error ${response.status}: ${error.error ?? error.developer_message ?? 'no message'}`);
       }
-      const answer = json<LiveEventsAnswer>(response, 'Vimeo');
+      const answer = readJson<LiveEventsAnswer>(response, 'Vimeo');
       for (const event of answer.data ?? []) {
         if (!event.link || !parseVimeo(event.link)) continue;
         const sizes = [...(event.pictures?.sizes ?? [])].sort((a, b) => (b.width ?? 0) - (a.width ?? 0));
@@ -47,12 +46,10 @@ export const vimeo: DiscoveryAdapter<'vimeo'> = async function* (source, ctx) {
   }
   for (const link of source.config.links) {
     if (!parseVimeo(link)) continue;
-    const url = new URL(settings.oembedUrl);
-    url.searchParams.set('url', link);
-    const response = await request(ctx, 'Vimeo', url.href);
+    const response = await vimeoOembed(ctx, settings, link);
     if (response.status === 404 || response.status === 403) continue; // gone or private: not a find
     if (response.status !== 200) throw new DiscoveryFailure(`Vimeo oEmbed error ${response.status} for ${link}`);
-    const answer = json<OEmbedAnswer>(response, 'Vimeo');
+    const answer = readJson<OEmbedAnswer>(response, 'Vimeo');
     yield { url: link, title: answer.title?.trim() || null, thumbnail: answer.thumbnail_url ?? null, hints: answer.author_name };
   }
 };

@@ -4,8 +4,10 @@
  * reads at most `max_pages`, answers are kept for 10 minutes (a second run soon after costs
  * nothing) and a 403 quotaExceeded ends the job with a clear error instead of retrying.
  */
+import { readJson } from '../../platforms/request.ts';
+import { youtubeApiGet, youtubeApiUrl } from '../../platforms/youtube.ts';
 import type { DiscoveryAdapter, DiscoveredStream } from './adapter.ts';
-import { DiscoveryFailure, json, request } from './adapter.ts';
+import { DiscoveryFailure } from './adapter.ts';
 
 interface SearchAnswer {
   nextPageToken?: string;
@@ -24,12 +26,11 @@ function remember(key: string, answer: SearchAnswer): void {
 }
 
 export const youtube: DiscoveryAdapter<'youtube'> = async function* (source, ctx) {
-  const { apiKey, baseUrl } = ctx.platforms.youtube;
-  if (!apiKey) throw new DiscoveryFailure('YouTube API key not configured (set YOUTUBE_API_KEY)');
+  const settings = ctx.platforms.youtube;
+  if (!settings.apiKey) throw new DiscoveryFailure('YouTube API key not configured (set YOUTUBE_API_KEY)');
   let pageToken: string | undefined;
   for (let page = 0; page < source.config.max_pages; page++) {
-    const url = new URL('/youtube/v3/search', baseUrl);
-    url.search = new URLSearchParams({
+    const url = youtubeApiUrl(settings, 'search', {
       part: 'snippet',
       type: 'video',
       eventType: 'live',
@@ -37,17 +38,16 @@ export const youtube: DiscoveryAdapter<'youtube'> = async function* (source, ctx
       ...(source.config.query ? { q: source.config.query } : {}),
       ...(source.config.channel_id ? { channelId: source.config.channel_id } : {}),
       ...(pageToken ? { pageToken } : {}),
-    }).toString();
+    });
     const cacheKey = url.href;
-    url.searchParams.set('key', apiKey);
     const cached = answers.get(cacheKey);
     let answer: SearchAnswer;
     if (cached && Date.now() - cached.at < CACHE_MS) {
       answer = cached.answer;
     } else {
-      const response = await request(ctx, 'YouTube', url.href);
+      const response = await youtubeApiGet(ctx, settings, url);
       if (response.status !== 200) {
-        const error = json<ErrorAnswer>(response, 'YouTube').error;
+        const error = readJson<ErrorAnswer>(response, 'YouTube').error;
         const reason = error?.errors?.[0]?.reason;
         if (reason === 'quotaExceeded' || reason === 'dailyLimitExceeded') {
           throw new DiscoveryFailure('YouTube API quota exceeded for today; runs work again after the daily reset (midnight Pacific time)');
@@ -55,7 +55,7 @@ export const youtube: DiscoveryAdapter<'youtube'> = async function* (source, ctx
         if (reason === 'keyInvalid' || response.status === 400 && /api key/i.test(error?.message ?? '')) throw new DiscoveryFailure('YouTube rejected the API key (check YOUTUBE_API_KEY)');
         throw new DiscoveryFailure(`YouTube API error ${response.status}: ${error?.message ?? 'no message'}`);
       }
-      answer = json<SearchAnswer>(response, 'YouTube');
+      answer = readJson<SearchAnswer>(response, 'YouTube');
       remember(cacheKey, answer);
     }
     for (const item of answer.items ?? []) {

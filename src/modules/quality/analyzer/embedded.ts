@@ -2,36 +2,33 @@
  * Embedded streams, where no video can be decoded on our side (a cross-origin player): the
  * platform's own word, through its API when credentials are configured (live status,
  * definition), otherwise public signals — oEmbed, or the page answering at all — with lower
- * confidence. Every request goes through the safe fetcher.
+ * confidence. The platform clients (modules/platforms) make every request through the safe
+ * fetcher.
  */
 import type { QualityMeasurements } from '../../../shared/quality/score.ts';
 import { parseTwitchChannel, parseVimeo, parseYouTube, type StreamFormat } from '../../../shared/streams/url.ts';
-import { twitchAppToken } from '../../discovery/adapters/twitch.ts';
-import type { AnalyzerContext, Analysis } from './index.ts';
-
-async function getJson(ctx: AnalyzerContext, url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
-  const response = await ctx.fetcher.fetch(url, { accept: 'application/json', timeoutMs: 10_000, headers });
-  let body: unknown = null;
-  try {
-    body = JSON.parse(response.body.toString('utf8'));
-  } catch {
-    // not JSON: the status says enough
-  }
-  return { status: response.status, body };
-}
+import { maybeJson, type RequestContext } from '../../platforms/request.ts';
+import { hasTwitchCredentials, helixGet, twitchAppToken } from '../../platforms/twitch.ts';
+import { vimeoOembed } from '../../platforms/vimeo.ts';
+import { youtubeApiGet, youtubeApiUrl, youtubeOembed } from '../../platforms/youtube.ts';
+import type { Analysis, AnalyzerContext } from './types.ts';
 
 const result = (measurements: QualityMeasurements, metrics: Record<string, unknown>): Analysis => ({ measurements, metrics, cpuSeconds: null });
 
+interface VideosAnswer {
+  items?: { snippet?: { title?: string; liveBroadcastContent?: string }; contentDetails?: { definition?: string } }[];
+}
+
 export async function analyzeEmbedded(url: string, format: StreamFormat, ctx: AnalyzerContext): Promise<Analysis> {
   const metrics: Record<string, unknown> = { format };
+  const request: RequestContext = { fetcher: ctx.fetcher, signal: AbortSignal.timeout(20_000), timeoutMs: 10_000 };
   try {
     const youtube = parseYouTube(url);
     if (youtube?.kind === 'video' && ctx.platforms.youtube.apiKey) {
-      const api = new URL('/youtube/v3/videos', ctx.platforms.youtube.baseUrl);
-      api.search = new URLSearchParams({ part: 'snippet,contentDetails,liveStreamingDetails', id: youtube.id, key: ctx.platforms.youtube.apiKey }).toString();
-      const { status, body } = await getJson(ctx, api.href);
-      const item = (body as { items?: { snippet?: { title?: string; liveBroadcastContent?: string }; contentDetails?: { definition?: string } }[] } | null)?.items?.[0];
-      if (status !== 200) return result({ method: 'api', reachable: true, error: `YouTube API error ${status}` }, { ...metrics, api_status: status });
+      const api = youtubeApiUrl(ctx.platforms.youtube, 'videos', { part: 'snippet,contentDetails,liveStreamingDetails', id: youtube.id });
+      const response = await youtubeApiGet(request, ctx.platforms.youtube, api);
+      const item = maybeJson<VideosAnswer>(response)?.items?.[0];
+      if (response.status !== 200) return result({ method: 'api', reachable: true, error: `YouTube API error ${response.status}` }, { ...metrics, api_status: response.status });
       if (!item) return result({ method: 'api', reachable: false, error: 'The video does not exist or is private' }, metrics);
       const live = item.snippet?.liveBroadcastContent === 'live';
       const definition = item.contentDetails?.definition === 'sd' ? 'sd' : 'hd';
@@ -39,39 +36,30 @@ export async function analyzeEmbedded(url: string, format: StreamFormat, ctx: An
       return result({ method: 'api', reachable: true, live, definition }, metrics);
     }
     if (youtube) {
-      const oembed = new URL(ctx.platforms.youtube.oembedUrl);
-      oembed.search = new URLSearchParams({ url, format: 'json' }).toString();
-      const { status, body } = await getJson(ctx, oembed.href);
-      metrics.oembed_status = status;
-      if (status === 404 || status === 401 || status === 403) return result({ method: 'oembed', reachable: false, error: `YouTube says the video is unavailable (HTTP ${status})` }, metrics);
-      metrics.title = (body as { title?: string } | null)?.title ?? null;
-      return result({ method: 'oembed', reachable: status === 200 }, metrics);
+      const response = await youtubeOembed(request, ctx.platforms.youtube, url);
+      metrics.oembed_status = response.status;
+      if (response.status === 404 || response.status === 401 || response.status === 403) return result({ method: 'oembed', reachable: false, error: `YouTube says the video is unavailable (HTTP ${response.status})` }, metrics);
+      metrics.title = maybeJson<{ title?: string }>(response)?.title ?? null;
+      return result({ method: 'oembed', reachable: response.status === 200 }, metrics);
     }
     const twitch = parseTwitchChannel(url);
-    const { clientId, clientSecret } = ctx.platforms.twitch;
-    if (twitch && clientId && clientSecret) {
-      let accessToken: string;
+    if (twitch && hasTwitchCredentials(ctx.platforms.twitch)) {
       try {
-        accessToken = await twitchAppToken({ fetcher: ctx.fetcher, signal: AbortSignal.timeout(15_000), timeoutMs: 10_000 }, ctx.platforms.twitch);
+        await twitchAppToken(request, ctx.platforms.twitch); // cached: the request below reuses it
       } catch {
         return result({ method: 'api', reachable: true, error: 'Twitch refused the client credentials' }, metrics);
       }
-      const api = new URL('/helix/streams', ctx.platforms.twitch.apiBaseUrl);
-      api.searchParams.set('user_login', twitch);
-      const { body } = await getJson(ctx, api.href, { 'client-id': clientId, authorization: `Bearer ${accessToken}` });
-      const live = ((body as { data?: unknown[] } | null)?.data ?? []).length > 0;
+      const response = await helixGet(request, ctx.platforms.twitch, '/helix/streams', { user_login: twitch });
+      const live = (maybeJson<{ data?: unknown[] }>(response)?.data ?? []).length > 0;
       metrics.live = live;
       return result({ method: 'api', reachable: true, live }, metrics);
     }
-    const vimeo = parseVimeo(url);
-    if (vimeo) {
-      const oembed = new URL(ctx.platforms.vimeo.oembedUrl);
-      oembed.searchParams.set('url', url);
-      const { status, body } = await getJson(ctx, oembed.href);
-      metrics.oembed_status = status;
-      if (status === 404 || status === 403) return result({ method: 'oembed', reachable: false, error: `Vimeo says the video is unavailable (HTTP ${status})` }, metrics);
-      metrics.title = (body as { title?: string } | null)?.title ?? null;
-      return result({ method: 'oembed', reachable: status === 200 }, metrics);
+    if (parseVimeo(url)) {
+      const response = await vimeoOembed(request, ctx.platforms.vimeo, url);
+      metrics.oembed_status = response.status;
+      if (response.status === 404 || response.status === 403) return result({ method: 'oembed', reachable: false, error: `Vimeo says the video is unavailable (HTTP ${response.status})` }, metrics);
+      metrics.title = maybeJson<{ title?: string }>(response)?.title ?? null;
+      return result({ method: 'oembed', reachable: response.status === 200 }, metrics);
     }
     // A webcam page, or Twitch without credentials: does the page answer at all?
     const page = await ctx.fetcher.fetch(url, { timeoutMs: 10_000 });

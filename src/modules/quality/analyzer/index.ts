@@ -11,23 +11,14 @@ import path from 'node:path';
 import { getPosition } from 'suncalc';
 import { SafeFetchError, type SafeFetcher } from '../../../http/safe-fetch.ts';
 import type { RequestHeaders } from '../../../shared/streams/request-headers.ts';
-import type { QualityMeasurements } from '../../../shared/quality/score.ts';
 import { detectFormat } from '../../../shared/streams/url.ts';
-import type { PlatformSettings } from '../../discovery/adapters/adapter.ts';
 import { analyzeEmbedded } from './embedded.ts';
 import { HlsError, readHls } from './hls.ts';
-import { MediaToolError, probeFile, sampleFile, type MediaTools } from './media-tools.ts';
+import { MediaToolError, probeFile, sampleFile } from './media-tools.ts';
+import type { Analysis, AnalyzerContext } from './types.ts';
 
-export interface AnalyzerContext {
-  fetcher: SafeFetcher;
-  tools: MediaTools;
-  platforms: PlatformSettings;
-  /** Seconds of picture decoded (≈ 8). */
-  sampleSeconds: number;
-  sleep: (ms: number) => Promise<void>;
-  /** Now, for night at the location (tests pin it). */
-  now?: () => Date;
-}
+export type { Analysis, AnalyzerContext } from './types.ts';
+
 
 export interface StreamToAnalyze {
   url: string;
@@ -46,13 +37,6 @@ function fetcherFor(stream: StreamToAnalyze, fetcher: SafeFetcher): SafeFetcher 
   return { ...fetcher, fetch: (url, init = {}) => fetcher.fetch(url, { ...init, headers: { ...extra, ...init.headers } }) };
 }
 
-export interface Analysis {
-  measurements: QualityMeasurements;
-  /** Everything measured, as stored in quality_analyses.metrics. */
-  metrics: Record<string, unknown>;
-  /** CPU seconds of the ffmpeg children, when they ran. */
-  cpuSeconds: number | null;
-}
 
 /** The first bytes of a video file are enough for its headers and an 8 s sample. */
 const FILE_SAMPLE_BYTES = 16 * 1024 * 1024;

@@ -1,3 +1,7 @@
+/**
+ * The default scene (spec §7 `/config/default-scene`): the scenes module owns the rule (an
+ * active scene; who changed it), the config module only stores the setting.
+ */
 import Router from '@koa/router';
 import { DefaultSceneUpdate, type DefaultSceneDto } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
@@ -5,12 +9,12 @@ import type { CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';
 import { runAs } from '../../http/command.ts';
 import { handle } from '../../http/route.ts';
-import type { SceneSnapshots } from '../scenes/scene-snapshots.ts';
-import { setDefaultScene } from '../scenes/scenes.service.ts';
+import type { SceneSnapshots } from './scene-snapshots.ts';
+import { setDefaultScene } from './scenes.service.ts';
 import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
-import { getConfigRow } from './config.service.ts';
+import { getConfigRow } from '../config/config.service.ts';
 
-export function configRouter(deps: { commands: CommandDeps; snapshots: SceneSnapshots }): Router<AppState> {
+export function defaultSceneRouter(deps: { commands: CommandDeps; snapshots: SceneSnapshots }): Router<AppState> {
   const router = new Router<AppState>();
 
   // Screens read the id from the cache; admins also see who last changed it and when.

@@ -1,0 +1,24 @@
+/** What every analyzer shares: its context and its answer. */
+import type { SafeFetcher } from '../../../http/safe-fetch.ts';
+import type { QualityMeasurements } from '../../../shared/quality/score.ts';
+import type { PlatformSettings } from '../../platforms/settings.ts';
+import type { MediaTools } from './media-tools.ts';
+
+export interface AnalyzerContext {
+  fetcher: SafeFetcher;
+  tools: MediaTools;
+  platforms: PlatformSettings;
+  /** Seconds of picture decoded (≈ 8). */
+  sampleSeconds: number;
+  sleep: (ms: number) => Promise<void>;
+  /** Now, for night at the location (tests pin it). */
+  now?: () => Date;
+}
+
+export interface Analysis {
+  measurements: QualityMeasurements;
+  /** Everything measured, as stored in quality_analyses.metrics. */
+  metrics: Record<string, unknown>;
+  /** CPU seconds of the ffmpeg children, when they ran. */
+  cpuSeconds: number | null;
+}
