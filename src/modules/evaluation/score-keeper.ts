@@ -1,14 +1,14 @@
 /**
  * Keeps every stream's human score current: after a burst of ratings settles (debounced), the
- * estimator runs over all ratings, and the streams whose human score moved get it, fused with
- * their automatic score into `quality_score` — one command, one publish, so a ranked scene's
- * walls get one push for the whole burst.
+ * estimator runs over all ratings, and the streams module records the scores that moved (fusing
+ * each with its automatic half) — one command, one publish, so a ranked scene's walls get one
+ * push for the whole burst.
  */
 import type { Orm } from '../../db.ts';
 import { runCommand, type CommandDeps } from '../../domain/command.ts';
 import type { Logger } from '../../logger.ts';
-import { estimate, fuseScores, type Rating } from '../../shared/evaluation/reliability.ts';
-import { Stream } from '../streams/stream.entity.ts';
+import { estimate, type Rating } from '../../shared/evaluation/reliability.ts';
+import { recordHumanScores } from '../streams/stream-quality.ts';
 
 export interface ScoreKeeper {
   /** A rating arrived: recompute once things are quiet. */
@@ -33,24 +33,8 @@ export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logge
   async function recompute(): Promise<number> {
     const { items } = estimate(await ratings());
     if (items.size === 0) return 0;
-    return runCommand(deps.orm.em.fork(), quiet, 'evaluation', async (tx, changes) => {
-      const streams = await tx.find(Stream, { id: { $in: [...items.keys()] } });
-      for (const stream of streams) {
-        const it = items.get(stream.id)!;
-        const score = round(it.score, 2);
-        const confidence = round(it.confidence, 3);
-        if (stream.humanScore === score && stream.humanConfidence === confidence && stream.humanCount === it.count) continue;
-        stream.humanScore = score;
-        stream.humanConfidence = confidence;
-        stream.humanCount = it.count;
-        const fused = fuseScores({ score: stream.autoScore ?? null, confidence: stream.autoConfidence ?? null }, { score, confidence });
-        stream.qualityScore = fused.score;
-        stream.qualityConfidence = fused.confidence;
-        changes.push({ type: 'stream.updated', streamId: stream.id, name: stream.name });
-      }
-      await tx.flush();
-      return changes.length;
-    });
+    const scores = new Map([...items].map(([id, it]) => [id, { score: round(it.score, 2), confidence: round(it.confidence, 3), count: it.count }]));
+    return runCommand(deps.orm.em.fork(), quiet, 'evaluation', (tx, changes) => recordHumanScores(tx, changes, scores));
   }
 
   return {

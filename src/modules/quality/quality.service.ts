@@ -2,13 +2,11 @@
  * Quality commands and queries: recording an analysis (history row, the stream's score fields,
  * its health with hysteresis) and reading the history and the "analyze all" runs.
  */
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
-import { nextHealth } from '../../shared/quality/health.ts';
 import { scoreQuality, type QualityResult } from '../../shared/quality/score.ts';
-import { fuseScores } from '../../shared/evaluation/reliability.ts';
 import { Stream } from '../streams/stream.entity.ts';
+import { recordCheck } from '../streams/stream-quality.ts';
 import type { Analysis } from './analyzer/index.ts';
 import { QualityAnalysis, QualityRun, type AnalysisTrigger } from './quality.entity.ts';
 
@@ -32,11 +30,15 @@ export interface Recorded {
 
 const runOf = (outcome: AnalysisOutcome) => (outcome.runId ? { runId: outcome.runId } : {});
 
+/**
+ * Records one analysis: its history row here, and — through the streams module, the one writer
+ * of the streams row — the stream's automatic score, its fused score and its health.
+ */
 export async function recordAnalysis(tx: EntityManager, changes: Changes, streamId: number, outcome: AnalysisOutcome): Promise<Recorded | null> {
-  // Locked: two verdicts on one stream (a screen-triggered check and a sweep) apply one after the other.
-  const stream = await tx.findOne(Stream, { id: streamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!stream) return null;
   if ('error' in outcome.analysis) {
+    // Nothing was measured (ffmpeg missing): the history says why; the stream keeps its score.
+    const stream = await tx.findOne(Stream, { id: streamId });
+    if (!stream) return null;
     const row = tx.create(QualityAnalysis, { stream, error: outcome.analysis.error.slice(0, 1000), trigger: outcome.trigger, durationMs: outcome.durationMs });
     await tx.flush();
     changes.push({ type: 'quality.analyzed', streamId, analysisId: row.id, name: stream.name, ...runOf(outcome), transient: true });
@@ -44,8 +46,10 @@ export async function recordAnalysis(tx: EntityManager, changes: Changes, stream
   }
   const { measurements, metrics } = outcome.analysis;
   const result = scoreQuality(measurements);
+  const checked = await recordCheck(tx, changes, streamId, { score: result.score, confidence: result.confidence, faults: result.faults, screensFailing: outcome.screensFailing ?? false });
+  if (!checked) return null;
   const row = tx.create(QualityAnalysis, {
-    stream,
+    stream: checked.stream,
     score: result.score,
     confidence: result.confidence,
     method: measurements.method,
@@ -55,25 +59,9 @@ export async function recordAnalysis(tx: EntityManager, changes: Changes, stream
     trigger: outcome.trigger,
     durationMs: outcome.durationMs,
   });
-  const health = nextHealth({ current: stream.health, failedChecks: stream.failedChecks, faults: result.faults, screensFailing: outcome.screensFailing ?? false });
-  const healthChanged = health.health !== stream.health;
-  // The automatic half; the stream's quality is it fused with the human half (src/shared/evaluation/reliability.ts).
-  stream.autoScore = result.score;
-  stream.autoConfidence = result.confidence;
-  const fused = fuseScores({ score: result.score, confidence: result.confidence }, { score: stream.humanScore ?? null, confidence: stream.humanConfidence ?? null });
-  stream.qualityScore = fused.score;
-  stream.qualityConfidence = fused.confidence;
-  stream.qualityAssessedAt = new Date();
-  stream.failedChecks = health.failedChecks;
-  if (healthChanged) {
-    stream.health = health.health;
-    stream.healthChangedAt = new Date();
-  }
   await tx.flush();
-  // stream.updated: admins see the new score and health, and the scenes showing it (or choosing among the pool) re-resolve.
-  changes.push({ type: 'stream.updated', streamId, name: stream.name });
-  changes.push({ type: 'quality.analyzed', streamId, analysisId: row.id, name: stream.name, ...runOf(outcome), transient: true });
-  return { row, result, stream, healthChanged };
+  changes.push({ type: 'quality.analyzed', streamId, analysisId: row.id, name: checked.stream.name, ...runOf(outcome), transient: true });
+  return { row, result, stream: checked.stream, healthChanged: checked.healthChanged };
 }
 
 export function listAnalyses(em: EntityManager, streamId: number, limit: number): Promise<QualityAnalysis[]> {

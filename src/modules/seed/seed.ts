@@ -5,14 +5,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { StreamCreate } from '../../shared/api/index.ts';
+import { SceneCreate, StreamCreate } from '../../shared/api/index.ts';
 import { CATEGORIES } from '../../shared/constants.ts';
 import { normalizeStreamUrl } from '../../shared/streams/url.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Logger } from '../../logger.ts';
 import { getConfigValue, setConfigValue } from '../config/config.service.ts';
-import { Scene, SceneStream } from '../scenes/scene.entity.ts';
-import { ensureDefaultScene, sceneSlugFor } from '../scenes/scenes.service.ts';
+import { Scene } from '../scenes/scene.entity.ts';
+import { createScene, ensureDefaultScene } from '../scenes/scenes.service.ts';
 import { Stream } from '../streams/stream.entity.ts';
 import { createStream } from '../streams/streams.service.ts';
 
@@ -108,19 +108,16 @@ export async function seed(em: EntityManager, options: { demo: boolean; logger: 
     }
     for (const demo of DEMO_SCENES) {
       if (await tx.findOne(Scene, { name: demo.name })) continue;
-      const scene = tx.create(Scene, {
-        slug: await sceneSlugFor(tx, demo.name),
+      // Through the scenes module, as a scene saved in the console is.
+      await createScene(tx, [], SceneCreate.parse({
         name: demo.name,
         description: demo.description,
-        selectionAlgorithm: demo.algorithm,
-        maxStreams: 5,
-        layoutType: demo.layout,
+        selection_algorithm: demo.algorithm,
+        max_streams: 5,
+        layout_type: demo.layout,
         active: true,
-      });
-      demo.streams.forEach((name, index) => {
-        const stream = byName.get(name);
-        if (stream) tx.create(SceneStream, { scene, stream, position: index + 1, manualPriority: 0 });
-      });
+        stream_ids: demo.streams.map((name) => byName.get(name)?.id ?? null),
+      }));
     }
     await setConfigValue(tx, {
       key: DEMO_SEEDED_KEY,

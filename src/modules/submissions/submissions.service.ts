@@ -11,7 +11,7 @@ import { raw, type FilterQuery } from '@mikro-orm/core';
 import type { SubmissionApprove, SubmissionFilter, SubmissionListQuery, SubmissionReject, SubmissionRejectMatching, SubmitRequest, SubmitResultDto } from '../../shared/api/submissions.ts';
 import { suggestLocationForCategory } from '../../shared/streams/location-suggestion.ts';
 import { guessPlatform } from '../../shared/streams/platform.ts';
-import { cleanRequestHeaders, headersInactiveReason } from '../../shared/streams/request-headers.ts';
+import { cleanRequestHeaders, headersInactiveReason, type RequestHeaders } from '../../shared/streams/request-headers.ts';
 import { normalizeStreamUrl, suggestCategory, suggestName, thumbnailUrl } from '../../shared/streams/url.ts';
 import { Stream } from '../streams/stream.entity.ts';
 import { createStream } from '../streams/streams.service.ts';
@@ -135,4 +135,48 @@ export async function rejectSubmission(em: EntityManager, changes: Changes, inpu
   await em.flush();
   changes.push({ type: 'submission.rejected', submissionId: submission.id, name: submission.title ?? submission.url });
   return submission;
+}
+
+export interface DiscoveredSubmission {
+  url: string;
+  title: string;
+  thumbnail: string | null;
+  headers: RequestHeaders | null;
+}
+
+/**
+ * Files finds of a discovery run as pending submissions, in one statement: not those the pool
+ * already has, nor those already waiting (the unique index settles races). Returns how many were
+ * filed and how many were known.
+ */
+export async function fileDiscovered(tx: EntityManager, changes: Changes, submittedBy: string, finds: readonly DiscoveredSubmission[]): Promise<{ filed: number; known: number }> {
+  const rows = [...new Map(finds.map((f) => [normalizeStreamUrl(f.url), f])).entries()].map(([normalized, f]) => ({
+    url: f.url,
+    normalized_url: normalized,
+    title: f.title,
+    platform: guessPlatform(f.url),
+    thumbnail: thumbnailUrl(f.url) ?? f.thumbnail,
+    request_headers: f.headers,
+  }));
+  if (rows.length === 0) return { filed: 0, known: 0 };
+  const filed = await tx.execute<{ id: number; title: string }[]>(
+    `insert into submissions (url, normalized_url, title, platform, thumbnail, request_headers, submitted_by, status, created_at)
+      select r.url, r.normalized_url, r.title, r.platform, r.thumbnail, r.request_headers, ?, 'pending', now()
+      from jsonb_to_recordset(?::jsonb) as r(url text, normalized_url text, title text, platform text, thumbnail text, request_headers jsonb)
+      where not exists (select 1 from streams s where s.normalized_url = r.normalized_url)
+      on conflict (normalized_url) where status = 'pending' do nothing
+      returning id, title`,
+    [submittedBy, JSON.stringify(rows)],
+    'all',
+  );
+  for (const row of filed) changes.push({ type: 'submission.created', submissionId: row.id, name: row.title });
+  return { filed: filed.length, known: finds.length - filed.length };
+}
+
+/** Which of these addresses wait in the review queue (a find there is not added to the pool behind the reviewer's back). */
+export async function pendingAmong(tx: EntityManager, urls: readonly string[]): Promise<Set<string>> {
+  if (urls.length === 0) return new Set();
+  const identities = urls.map((u) => normalizeStreamUrl(u));
+  const rows = await tx.find(Submission, { normalizedUrl: { $in: identities }, status: 'pending' }, { fields: ['normalizedUrl'] });
+  return new Set(rows.map((r) => r.normalizedUrl));
 }

@@ -1,0 +1,81 @@
+/**
+ * The quality fields of a stream, written only here: an automatic check (its score, its
+ * faults, the health they lead to with hysteresis) and the raters' score, each fused with the
+ * other half into `quality_score` by the one fusion rule (src/shared/evaluation/reliability.ts).
+ * Every change is a `stream.updated`, so scenes showing the stream (or choosing among the pool)
+ * re-resolve and admins see it.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '../../db.ts';
+import type { Changes } from '../../domain/changes.ts';
+import { fuseScores } from '../../shared/evaluation/reliability.ts';
+import { nextHealth } from '../../shared/quality/health.ts';
+import type { QualityFault } from '../../shared/quality/score.ts';
+import { Stream } from './stream.entity.ts';
+
+/** The stream's `quality_score` from its two halves: the one place they are fused. */
+function refreshFusedScore(stream: Stream): void {
+  const fused = fuseScores(
+    { score: stream.autoScore ?? null, confidence: stream.autoConfidence ?? null },
+    { score: stream.humanScore ?? null, confidence: stream.humanConfidence ?? null },
+  );
+  stream.qualityScore = fused.score;
+  stream.qualityConfidence = fused.confidence;
+}
+
+export interface AutomaticCheck {
+  score: number;
+  confidence: number;
+  faults: readonly QualityFault[];
+  /** Screens have reported the stream failing for SCREEN_ERROR_SECONDS or more. */
+  screensFailing: boolean;
+}
+
+/**
+ * Records one automatic check on the stream, locked, so two verdicts (a screen-triggered check
+ * and a sweep) apply one after the other. Null when the stream is gone.
+ */
+export async function recordCheck(tx: EntityManager, changes: Changes, streamId: number, check: AutomaticCheck): Promise<{ stream: Stream; healthChanged: boolean } | null> {
+  const stream = await tx.findOne(Stream, { id: streamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!stream) return null;
+  const health = nextHealth({ current: stream.health, failedChecks: stream.failedChecks, faults: check.faults, screensFailing: check.screensFailing });
+  const healthChanged = health.health !== stream.health;
+  stream.autoScore = check.score;
+  stream.autoConfidence = check.confidence;
+  refreshFusedScore(stream);
+  stream.qualityAssessedAt = new Date();
+  stream.failedChecks = health.failedChecks;
+  if (healthChanged) {
+    stream.health = health.health;
+    stream.healthChangedAt = new Date();
+  }
+  await tx.flush();
+  changes.push({ type: 'stream.updated', streamId, name: stream.name });
+  return { stream, healthChanged };
+}
+
+export interface HumanScore {
+  /** 0–5, reliability-weighted. */
+  score: number;
+  confidence: number;
+  count: number;
+}
+
+/** Records the raters' scores of these streams; only those that moved change. Returns how many did. */
+export async function recordHumanScores(tx: EntityManager, changes: Changes, scores: ReadonlyMap<number, HumanScore>): Promise<number> {
+  if (scores.size === 0) return 0;
+  const streams = await tx.find(Stream, { id: { $in: [...scores.keys()] } });
+  let moved = 0;
+  for (const stream of streams) {
+    const it = scores.get(stream.id)!;
+    if (stream.humanScore === it.score && stream.humanConfidence === it.confidence && stream.humanCount === it.count) continue;
+    stream.humanScore = it.score;
+    stream.humanConfidence = it.confidence;
+    stream.humanCount = it.count;
+    refreshFusedScore(stream);
+    changes.push({ type: 'stream.updated', streamId: stream.id, name: stream.name });
+    moved++;
+  }
+  await tx.flush();
+  return moved;
+}
