@@ -42,14 +42,20 @@ test('the first scene shows with its description and algorithm line, tiles fit w
 });
 
 test('the switcher appears near the bottom edge and hides 3 s after the mouse leaves', async ({ page }) => {
+  await page.clock.install(); // the page's timers run on a clock the test moves (it flows until paused)
   await openWall(page);
   const switcher = page.getByRole('navigation', { name: 'Scene switcher' });
+  /** Shown or not, as rendered now (read once, after settle(), so a late render cannot slip by). */
+  const shown = async () => (await page.locator('#scene-switcher').getAttribute('data-visible')) === 'true';
   const { width, height } = page.viewportSize()!;
   await page.mouse.move(width / 2, height / 2);
+  await settle(page);
+  expect(await shown()).toBe(false);
   await expect(switcher).toBeHidden();
 
   await page.mouse.move(width / 2, height - 200, { steps: 2 }); // 200 px from the edge: not yet
-  await page.waitForTimeout(300);
+  await settle(page);
+  expect(await shown()).toBe(false);
   await expect(switcher).toBeHidden();
   await page.mouse.move(width / 2, height - 120, { steps: 2 }); // within 150 px
   await expect(switcher).toBeVisible();
@@ -60,15 +66,35 @@ test('the switcher appears near the bottom edge and hides 3 s after the mouse le
   await expect(card).toContainText('Manual');
   await expect(switcher.getByRole('button', { name: /Morning Canopy/ })).toHaveAttribute('aria-pressed', 'true');
 
-  await page.mouse.move(width / 2, height / 3, { steps: 2 });
-  const left = Date.now();
-  await page.waitForTimeout(2000);
-  await expect(switcher).toBeVisible(); // still there 2 s after leaving
-  await expect(switcher).toBeHidden({ timeout: 3000 });
-  const hiddenAfter = Date.now() - left;
-  expect(hiddenAfter).toBeGreaterThanOrEqual(2900);
-  expect(hiddenAfter).toBeLessThan(4500);
+  // From here on the page's time moves only when the test moves it.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+  await page.mouse.move(width / 2, height / 3, { steps: 2 }); // leaves: the hide is scheduled now
+  await page.clock.runFor(2_900);
+  await settle(page);
+  expect(await shown()).toBe(true); // still there 2.9 s after leaving
+  await expect(switcher).toBeVisible();
+  await page.clock.runFor(100);
+  await settle(page);
+  expect(await shown()).toBe(false); // gone at 3 s
+  await expect(switcher).toBeHidden(); // (once its 260 ms slide-out, real time, is over)
 });
+
+/**
+ * Waits until React has rendered what the page's events and timers so far changed. React's
+ * scheduler renders in a posted-message task queued when the state changed (MessageChannel,
+ * which the test clock does not fake); a message posted now is handled after it.
+ */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (let i = 0; i < 2; i++) {
+      await new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(null);
+      });
+    }
+  });
+}
 
 test('the Scenes button opens the switcher for touch and keyboard, focus on the current scene', async ({ page }) => {
   await openWall(page);

@@ -113,7 +113,17 @@ test('a kiosk of a named scene follows that scene, not the default', async ({ pa
   await page.goto(`/scenes/${scenes.peaks.slug}/1`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(streams.dusk.name);
   await api.setDefaultScene(scenes.ocean.id);
-  await page.waitForTimeout(500);
+  // A marker behind the new default: the hub pushes changes one at a time, in the order they
+  // were written, and this kiosk's socket delivers them in that order. Once the marker shows,
+  // a push of the new default scene to this kiosk (lava, at position 1) would already be here.
+  const marker = `${streams.dusk.name} (marker)`;
+  try {
+    await api.updateStream(streams.dusk.id, { name: marker });
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(marker);
+    await expect(page.locator('.kiosk')).toHaveAttribute('data-scene-id', String(scenes.peaks.id));
+  } finally {
+    await api.updateStream(streams.dusk.id, { name: streams.dusk.name });
+  }
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(streams.dusk.name);
 });
 

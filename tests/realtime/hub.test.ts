@@ -109,19 +109,27 @@ describe('reconnect and resync', () => {
   it('a client that was disconnected during a change gets the right snapshot on reconnect', async () => {
     const original = await defaultId();
     const w = open(app.baseUrl, { kind: 'wall' });
+    const witness = open(app.baseUrl, { kind: 'wall' }); // stays online: proves the push went out
     await w.waitFor((s) => (s as WallState | null)?.scene?.id === original);
+    await witness.waitFor((s) => (s as WallState | null)?.scene?.id === original);
     const seen = w.state!.version;
 
     w.client.socket.disconnect(); // offline while the default scene changes
+    const offlineFrom = w.messages.length;
     const other = (await buildScene(app.orm.em.fork(), { name: 'While Away', selectionAlgorithm: 'recent' })).id;
     await app.request('PUT', '/api/config/default-scene', { scene_id: other });
-    await new Promise((r) => setTimeout(r, 100));
+    // The push is over, not merely late: the hub has pushed everything it received, and a
+    // screen that stayed online has it.
+    await app.hub!.idle();
+    await witness.waitFor((s) => (s as WallState).scene?.id === other);
     expect(wall(w)?.scene?.id).toBe(original); // it missed the push
+    expect(w.messages.length).toBe(offlineFrom);
 
     w.client.socket.connect();
     const state = (await w.waitFor((s) => (s as WallState).scene?.id === other)) as WallState;
     expect(state.version).toBeGreaterThan(seen);
-    expect(w.messages.at(-1)?.type).toBe('state'); // it came from the registration snapshot
+    // It came from the registration snapshot, and nothing else arrived since the disconnect.
+    expect(w.messages.slice(offlineFrom).map((m) => m.type)).toEqual(['state']);
     await app.request('PUT', '/api/config/default-scene', { scene_id: original });
   });
 
@@ -139,8 +147,9 @@ describe('presence', () => {
     const k = open(app.baseUrl, { kind: 'kiosk', name: 'Tablet 3', position: 3 });
     const shown = (await w.waitFor((s) => !!(s as WallState | null)?.streams.length)) as WallState;
     await k.waitFor((s) => !!s);
-    w.client.reportHealth({ streams: [{ stream_id: shown.streams[0]!.id, state: 'playing' }, { stream_id: shown.streams[1]!.id, state: 'stalled' }] });
-    await new Promise((r) => setTimeout(r, 100));
+    // The report's acknowledgement comes once the hub has recorded it: no sleep.
+    const report = { streams: [{ stream_id: shown.streams[0]!.id, state: 'playing' as const }, { stream_id: shown.streams[1]!.id, state: 'stalled' as const }] };
+    expect(await w.client.socket.timeout(2000).emitWithAck('screen:health', report)).toEqual({ data: { ok: true } });
 
     const list = (await app.request<ScreenPresence[]>('GET', '/api/screens')).body;
     const atrium = list.find((s) => s.name === 'Atrium wall');

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { z } from 'zod';
 import { EvaluationQuery, EvaluationSubmit, type RaterReliabilityDto } from '../../shared/api/evaluation.ts';
 import type { CommandDeps } from '../../domain/command.ts';
 import type { AppContext, AppState } from '../../http/context.ts';
@@ -8,7 +7,7 @@ import { runAs } from '../../http/command.ts';
 import { badRequest, HttpError } from '../../http/errors.ts';
 import { spend, tooManyRequests } from '../../http/rate-limit.ts';
 import { handle } from '../../http/route.ts';
-import { evaluatorStats, leaderboard, maskEvaluator, nextItem, queueStatus, recentEvaluations, refillQueue, submitEvaluation } from './evaluation.service.ts';
+import { createItemDrawer, evaluatorStats, leaderboard, queueStatus, raterReliability, submitEvaluation } from './evaluation.service.ts';
 import type { ScoreKeeper } from './score-keeper.ts';
 
 export interface EvaluationRouteDeps {
@@ -18,11 +17,10 @@ export interface EvaluationRouteDeps {
   evaluationLimit: RateLimiterAbstract;
 }
 
-const REFILL_EVERY_MS = 60_000;
-
+/** `/api/human-evaluation` (spec §7, public, rate-limited per IP) and `/api/evaluation/raters` (admins). */
 export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
   const router = new Router<AppState>();
-  let lastRefill = 0;
+  const drawer = createItemDrawer();
   const limit = async (ctx: AppContext) => {
     const over = await spend(deps.evaluationLimit, ctx.ip || 'unknown');
     if (over) throw tooManyRequests(ctx, over, 'Too many requests; please slow down');
@@ -43,16 +41,7 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
       case 'stats':
         return evaluatorStats(ctx.state.em, needEvaluator(query.evaluatorId));
       case 'next': {
-        const evaluator = needEvaluator(query.evaluatorId);
-        const em = ctx.state.em;
-        // The queue refills itself: at most once a minute per node, and whenever a rater finds it empty.
-        const item = await em.transactional(async (tx) => {
-          if (Date.now() - lastRefill > REFILL_EVERY_MS) {
-            lastRefill = Date.now();
-            await refillQueue(tx);
-          }
-          return (await nextItem(tx, evaluator)) ?? ((await refillQueue(tx)) > 0 ? nextItem(tx, evaluator) : null);
-        });
+        const item = await drawer.next(ctx.state.em, needEvaluator(query.evaluatorId));
         if (!item) {
           ctx.status = 404;
           return { queueEmpty: true, error: 'No streams available for evaluation. Check back later!' };
@@ -73,16 +62,8 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
     return result;
   }));
 
-  // Admins: the streams rated most recently (spec §7) and each rater's reliability.
-  router.get('/quality', handle({ query: z.object({ action: z.literal('recent-evaluations', { error: 'Unknown action; use ?action=recent-evaluations' }) }) }, async (ctx) => recentEvaluations(ctx.state.em)));
-
-  router.get('/evaluation/raters', handle({}, async () => {
-    const raters = await deps.scoreKeeper.reliability();
-    return [...raters]
-      .map(([id, r]) => ({ evaluator: maskEvaluator(id), ratings: r.ratings, weight: Math.round(r.weight * 1000) / 1000 }) satisfies RaterReliabilityDto)
-      .sort((a, b) => b.ratings - a.ratings)
-      .slice(0, 50);
-  }));
+  // Admins: each rater's reliability.
+  router.get('/evaluation/raters', handle({}, async () => raterReliability(await deps.scoreKeeper.reliability()) satisfies RaterReliabilityDto[]));
 
   return router;
 }

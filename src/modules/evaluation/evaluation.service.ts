@@ -12,6 +12,7 @@ import type {
   EvaluatorStatsDto,
   LeaderboardEntryDto,
   QueueStatusDto,
+  RaterReliabilityDto,
   RecentEvaluationDto,
   SubmitEvaluationDto,
 } from '../../shared/api/evaluation.ts';
@@ -167,4 +168,30 @@ export async function recentEvaluations(em: EntityManager, limit = 10): Promise<
     'all',
   );
   return rows.map((r) => ({ streamId: r.id, streamName: r.name, evaluationCount: r.count, confidence: r.confidence ?? 0, weightedScore: r.score ?? 0 }));
+}
+
+/** The queue refills itself at most this often per node (and whenever a rater finds it empty). */
+const REFILL_EVERY_MS = 60_000;
+
+/** Draws the next item for a rater from a queue that refills itself; one per app (it remembers its last refill). */
+export function createItemDrawer(): { next(em: EntityManager, evaluatorId: string): Promise<EvaluationItemDto | null> } {
+  let lastRefill = 0;
+  return {
+    next: (em, evaluatorId) =>
+      em.transactional(async (tx) => {
+        if (Date.now() - lastRefill > REFILL_EVERY_MS) {
+          lastRefill = Date.now();
+          await refillQueue(tx);
+        }
+        return (await nextItem(tx, evaluatorId)) ?? ((await refillQueue(tx)) > 0 ? nextItem(tx, evaluatorId) : null);
+      }),
+  };
+}
+
+/** Each rater's reliability weight, most active first (50 at most), their ids masked. */
+export function raterReliability(weights: ReadonlyMap<string, { weight: number; ratings: number }>): RaterReliabilityDto[] {
+  return [...weights]
+    .map(([id, r]) => ({ evaluator: maskEvaluator(id), ratings: r.ratings, weight: Math.round(r.weight * 1000) / 1000 }))
+    .sort((a, b) => b.ratings - a.ratings)
+    .slice(0, 50);
 }

@@ -82,3 +82,4 @@ export async function countInRun(tx: EntityManager, runId: number, failed: boole
   );
   return tx.findOne(QualityRun, { id: runId }, { refresh: true });
 }
+
