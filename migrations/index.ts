@@ -12,6 +12,7 @@ import { Migration20261123090000_discovery } from './Migration20261123090000_dis
 import { Migration20261123100000_quality } from './Migration20261123100000_quality.ts';
 import { Migration20261123110000_evaluation } from './Migration20261123110000_evaluation.ts';
 import { Migration20261123200000_intake } from './Migration20261123200000_intake.ts';
+import { Migration20261123210000_offline_fill } from './Migration20261123210000_offline_fill.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -23,4 +24,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123100000_quality', class: Migration20261123100000_quality },
   { name: 'Migration20261123110000_evaluation', class: Migration20261123110000_evaluation },
   { name: 'Migration20261123200000_intake', class: Migration20261123200000_intake },
+  { name: 'Migration20261123210000_offline_fill', class: Migration20261123210000_offline_fill },
 ];
