@@ -17,7 +17,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { authRouter, type AuthRouteDeps } from './modules/auth/auth.routes.ts';
 import { accessGuard } from './modules/auth/guard.ts';
 import { resolveActor, type Credentials } from './modules/auth/identity.ts';
-import { assertPolicyCovers, SOCKET_POLICY } from './modules/auth/policy.ts';
+import { assertEveryRouteDeclared, SOCKET_POLICY } from './modules/auth/policy.ts';
 import { errorHandler, HttpError, notFound } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
 import { webApp } from './http/web.ts';
@@ -228,7 +228,7 @@ export function createApp(deps: AppDeps): NatureWall {
   koa.proxy = deps.trustProxy ?? false;
 
   const api = apiRouter(services);
-  assertPolicyCovers(api);
+  assertEveryRouteDeclared(api);
   const apiStack = compose<AppContext>([
     errorHandler(availability),
     async (ctx, next) => {

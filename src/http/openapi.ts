@@ -1,15 +1,14 @@
 /**
- * The OpenAPI 3.1 document of /api, generated from the router itself: every route's method and
- * path from its table, its body, query and path parameters from the zod schemas `handle()`
- * keeps on the route (zod 4's own JSON Schema output, draft 2020-12 as OpenAPI 3.1 expects),
- * and who may call it from the access policy. Nothing is written twice, so a new route is in
- * the document the moment it exists.
+ * The OpenAPI 3.1 document of /api, read off the endpoints mounted on the router (each route
+ * keeps its contract declaration, src/shared/api/contract.ts): method, path, inputs and every
+ * answer with its schema (zod 4's own JSON Schema output, draft 2020-12 as OpenAPI 3.1 expects),
+ * who may call it, and every error status it can answer. Nothing is written twice, so a route is
+ * in the document the moment it exists, exactly as the server answers it.
  */
-import type { Layer, Router } from '@koa/router';
+import type Router from '@koa/router';
 import { z } from 'zod';
-import type { RouteSchemas } from './route.ts';
-
-export type Access = 'public' | 'admin';
+import type { EndpointSpec, ErrorStatus } from '../shared/api/contract.ts';
+import { endpointOf } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -20,21 +19,35 @@ interface Operation {
   parameters?: JsonSchema[];
   requestBody?: JsonSchema;
   responses: Record<string, JsonSchema>;
-  security?: Record<string, string[]>[];
+  security: Record<string, string[]>[];
 }
 
-const ERROR_RESPONSE = { $ref: '#/components/responses/Error' };
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'The input is not valid (the first problem, then each in `details`)',
+  401: 'Authentication required',
+  403: 'Refused: a cross-site browser write, or not allowed',
+  404: 'Not found',
+  405: 'Another method is needed for this action',
+  409: 'Conflicts with the current state',
+  413: 'The request body is too large',
+  415: 'The body\'s encoding is not supported',
+  422: 'The input could not be processed',
+  429: 'Too many requests (see Retry-After)',
+  500: 'Internal server error',
+  503: 'The database is away, or background jobs do not run here (see Retry-After)',
+};
 
-function toSchema(schema: z.ZodType): JsonSchema {
-  // Input shapes: what a caller sends (transforms and defaults apply after parsing).
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  // Input shapes are what a caller sends (transforms and defaults apply after parsing); output
+  // shapes are what the server answers.
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete json.$schema;
   return json;
 }
 
 function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
   if (!schema) return [];
-  const json = toSchema(schema);
+  const json = toSchema(schema, 'input');
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required as string[] | undefined) ?? []);
   return Object.entries(properties).map(([name, property]) => ({
@@ -45,47 +58,65 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): J
   }));
 }
 
-function schemasOf<S, C>(layer: Layer<S, C>): RouteSchemas {
-  for (const middleware of [...layer.stack].reverse()) {
-    const schemas = (middleware as { schemas?: RouteSchemas }).schemas;
-    if (schemas) return schemas;
+/** Every error status an endpoint can answer: its own, and those that follow from its shape. */
+export function errorStatusesOf(endpoint: EndpointSpec): number[] {
+  const statuses = new Set<number>([500, ...(endpoint.errors ?? [])]);
+  const hasInput = Boolean(endpoint.params || endpoint.query || endpoint.body);
+  if (hasInput) statuses.add(400);
+  if (endpoint.method !== 'GET') {
+    statuses.add(400); // a body that is not JSON, or not an object
+    statuses.add(403); // a cross-site browser write
+    statuses.add(413);
+    statuses.add(415);
   }
-  return {};
+  if (endpoint.access === 'admin') {
+    statuses.add(401);
+    statuses.add(403);
+  }
+  if (!endpoint.noDatabase) statuses.add(503);
+  return [...statuses].sort((a, b) => a - b);
 }
 
 /** `/api/scenes/:idOrSlug` → `/api/scenes/{idOrSlug}` */
-const openApiPath = (path: string) => path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
+export const openApiPath = (path: string) => path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
 const tagOf = (path: string) => path.split('/')[2] ?? 'api';
+const operationIdOf = (method: string, path: string) =>
+  `${method.toLowerCase()}${path.replace(/^\/api/, '').replace(/[/:{}-]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
 
-export function buildOpenApi<S, C>(router: Router<S, C>, accessFor: (method: string, path: string) => Access | undefined, info: { version: string }): JsonSchema {
+function operationOf(endpoint: EndpointSpec, fullPath: string): Operation {
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, schema] of Object.entries(endpoint.responses)) {
+    responses[status] = {
+      description: status === '201' ? 'Created' : status === '202' ? 'Accepted' : 'Success',
+      content: { [endpoint.produces ?? 'application/json']: { schema: endpoint.produces ? { type: 'string' } : toSchema(schema as z.ZodType, 'output') } },
+    };
+  }
+  for (const status of errorStatusesOf(endpoint)) {
+    responses[String(status)] = { description: ERROR_DESCRIPTIONS[status as ErrorStatus] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  }
+  const operation: Operation = {
+    operationId: operationIdOf(endpoint.method, fullPath),
+    summary: endpoint.summary,
+    tags: [tagOf(fullPath)],
+    responses,
+    // Public operations say so: an empty requirement.
+    security: endpoint.access === 'admin' ? [{ session: [] }, { bearer: [] }] : [],
+  };
+  const parameters = [...parametersOf(endpoint.params, 'path'), ...parametersOf(endpoint.query, 'query')];
+  if (parameters.length) operation.parameters = parameters;
+  if (endpoint.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(endpoint.body, 'input') } } };
+  return operation;
+}
+
+export function buildOpenApi<S, C>(router: Router<S, C>, info: { version: string }): JsonSchema {
   const paths: Record<string, Record<string, Operation>> = {};
   for (const layer of router.stack) {
     if (typeof layer.path !== 'string') continue;
-    const schemas = schemasOf(layer);
-    for (const method of layer.methods) {
-      if (method === 'HEAD') continue;
-      const access = accessFor(method, layer.path) ?? 'admin';
-      const operation: Operation = {
-        operationId: `${method.toLowerCase()}${layer.path.replace(/^\/api/, '').replace(/[/:{}-]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-        summary: `${method} ${layer.path}${access === 'admin' ? ' (administrators)' : ''}`,
-        tags: [tagOf(layer.path)],
-        responses: {
-          '200': { description: 'Success (201 for a creation)', content: { 'application/json': { schema: {} } } },
-          '400': ERROR_RESPONSE,
-          ...(access === 'admin' ? { '401': ERROR_RESPONSE, '403': ERROR_RESPONSE } : {}),
-          '404': ERROR_RESPONSE,
-          '409': ERROR_RESPONSE,
-          '429': ERROR_RESPONSE,
-          '503': ERROR_RESPONSE,
-        },
-      };
-      const parameters = [...parametersOf(schemas.params, 'path'), ...parametersOf(schemas.query, 'query')];
-      if (parameters.length) operation.parameters = parameters;
-      if (schemas.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(schemas.body) } } };
-      if (access === 'admin') operation.security = [{ session: [] }, { bearer: [] }];
-      (paths[openApiPath(layer.path)] ??= {})[method.toLowerCase()] = operation;
-    }
+    const endpoint = endpointOf(layer);
+    if (!endpoint) continue; // refused at start-up (assertEveryRouteDeclared)
+    (paths[openApiPath(layer.path)] ??= {})[endpoint.method.toLowerCase()] = operationOf(endpoint, layer.path);
   }
+  const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
   return {
     openapi: '3.1.0',
     info: {
@@ -93,29 +124,25 @@ export function buildOpenApi<S, C>(router: Router<S, C>, accessFor: (method: str
       version: info.version,
       description:
         'The REST API of Nature Wall. Errors are `{"error": "<field>: <message>", "details"?}`. Administrator routes take the session cookie (after POST /api/auth/login) or an API token as `Authorization: Bearer …`. Screens use the Socket.IO contract in src/shared/events.ts.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/' }],
-    paths,
+    paths: sortedPaths,
     components: {
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: 'nw_session' },
         bearer: { type: 'http', scheme: 'bearer' },
       },
-      responses: {
+      schemas: {
         Error: {
-          description: 'A readable error',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['error'],
-                properties: {
-                  error: { type: 'string' },
-                  details: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
-                },
-              },
-            },
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: { type: 'string' },
+            details: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+            queueEmpty: { type: 'boolean', description: 'Human evaluation: nothing is left to rate (404)' },
           },
+          additionalProperties: false,
         },
       },
     },

@@ -1,24 +1,17 @@
 /**
- * The route pipeline: parse body, query and params with zod schemas from src/shared/api.ts,
- * then call a typed handler whose return value is the answer. The schemas stay attached to
- * the middleware so tools (the route table in the README, access tests) can read them.
+ * The route pipeline: an endpoint of the contract (src/shared/api/contract.ts) is mounted with
+ * its handler; the body, query and params are parsed with the endpoint's zod schemas, then the
+ * typed handler runs and what it returns is the answer. The endpoint stays attached to the route,
+ * so the access guard and the OpenAPI document read it off the router.
  */
-import type { RouterMiddleware } from '@koa/router';
+import type Router from '@koa/router';
+import type { Layer, RouterMiddleware } from '@koa/router';
 import type { z } from 'zod';
+import type { AnswerOf, EndpointSpec, InputOf } from '../shared/api/contract.ts';
 import type { AppContext, AppState } from './context.ts';
 import { fromZodError } from './errors.ts';
 
-export interface RouteSchemas {
-  body?: z.ZodType;
-  query?: z.ZodType;
-  params?: z.ZodType;
-}
-
-type Parsed<S extends RouteSchemas> = {
-  [K in keyof S]: S[K] extends z.ZodType ? z.output<S[K]> : never;
-};
-
-export type RouteMiddleware = RouterMiddleware<AppState> & { schemas?: RouteSchemas };
+export type RouteMiddleware = RouterMiddleware<AppState> & { endpoint?: EndpointSpec };
 
 function parse(schema: z.ZodType, value: unknown, where: string): unknown {
   const result = schema.safeParse(value);
@@ -27,23 +20,43 @@ function parse(schema: z.ZodType, value: unknown, where: string): unknown {
 }
 
 /**
- * `handle({ body: StreamCreate }, async (ctx, { body }) => ...)`: the handler sees parsed,
- * typed input; what it returns becomes the JSON body (status 200 unless it set another);
- * a Buffer is sent as ready-made JSON.
+ * Mounts `handler` on `endpoint`: `mount(router, streamEndpoints.get, async (ctx, { params }) => …)`.
+ * The handler sees parsed, typed input; its return value is the JSON answer (status 200 unless
+ * it set another of the endpoint's); a Buffer is sent as ready-made JSON (a cached answer).
  */
-export function handle<S extends RouteSchemas>(
-  schemas: S,
-  handler: (ctx: AppContext, input: Parsed<S>) => Promise<unknown>,
-): RouteMiddleware {
+export function mount<S extends EndpointSpec>(
+  router: Router<AppState>,
+  endpoint: S,
+  handler: (ctx: AppContext, input: InputOf<S>) => Promise<AnswerOf<S> | Buffer>,
+): void {
   const middleware: RouteMiddleware = async (ctx) => {
     const input: Record<string, unknown> = {};
-    if (schemas.params) input.params = parse(schemas.params, ctx.params, 'params');
-    if (schemas.query) input.query = parse(schemas.query, ctx.query, 'query');
-    if (schemas.body) input.body = parse(schemas.body, ctx.request.body ?? {}, 'body');
-    const result = await handler(ctx, input as Parsed<S>);
+    if (endpoint.params) input.params = parse(endpoint.params, ctx.params, 'params');
+    if (endpoint.query) input.query = parse(endpoint.query, ctx.query, 'query');
+    if (endpoint.body) input.body = parse(endpoint.body, ctx.request.body ?? {}, 'body');
+    const result = await handler(ctx, input as InputOf<S>);
     if (Buffer.isBuffer(result)) ctx.type = 'application/json'; // pre-serialised JSON (frozenJson)
     if (result !== undefined) ctx.body = result;
   };
-  middleware.schemas = schemas;
-  return middleware;
+  middleware.endpoint = endpoint;
+  router.register(endpoint.path, [endpoint.method], middleware);
+}
+
+/**
+ * Mounts a route whose answer is not a JSON value of the contract (the reference pages, static
+ * assets): it still has its endpoint, so access and documentation read it like any other.
+ */
+export function mountRaw(router: Router<AppState>, endpoint: EndpointSpec, middleware: RouterMiddleware<AppState>): void {
+  const raw = middleware as RouteMiddleware;
+  raw.endpoint = endpoint;
+  router.register(endpoint.path, [endpoint.method], raw);
+}
+
+/** The endpoint a router layer was mounted for (undefined for a route mounted without one). */
+export function endpointOf<S, C>(layer: Layer<S, C>): EndpointSpec | undefined {
+  for (const middleware of [...layer.stack].reverse()) {
+    const endpoint = (middleware as { endpoint?: EndpointSpec }).endpoint;
+    if (endpoint) return endpoint;
+  }
+  return undefined;
 }

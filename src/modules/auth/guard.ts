@@ -1,5 +1,5 @@
 /**
- * Enforces the policy table on every API request, before validation and handlers:
+ * Enforces each endpoint's declared access on every API request, before validation and handlers:
  * - admin routes without an admin: 401 {"error": "Authentication required"};
  * - unsafe requests from a browser on another site: 403 (CSRF), unless they carry a bearer
  *   token (scripts; a browser never attaches one by itself).
@@ -9,7 +9,7 @@ import type { Middleware } from 'koa';
 import type { AppState } from '../../http/context.ts';
 import { HttpError } from '../../http/errors.ts';
 import { isAllowedOrigin } from '../../http/origin.ts';
-import { accessFor } from './policy.ts';
+import { endpointOf } from '../../http/route.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -17,7 +17,7 @@ export function accessGuard(router: Router<AppState>, allowedOrigins: readonly s
   return async (ctx, next) => {
     const layer = router.match(ctx.path, ctx.method).pathAndMethod.find((l) => typeof l.path === 'string' && l.methods.length > 0);
     if (!layer) return next(); // no such route: the API answers 404/405
-    const access = accessFor(ctx.method, layer.path as string) ?? 'admin'; // fail closed
+    const access = endpointOf(layer)?.access ?? 'admin'; // fail closed
 
     if (!SAFE_METHODS.has(ctx.method) && !/^Bearer\s/i.test(ctx.get('authorization'))) {
       const origin = ctx.get('origin');

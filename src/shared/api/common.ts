@@ -26,9 +26,14 @@ export type IdBody = z.infer<typeof IdBody>;
 /** `?active=true|false` and the like. */
 export const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 
-export interface SuccessDto {
-  success: true;
-}
+/** A moment, as every answer writes it: ISO 8601 in UTC with milliseconds. */
+export const IsoDate = z.iso.datetime();
+
+export const SuccessDto = z.strictObject({ success: z.literal(true) });
+export type SuccessDto = z.output<typeof SuccessDto>;
+
+/** Headers a stream's player must send (a playlist's user-agent and referrer). */
+export const RequestHeadersDto = z.strictObject({ user_agent: z.string().nullable().optional(), referrer: z.string().nullable().optional() });
 
 /** Every error answer: a readable sentence, plus the field problems of a 400. */
 export interface ErrorDto {

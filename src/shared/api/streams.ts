@@ -1,11 +1,11 @@
 /** Streams: the pool every scene draws from (spec §3, §5). */
 import { z } from 'zod';
-import { CATEGORIES, DEFAULTS, LIMITS, QUALITIES, type Category, type Quality } from '../constants.ts';
+import { CATEGORIES, DEFAULTS, LIMITS, QUALITIES } from '../constants.ts';
 import { isValidTimezone } from '../streams/location.ts';
 import { toAbsoluteUrl } from '../streams/url.ts';
-import type { HealthState } from '../quality/health.ts';
-import { booleanQuery, cleanText, Id, optionalText } from './common.ts';
-import type { RequestHeaders } from '../streams/request-headers.ts';
+import { HEALTH_STATES } from '../quality/health.ts';
+import { booleanQuery, cleanText, Id, IdBody, IsoDate, optionalText, RequestHeadersDto, SuccessDto } from './common.ts';
+import { endpoint } from './contract.ts';
 
 /** A stream address: absolute http(s) (scheme-less platform links get https://). */
 export const StreamUrl = z
@@ -84,46 +84,62 @@ export const StreamListQuery = z.object({
 });
 export type StreamListQuery = z.output<typeof StreamListQuery>;
 
-export interface StreamPageDto {
-  streams: StreamDto[];
-  /** Give it back as `cursor` for the next page; null on the last page. */
-  next_cursor: string | null;
-  /** How many streams match the search and filters (all pages), up to 1,000; on the first page only, null after. */
-  total: number | null;
-  /** More than `total` match (the count stops at 1,000). */
-  total_capped: boolean;
-}
+/** A stream as every answer shows it (spec field names). */
+export const StreamDto = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  url: z.string(),
+  fallback_url: z.string().nullable(),
+  description: z.string().nullable(),
+  category: z.enum(CATEGORIES),
+  quality: z.enum(QUALITIES),
+  active: z.boolean(),
+  created_at: IsoDate,
+  updated_at: IsoDate,
+  quality_score: z.number().nullable().describe('0–100; null: not analysed'),
+  quality_assessed_at: IsoDate.nullable(),
+  quality_confidence: z.number().nullable().describe('0–1'),
+  location_name: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  timezone: z.string().nullable(),
+  health: z.enum(HEALTH_STATES).describe('From its analyses and its players (src/shared/quality/health.ts)'),
+  auto_score: z.number().nullable().describe('The automatic half of quality_score (0–100)'),
+  human_score: z.number().nullable().describe('The raters\' half of quality_score (0–5)'),
+  human_confidence: z.number().nullable(),
+  human_count: z.number().int(),
+  request_headers: RequestHeadersDto.nullable().describe('Headers a player must send (from a playlist); a browser cannot send them'),
+  inactive_reason: z.string().nullable().describe('Why the system keeps it inactive (it needs headers)'),
+});
+export type StreamDto = z.output<typeof StreamDto>;
 
+export const StreamPageDto = z.strictObject({
+  streams: z.array(StreamDto),
+  next_cursor: z.string().nullable().describe('Give it back as `cursor` for the next page; null on the last page'),
+  total: z.number().int().nullable().describe('How many match the search and filters, up to 1,000; on the first page only'),
+  total_capped: z.boolean().describe('More than `total` match (the count stops at 1,000)'),
+});
+export type StreamPageDto = z.output<typeof StreamPageDto>;
 
-export interface StreamDto {
-  id: number;
-  name: string;
-  url: string;
-  fallback_url: string | null;
-  description: string | null;
-  category: Category;
-  quality: Quality;
-  active: boolean;
-  created_at: string;
-  updated_at: string;
-  /** 0-100; null means not analysed. */
-  quality_score: number | null;
-  quality_assessed_at: string | null;
-  /** 0-1 */
-  quality_confidence: number | null;
-  location_name: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  timezone: string | null;
-  /** unknown, live, degraded or offline: from its analyses and its players (src/shared/quality/health.ts). */
-  health: HealthState;
-  /** The two halves fused into quality_score: the automatic analysis (0–100) and the human raters (0–5). */
-  auto_score: number | null;
-  human_score: number | null;
-  human_confidence: number | null;
-  human_count: number;
-  /** Headers a player must send (from a playlist); null when none. A browser cannot send them. */
-  request_headers: RequestHeaders | null;
-  /** Why the system keeps it inactive (it needs headers); null otherwise. */
-  inactive_reason: string | null;
-}
+export const streamEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/streams',
+    summary: 'The stream pool: the whole list, or with paging parameters a page (anonymous callers see active streams only)',
+    access: 'public',
+    query: StreamListQuery,
+    responses: { 200: z.union([z.array(StreamDto), StreamPageDto]) },
+  }),
+  get: endpoint({ method: 'GET', path: '/streams/:id', summary: 'One stream', access: 'public', params: z.object({ id: Id }), responses: { 200: StreamDto }, errors: [404] }),
+  create: endpoint({ method: 'POST', path: '/streams', summary: 'Add a stream', access: 'admin', body: StreamCreate, responses: { 201: StreamDto }, errors: [409] }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/streams',
+    summary: 'Change a stream\'s fields (those given)',
+    access: 'admin',
+    body: StreamUpdate,
+    responses: { 200: z.strictObject({ success: z.literal(true), stream: StreamDto }) },
+    errors: [404, 409],
+  }),
+  remove: endpoint({ method: 'DELETE', path: '/streams', summary: 'Delete a stream (its scene slots go with it)', access: 'admin', body: IdBody, responses: { 200: SuccessDto }, errors: [404] }),
+};
