@@ -14,4 +14,6 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  // Tool configurations written as CommonJS (dependency-cruiser's).
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
 );

@@ -42,6 +42,7 @@ import { scenesRouter } from './modules/scenes/scenes.routes.ts';
 import { streamsRouter } from './modules/streams/streams.routes.ts';
 import type { DomainChange } from './domain/changes.ts';
 import type { CommandDeps } from './domain/command.ts';
+import { ChangeBus } from './domain/change-bus.ts';
 import { activityPushes } from './modules/activity/activity.changes.ts';
 import { activityRouter } from './modules/activity/activity.routes.ts';
 import { activityJournal } from './modules/activity/activity.service.ts';
@@ -52,6 +53,8 @@ import { weatherRouter, type WeatherRouteDeps } from './modules/weather/weather.
 import { createWeather, type WeatherOptions } from './modules/weather/weather.service.ts';
 import { createHub, type Hub, type HubOptions } from './realtime/hub.ts';
 import type { FeaturePushes } from './realtime/pushes.ts';
+import type { FeatureReports } from './realtime/reports.ts';
+import { qualityReports } from './modules/quality/quality.reports.ts';
 import type { SceneDirectory } from './realtime/scene-directory.ts';
 import { pushVersions } from './realtime/versions.ts';
 import { scenePushes } from './modules/scenes/scene.changes.ts';
@@ -86,6 +89,8 @@ export interface AppDeps {
   fetchResolver?: Resolver;
   /** More features' pushes besides the built-in ones (tests plug in a feature of their own). */
   features?: readonly FeaturePushes[];
+  /** More features that hear screens' reports (tests plug in one of their own). */
+  reports?: readonly FeatureReports[];
   /** The background-job queue (pg-boss); without it discovery runs answer 503. */
   queue?: JobQueue;
   /** How jobs run on this node (JOBS_*, DISCOVERY_CONCURRENCY). */
@@ -139,7 +144,7 @@ export interface NatureWall {
   /** Whether the database answers; API calls answer 503 while it does not. */
   availability: DatabaseAvailability;
   /** Starts the scene controller on an HTTP server; from then on every change is pushed. */
-  attachHub(options: Omit<HubOptions, 'directory' | 'logger' | 'availability' | 'versions' | 'features' | 'presenceJournal'>): Promise<Hub>;
+  attachHub(options: Omit<HubOptions, 'directory' | 'logger' | 'availability' | 'versions' | 'features' | 'reports' | 'presenceJournal'>): Promise<Hub>;
   /** Starts this node's background work (discovery workers, schedules); a no-op without a queue. */
   startJobs(): Promise<void>;
   /** Discovery's jobs side, when a queue is attached. */
@@ -164,17 +169,12 @@ export function createApp(deps: AppDeps): NatureWall {
   const limiterStore = deps.limiterStore ?? { kind: 'memory' };
   const fetcher = createSafeFetcher({ allowHosts: deps.fetchAllowHosts ?? [], ...(deps.fetchResolver ? { resolver: deps.fetchResolver } : {}) });
   let hub: Hub | undefined;
-  const commands: CommandDeps = {
-    publisher: {
-      async publish(changes) {
-        deps.onChanges?.(changes);
-        qualityJobs?.committed(changes);
-        if (hub) await hub.publisher.publish(changes);
-        else directory.invalidate();
-      },
-    },
-    journal: activityJournal,
-  };
+  // After commit: read-your-writes on this node, the tests' observer, the modules that react to
+  // others' changes (registered below), then the hub's fan-out once it is attached.
+  const bus = new ChangeBus();
+  bus.onCommitted(() => directory.invalidate());
+  if (deps.onChanges) bus.onCommitted(deps.onChanges);
+  const commands: CommandDeps = { publisher: bus, journal: activityJournal };
   // What every module's background work shares: the queue, the command deps, the safe fetcher.
   const jobSettings = deps.jobs ?? DEFAULT_JOB_SETTINGS;
   const jobBase = deps.queue
@@ -200,6 +200,7 @@ export function createApp(deps: AppDeps): NatureWall {
         ...deps.discoveryTuning,
       })
     : undefined;
+  if (qualityJobs) bus.onCommitted((changes) => qualityJobs.committed(changes));
   const scoreKeeper = createScoreKeeper({ orm: deps.orm, commands, logger: deps.logger, ...(deps.evaluationDebounceMs === undefined ? {} : { debounceMs: deps.evaluationDebounceMs }) });
   const services: Services = {
     snapshots,
@@ -293,7 +294,7 @@ export function createApp(deps: AppDeps): NatureWall {
         // Each feature's pushes: one line per feature.
         features: [
           streamPushes(deps.orm),
-          scenePushes(directory),
+          scenePushes,
           submissionPushes(deps.orm),
           discoveryPushes(deps.orm),
           qualityPushes(deps.orm),
@@ -302,8 +303,8 @@ export function createApp(deps: AppDeps): NatureWall {
           ...(deps.features ?? []),
         ],
         presenceJournal: screenJournal(deps.orm),
-        // Players' reports of a failing stream trigger a check at once (self-healing walls).
-        onPlaybackReport: (streamId, state) => qualityJobs?.playbackReport(streamId, state),
+        // What screens report, to the features that asked: one line per feature.
+        reports: [...(qualityJobs ? [qualityReports(qualityJobs)] : []), ...(deps.reports ?? [])],
         availability,
         logger: deps.logger,
         // The one socket policy: screens are public, the admin room needs an admin.
@@ -316,6 +317,7 @@ export function createApp(deps: AppDeps): NatureWall {
           return actor ? { ok: true, sessionHash: actor.sessionHash } : { ok: false, error: 'Authentication required' };
         },
       });
+      bus.relayTo(hub.publisher);
       return hub;
     },
   };

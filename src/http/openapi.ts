@@ -91,9 +91,12 @@ function operationOf(endpoint: EndpointSpec, fullPath: string): Operation {
       content: { [endpoint.produces ?? 'application/json']: { schema: endpoint.produces ? { type: 'string' } : toSchema(schema as z.ZodType, 'output') } },
     };
   }
-  for (const status of errorStatusesOf(endpoint)) {
+  const statuses = errorStatusesOf(endpoint);
+  for (const status of statuses) {
     responses[String(status)] = { description: ERROR_DESCRIPTIONS[status as ErrorStatus] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
+  // An operation without inputs of its own can still meet a malformed request.
+  if (!statuses.some((s) => s >= 400 && s < 500)) responses['4XX'] = { description: 'A malformed request', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   const operation: Operation = {
     operationId: operationIdOf(endpoint.method, fullPath),
     summary: endpoint.summary,

@@ -20,26 +20,25 @@ function parse(schema: z.ZodType, value: unknown, where: string): unknown {
 }
 
 /**
- * Mounts `handler` on `endpoint`: `mount(router, streamEndpoints.get, async (ctx, { params }) => …)`.
+ * Mounts a handler on an endpoint: `mount(router, streamEndpoints.get)(async (ctx, { params }) => …)`.
+ * (Two steps, so the endpoint's types are fixed before the handler is checked against them.)
  * The handler sees parsed, typed input; its return value is the JSON answer (status 200 unless
  * it set another of the endpoint's); a Buffer is sent as ready-made JSON (a cached answer).
  */
-export function mount<S extends EndpointSpec>(
-  router: Router<AppState>,
-  endpoint: S,
-  handler: (ctx: AppContext, input: InputOf<S>) => Promise<AnswerOf<S> | Buffer>,
-): void {
-  const middleware: RouteMiddleware = async (ctx) => {
-    const input: Record<string, unknown> = {};
-    if (endpoint.params) input.params = parse(endpoint.params, ctx.params, 'params');
-    if (endpoint.query) input.query = parse(endpoint.query, ctx.query, 'query');
-    if (endpoint.body) input.body = parse(endpoint.body, ctx.request.body ?? {}, 'body');
-    const result = await handler(ctx, input as InputOf<S>);
-    if (Buffer.isBuffer(result)) ctx.type = 'application/json'; // pre-serialised JSON (frozenJson)
-    if (result !== undefined) ctx.body = result;
+export function mount<S extends EndpointSpec>(router: Router<AppState>, endpoint: S) {
+  return (handler: (ctx: AppContext, input: InputOf<S>) => Promise<AnswerOf<S> | Buffer>): void => {
+    const middleware: RouteMiddleware = async (ctx) => {
+      const input: Record<string, unknown> = {};
+      if (endpoint.params) input.params = parse(endpoint.params, ctx.params, 'params');
+      if (endpoint.query) input.query = parse(endpoint.query, ctx.query, 'query');
+      if (endpoint.body) input.body = parse(endpoint.body, ctx.request.body ?? {}, 'body');
+      const result = await handler(ctx, input as InputOf<S>);
+      if (Buffer.isBuffer(result)) ctx.type = 'application/json'; // pre-serialised JSON (frozenJson)
+      if (result !== undefined) ctx.body = result;
+    };
+    middleware.endpoint = endpoint;
+    router.register(endpoint.path, [endpoint.method], middleware);
   };
-  middleware.endpoint = endpoint;
-  router.register(endpoint.path, [endpoint.method], middleware);
 }
 
 /**

@@ -17,6 +17,7 @@ import type { ChangeNotice, HubServer } from './io-server.ts';
 import type { FeaturePushes, Push } from './pushes.ts';
 import type { SceneDirectory } from './scene-directory.ts';
 import type { ScreenStates } from './screen-state.ts';
+import { KIND_ROOMS } from './rooms.ts';
 import type { PushVersions } from './versions.ts';
 
 /** Other nodes are trusted (same cluster) but a notice is still checked for shape. */
@@ -58,13 +59,22 @@ export function createFanout(options: {
     }
   }
 
+  /**
+   * One change on this node: what it touches is resolved once — the references the screens here
+   * follow, and for admins here the scenes it touches and the default scene — and that one
+   * resolution feeds the screens' pushes and every feature's.
+   */
   async function apply(notice: ChangeNotice): Promise<void> {
     directory.invalidate();
-    await screenStates.apply(notice.version, notice.scenes);
+    const admins = hasLocalSockets([KIND_ROOMS.admin]);
+    const refs = screenStates.refsToRefresh(notice.scenes);
+    if (admins && notice.scenes.defaultChanged && !refs.includes(null)) refs.push(null);
+    const resolution = await directory.resolveChange({ sceneIds: admins ? notice.scenes.sceneIds : [], refs });
+    screenStates.apply(notice.version, notice.scenes, resolution);
     for (const feature of features) {
       if (!hasLocalSockets(feature.rooms)) continue;
       try {
-        emitLocally(await feature.pushes(notice.changes, { version: notice.version, scenes: notice.scenes }));
+        emitLocally(await feature.pushes(notice.changes, { version: notice.version, scenes: notice.scenes, resolution }));
       } catch (err) {
         log.error({ err, feature: feature.name, version: notice.version }, 'feature pushes failed');
       }
@@ -110,7 +120,7 @@ export function createFanout(options: {
       directory.invalidate();
       const version = await versions.next();
       // In the notice queue: a resync never overtakes a push that arrived before it.
-      const run = queue.then(() => screenStates.resyncAll(version));
+      const run = queue.then(async () => screenStates.resyncAll(version, await directory.resolveChange({ sceneIds: [], refs: screenStates.localRefs() })));
       queue = run.catch(() => undefined);
       await run;
       log.info({ version }, 'screens resynced');

@@ -5,7 +5,8 @@
  * - screen-state.ts: the state walls and kiosks are answered and pushed;
  * - fanout.ts: publish after commit, the cluster notice, the version, feature pushes;
  * - presence.ts: who is connected, cluster-wide, pushed to admins.
- * Features plug in through `features` (see pushes.ts) and never edit this folder.
+ * Features plug in through `features` (pushes.ts) and `reports` (reports.ts) and never edit
+ * this folder.
  */
 import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -18,7 +19,8 @@ import { createFanout } from './fanout.ts';
 import { createIoServer, type HubServer } from './io-server.ts';
 import { createPresence, type PresenceJournal, type ScreenList } from './presence.ts';
 import type { FeaturePushes } from './pushes.ts';
-import { handleSockets, type PlaybackReportHandler, type Authorize } from './registration.ts';
+import { handleSockets, type Authorize } from './registration.ts';
+import type { FeatureReports } from './reports.ts';
 import { KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { SceneDirectory } from './scene-directory.ts';
 import { createScreenStates } from './screen-state.ts';
@@ -49,8 +51,8 @@ export interface HubOptions {
   presenceTimeoutMs?: number;
   /** Remembers screens beyond their connection (offline ones stay listed as "last seen"). */
   presenceJournal?: PresenceJournal;
-  /** A screen reported a stream's playback state changing (the quality module checks failing ones). */
-  onPlaybackReport?: PlaybackReportHandler;
+  /** The features that hear what screens report (playback health…), see reports.ts. */
+  reports?: readonly FeatureReports[];
 }
 
 export interface Hub {
@@ -93,7 +95,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     logger,
     availability: options.availability,
   });
-  handleSockets({ io, node, screenStates, presence, logger: log, authorize: options.authorize, availability: options.availability, onPlaybackReport: options.onPlaybackReport });
+  handleSockets({ io, node, screenStates, presence, logger: log, authorize: options.authorize, availability: options.availability, reports: options.reports });
 
   options.availability?.onRecovered(() => void fanout.resync());
   options.adapter?.onReconnected?.(() => void fanout.resync());

@@ -7,7 +7,7 @@
  */
 import type { DomainChange } from '../domain/changes.ts';
 import type { ServerToClientEvents } from '../shared/events.ts';
-import type { Affected } from './scene-directory.ts';
+import type { Affected, SceneResolution } from './scene-directory.ts';
 
 type EventName = keyof ServerToClientEvents;
 type PayloadOf<E extends EventName> = Parameters<ServerToClientEvents[E]>[0];
@@ -25,6 +25,8 @@ export interface PushContext {
   version: number;
   /** The scenes these changes touch on screen (the hub works this out once, on the origin node). */
   scenes: Affected;
+  /** Those scenes (and the default scene when it changed) as they are now, resolved once on this node for the screens and every feature. */
+  resolution: SceneResolution;
 }
 
 export interface FeaturePushes {

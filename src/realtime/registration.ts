@@ -10,11 +10,10 @@ import type { Logger } from '../logger.ts';
 import { HealthReport, Registration, type Ack, type PlaybackState } from '../shared/events.ts';
 import type { HubServer, HubSocket } from './io-server.ts';
 import type { Presence, PresenceTracker } from './presence.ts';
+import type { FeatureReports, ScreenReport } from './reports.ts';
 import { KIND_ROOMS, sessionRoom, targetOf, targetRoom } from './rooms.ts';
 import type { ScreenStates } from './screen-state.ts';
 
-/** Told when a screen's report changes a stream's playback state (the quality module re-checks failing streams). */
-export type PlaybackReportHandler = (streamId: number, state: PlaybackState) => void;
 
 export type Authorization = { ok: true; sessionHash?: string | undefined } | { ok: false; error: string };
 export type Authorize = (registration: Registration, handshake: HubSocket['handshake']) => Promise<Authorization>;
@@ -30,9 +29,21 @@ export function handleSockets(options: {
   logger: Logger;
   authorize?: Authorize | undefined;
   availability?: DatabaseAvailability | undefined;
-  onPlaybackReport?: PlaybackReportHandler | undefined;
+  /** The features that hear screens' reports (reports.ts). */
+  reports?: readonly FeatureReports[] | undefined;
 }): void {
-  const { io, node, screenStates, presence, logger: log, authorize, availability, onPlaybackReport } = options;
+  const { io, node, screenStates, presence, logger: log, authorize, availability } = options;
+  const reports = options.reports ?? [];
+
+  function deliver(report: ScreenReport): void {
+    for (const feature of reports) {
+      try {
+        feature.onReport(report);
+      } catch (err) {
+        log.error({ err, feature: feature.name }, 'a feature failed on a screen report');
+      }
+    }
+  }
   const limiter = new RateLimiterMemory({ points: 30, duration: 10 });
 
   function reply<T>(ack: unknown, result: Ack<T>): void {
@@ -107,8 +118,11 @@ export function handleSockets(options: {
     const health: Record<string, PlaybackState> = {};
     for (const entry of parsed.data.streams) health[String(entry.stream_id)] = entry.state;
     const changed = JSON.stringify(health) !== JSON.stringify(p.health ?? {});
-    if (changed && onPlaybackReport) {
-      for (const [id, state] of Object.entries(health)) if (p.health?.[id] !== state) onPlaybackReport(Number(id), state);
+    if (changed && reports.length > 0) {
+      const changes = Object.entries(health)
+        .filter(([id, state]) => p.health?.[id] !== state)
+        .map(([id, state]) => ({ streamId: Number(id), state, previous: p.health?.[id] ?? null }));
+      if (changes.length > 0) deliver({ kind: 'playback', screen: { id: this.id, kind: p.kind, device: p.device, sceneId: p.sceneId }, changes });
     }
     p.health = health;
     p.heartbeatAt = Date.now(); // screens report in periodically: that is their heartbeat

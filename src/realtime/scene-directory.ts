@@ -10,6 +10,19 @@ export interface ResolvedScene {
   streams: SceneStreamDto[];
 }
 
+/**
+ * What one change needs on a node, resolved afresh in one go: the scenes it touches (for the
+ * admins' pushes) and the references the screens here follow (for theirs). `''` is the default
+ * scene's reference.
+ */
+export interface SceneResolution {
+  byId: ReadonlyMap<number, ResolvedScene | null>;
+  byRef: ReadonlyMap<string, ResolvedScene | null>;
+}
+
+/** The key of a followed reference in a resolution: the slug or id, or '' for the default scene. */
+export const refKey = (ref: string | null) => ref ?? '';
+
 /** Which screens a batch of changes concerns. */
 export interface Affected {
   /** Scenes whose resolved streams or fields may have changed. */
@@ -29,4 +42,6 @@ export interface SceneDirectory {
   resolveId(id: number, options?: { fresh?: boolean }): Promise<ResolvedScene | null>;
   /** Computed after commit, on the node that made the changes. */
   affected(changes: readonly DomainChange[]): Promise<Affected>;
+  /** Resolves, afresh and once each, the scenes and references a change needs on this node. */
+  resolveChange(request: { sceneIds: readonly number[]; refs: readonly (string | null)[] }): Promise<SceneResolution>;
 }

@@ -7,7 +7,7 @@
 import type { KioskState, Registration, ScreenState, WallState } from '../shared/events.ts';
 import type { HubServer } from './io-server.ts';
 import { parseTargetRoom, targetOf, targetRoom, type Target } from './rooms.ts';
-import type { Affected, ResolvedScene, SceneDirectory } from './scene-directory.ts';
+import { refKey, type Affected, type ResolvedScene, type SceneDirectory, type SceneResolution } from './scene-directory.ts';
 
 export function wallState(version: number, ref: string | null, resolved: ResolvedScene | null): WallState {
   return {
@@ -36,20 +36,23 @@ export function kioskState(version: number, ref: string | null, position: number
 export interface ScreenStates {
   /** The full state for a registration, labelled with the highest version applied here. */
   stateFor(registration: Registration): Promise<ScreenState>;
-  /** Pushes fresh state to the screens here that `scenes` concerns. */
-  apply(version: number, scenes: Affected): Promise<void>;
+  /** The followed references with screens here that a change touching `scenes` must re-resolve. */
+  refsToRefresh(scenes: Affected): (string | null)[];
+  /** Pushes fresh state to the screens here that `scenes` concerns, from the change's resolution. */
+  apply(version: number, scenes: Affected, resolution: SceneResolution): void;
+  /** Every followed reference with screens here (a resync re-resolves them all). */
+  localRefs(): (string | null)[];
   /** Pushes every screen here its current state, under `version` (after an outage). */
-  resyncAll(version: number): Promise<void>;
+  resyncAll(version: number, resolution: SceneResolution): void;
   /** Raises the version registrations are labelled with. */
   seen(version: number): void;
 }
 
-export function createScreenStates(io: HubServer, directory: SceneDirectory, initialVersion: number): ScreenStates {
+export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory, 'resolve'>, initialVersion: number): ScreenStates {
   /** Highest version this node has applied: snapshots are labelled with it (read before state). */
   let appliedVersion = initialVersion;
   /** Last scene id each followed reference resolved to on this node (null: unresolved). */
   const resolvedRefs = new Map<string, number | null>();
-  const refKey = (ref: string | null) => ref ?? '';
 
   /** The followed targets that have screens on this node, grouped by reference. */
   function localTargets(): Map<string | null, Target[]> {
@@ -65,13 +68,6 @@ export function createScreenStates(io: HubServer, directory: SceneDirectory, ini
     return byRef;
   }
 
-  /** Resolves a followed reference afresh and remembers the scene it resolved to. */
-  async function refresh(ref: string | null): Promise<ResolvedScene | null> {
-    const resolved = await directory.resolve(ref, { fresh: true });
-    resolvedRefs.set(refKey(ref), resolved?.scene.id ?? null);
-    return resolved;
-  }
-
   /** Keeps presence's "scene shown" in step for every screen in the room. */
   function markShown(room: string, sceneId: number | null): void {
     for (const id of io.of('/').adapter.rooms.get(room) ?? []) {
@@ -80,20 +76,30 @@ export function createScreenStates(io: HubServer, directory: SceneDirectory, ini
     }
   }
 
+  /** Whether a reference must be re-resolved for a change touching `scenes`, by what it showed before. */
+  const touchedBy = (scenes: Affected) => {
+    const touched = new Set(scenes.sceneIds);
+    return (ref: string | null) => {
+      const before = resolvedRefs.get(refKey(ref));
+      return before === undefined || before === null || touched.has(before) || (ref === null && scenes.defaultChanged);
+    };
+  };
+
   /**
-   * Resolves afresh every followed reference `relevant` picks (by what it showed before) and
-   * pushes its screens on this node: kiosks their stream, walls what `pushWall` sends.
+   * Pushes the screens on this node that follow one of the resolved references: kiosks their
+   * stream, walls what `pushWall` sends. Nothing is read here: the change's resolution has it.
    */
-  async function pushLocal(
+  function pushLocal(
     version: number,
-    relevant: (ref: string | null, before: number | null | undefined) => boolean,
+    resolution: SceneResolution,
     pushWall: (room: string, ref: string | null, before: number | null | undefined, resolved: ResolvedScene | null) => void,
-  ): Promise<void> {
+  ): void {
     appliedVersion = Math.max(appliedVersion, version);
     for (const [ref, targets] of localTargets()) {
+      if (!resolution.byRef.has(refKey(ref))) continue;
+      const resolved = resolution.byRef.get(refKey(ref)) ?? null;
       const before = resolvedRefs.get(refKey(ref));
-      if (!relevant(ref, before)) continue;
-      const resolved = await refresh(ref);
+      resolvedRefs.set(refKey(ref), resolved?.scene.id ?? null);
       for (const target of targets) {
         const room = targetRoom(target);
         markShown(room, resolved?.scene.id ?? null);
@@ -118,30 +124,28 @@ export function createScreenStates(io: HubServer, directory: SceneDirectory, ini
       return target.kind === 'wall' ? wallState(version, target.ref, resolved) : kioskState(version, target.ref, target.position, resolved);
     },
 
-    async apply(version, scenes) {
-      const touched = new Set(scenes.sceneIds);
-      await pushLocal(
-        version,
-        (ref, before) => before === undefined || before === null || touched.has(before) || (ref === null && scenes.defaultChanged),
-        (room, ref, before, resolved) => {
-          if (resolved) {
-            const payload = { version, scene: resolved.scene, streams: resolved.streams };
-            io.local.to(room).emit(ref === null && scenes.defaultChanged ? 'scene:default-changed' : 'scene:updated', payload);
-          } else if (typeof before === 'number') {
-            io.local.to(room).emit('scene:deleted', { version, scene_id: before });
-          } else {
-            io.local.to(room).emit('screen:state', wallState(version, ref, null));
-          }
-        },
-      );
+    refsToRefresh(scenes) {
+      const touched = touchedBy(scenes);
+      return [...localTargets().keys()].filter(touched);
     },
 
-    resyncAll(version) {
-      return pushLocal(
-        version,
-        () => true,
-        (room, ref, _before, resolved) => io.local.to(room).emit('screen:state', wallState(version, ref, resolved)),
-      );
+    apply(version, scenes, resolution) {
+      pushLocal(version, resolution, (room, ref, before, resolved) => {
+        if (resolved) {
+          const payload = { version, scene: resolved.scene, streams: resolved.streams };
+          io.local.to(room).emit(ref === null && scenes.defaultChanged ? 'scene:default-changed' : 'scene:updated', payload);
+        } else if (typeof before === 'number') {
+          io.local.to(room).emit('scene:deleted', { version, scene_id: before });
+        } else {
+          io.local.to(room).emit('screen:state', wallState(version, ref, null));
+        }
+      });
+    },
+
+    localRefs: () => [...localTargets().keys()],
+
+    resyncAll(version, resolution) {
+      pushLocal(version, resolution, (room, ref, _before, resolved) => io.local.to(room).emit('screen:state', wallState(version, ref, resolved)));
     },
 
     seen(version) {

@@ -9,13 +9,15 @@
  */
 import { z } from 'zod';
 import type { SceneDto, SceneStreamDto, StreamDto } from './api/index.ts';
-import type { ScreenCommandName } from './api/screens.ts';
+import { PLAYBACK_STATES, type ScreenCommandName, type ScreenPresence } from './api/screens.ts';
 import type { SubmissionDto } from './api/submissions.ts';
 import type { DiscoveryProgressDto, DiscoverySourceDto } from './api/discovery.ts';
 import type { QualityProgressDto, QualityQueueDto } from './api/quality.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
 
-export type ScreenKind = 'wall' | 'kiosk' | 'admin' | 'rater';
+// Who connects, how its players do, and a screen as admins see it belong to the REST contract
+// too (GET /api/screens): declared there, once, as zod schemas.
+export type { PlaybackState, ScreenKind, ScreenPresence } from './api/screens.ts';
 
 /** A browser's own lasting id (kept in localStorage): a screen stays one screen across reconnects. */
 const device = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Expected 8-64 letters, digits, - or _').optional();
@@ -40,9 +42,6 @@ export const Registration = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('rater'), device, name: z.string().trim().max(80).optional() }),
 ]);
 export type Registration = z.infer<typeof Registration>;
-
-const PLAYBACK_STATES = ['loading', 'playing', 'stalled', 'error'] as const;
-export type PlaybackState = (typeof PLAYBACK_STATES)[number];
 
 /** A screen's report of how its players are doing (presence for admins). */
 export const HealthReport = z.object({
@@ -84,26 +83,6 @@ export interface ConsoleState {
 }
 
 export type ScreenState = WallState | KioskState | ConsoleState;
-
-/** One screen, as admins see it: connected now, or (listed on request) seen in the last 24 hours. */
-export interface ScreenPresence {
-  /** The connection id (commands go to it); for an offline screen, its last one. */
-  id: string;
-  /** The browser's lasting id, when it sent one. */
-  device: string | null;
-  /** False for a screen seen earlier that is not connected now; its last_heartbeat is when it was last seen. */
-  online: boolean;
-  kind: ScreenKind;
-  name: string | null;
-  follows: string | null;
-  scene_id: number | null;
-  position: number | null;
-  connected_at: string;
-  last_heartbeat: string;
-  /** Playback per stream id as last reported by the screen. */
-  health: Record<string, PlaybackState>;
-  node: string;
-}
 
 /**
  * Acknowledgements: data, or a readable error. `retryAfterMs` marks a passing failure (the

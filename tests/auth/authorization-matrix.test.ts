@@ -1,10 +1,10 @@
 /**
- * Walks every route of the API router — taken from the router itself, so a new route cannot be
- * forgotten — and checks who gets in: anonymous callers get 401 on admin routes and never 401
+ * Walks every route of the API router — taken from the router itself, each with the access its
+ * endpoint declares, so a new route cannot be forgotten — and checks who gets in: anonymous callers get 401 on admin routes and never 401
  * on public ones; an admin cookie and a bearer token get in; a cross-site cookie write is 403.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessFor, routeTable } from '../../src/modules/auth/policy.ts';
+import { routeTable } from '../../src/modules/auth/policy.ts';
 import { seed } from '../../src/modules/seed/seed.ts';
 import { createLogger } from '../../src/logger.ts';
 import { adminHeaders, startTestApp, type TestApp } from '../support/app.ts';
@@ -27,14 +27,14 @@ describe('authorization matrix', () => {
   it('knows every route of the router, and each has a policy', () => {
     const routes = routeTable(app.app.api);
     expect(routes.length).toBeGreaterThanOrEqual(20);
-    expect(routes.filter((r) => !accessFor(r.method, r.path))).toEqual([]);
+    expect(routes.filter((r) => !r.access)).toEqual([]);
   });
 
   it('anonymous: 401 on admin routes, never 401 (nor 5xx) on public ones', async () => {
-    for (const { method, path } of routeTable(app.app.api)) {
+    for (const { method, path, access } of routeTable(app.app.api)) {
       const res = await app.anonymous<{ error?: string }>(method, concrete(path), bodyFor(method));
       const label = `${method} ${path} -> ${res.status}`;
-      if (accessFor(method, path) === 'admin') {
+      if (access === 'admin') {
         expect(res.status, label).toBe(401);
         expect(res.body, label).toEqual({ error: 'Authentication required' });
       } else {

@@ -9,6 +9,7 @@ import type { DomainChange } from '../../src/domain/changes.ts';
 import type { Hub, HubOptions } from '../../src/realtime/hub.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { DEFAULT_JOB_SETTINGS, startJobQueue, type JobQueue, type JobSettings } from '../../src/jobs/queue.ts';
+import { responseChecker, type ResponseCheck } from './contract.ts';
 
 export interface TestResponse<T> {
   status: number;
@@ -29,7 +30,8 @@ export interface TestApp {
   queue: JobQueue | undefined;
   /**
    * JSON request as an admin (the ADMIN_API_TOKEN bearer); the answer's body is typed as the
-   * caller expects (tests assert it anyway).
+   * caller expects (tests assert it anyway). Every answer is checked against the served OpenAPI
+   * document first: a status or a body it does not declare fails the test.
    */
   request<T = unknown>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<TestResponse<T>>;
   /** The same request with no credentials at all (a visitor, a screen). */
@@ -53,6 +55,8 @@ export interface TestAppOptions {
   appOptions?: Partial<Parameters<typeof createApp>[0]>;
   /** Start the job queue (pg-boss) and this node's workers; settings override the defaults. */
   jobs?: boolean | Partial<JobSettings>;
+  /** Do not check answers against the OpenAPI document (a test of broken answers on purpose). */
+  skipContractCheck?: boolean;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -92,6 +96,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await app.startJobs();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Every answer is checked against the document the app serves (tests/support/contract.ts).
+  let checker: Promise<ResponseCheck> | undefined;
+  const checked = async <T>(method: string, path: string, answer: TestResponse<T>): Promise<TestResponse<T>> => {
+    if (options.skipContractCheck) return answer;
+    checker ??= fetch(`${baseUrl}/api/openapi.json`).then(async (res) => responseChecker((await res.json()) as Parameters<typeof responseChecker>[0]));
+    const problem = (await checker)(method, path, answer.status, answer.headers.get('content-type'), answer.body);
+    if (problem) throw new Error(`Contract drift: ${problem}\nbody: ${JSON.stringify(answer.body).slice(0, 2000)}`);
+    return answer;
+  };
 
   return {
     baseUrl,
@@ -101,9 +114,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     hub,
     published,
     queue,
-    request: <T>(method: string, path: string, body?: unknown, init?: RequestInit) =>
-      send<T>(baseUrl, method, path, body, { ...init, headers: { ...adminHeaders, ...(init?.headers as Record<string, string>) } }),
-    anonymous: <T>(method: string, path: string, body?: unknown, init?: RequestInit) => send<T>(baseUrl, method, path, body, init),
+    request: async <T>(method: string, path: string, body?: unknown, init?: RequestInit) =>
+      checked(method, path, await send<T>(baseUrl, method, path, body, { ...init, headers: { ...adminHeaders, ...(init?.headers as Record<string, string>) } })),
+    anonymous: async <T>(method: string, path: string, body?: unknown, init?: RequestInit) => checked(method, path, await send<T>(baseUrl, method, path, body, init)),
     async close() {
       app.stop();
       server.closeAllConnections();

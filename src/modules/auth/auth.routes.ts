@@ -1,20 +1,12 @@
 import Router from '@koa/router';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import {
-  IdBody,
-  LoginRequest,
-  TokenCreate,
-  type ApiTokenDto,
-  type CreatedApiTokenDto,
-  type MeDto,
-  type SuccessDto,
-} from '../../shared/api/index.ts';
+import { authEndpoints as api, type ApiTokenDto } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
 import type { CommandDeps } from '../../domain/command.ts';
 import { runAs } from '../../http/command.ts';
 import { HttpError } from '../../http/errors.ts';
 import { isExhausted, spend, tooManyRequests } from '../../http/rate-limit.ts';
-import { handle } from '../../http/route.ts';
+import { mount } from '../../http/route.ts';
 import type { ApiToken } from './auth.entity.ts';
 import { normalizeUsername } from './admins.service.ts';
 import { createToken, listTokens, login, revokeToken } from './auth.service.ts';
@@ -42,7 +34,7 @@ export function authRouter(deps: AuthRouteDeps): Router<AppState> {
   const router = new Router<AppState>();
   const { byIp, byUsername } = deps.loginLimits;
 
-  router.post('/auth/login', handle({ body: LoginRequest }, async (ctx, { body }) => {
+  mount(router, api.login)(async (ctx, { body }) => {
     const ipKey = ctx.ip || 'unknown';
     const userKey = normalizeUsername(body.username);
     const blocked = (await isExhausted(byIp, ipKey)) ?? (await isExhausted(byUsername, userKey));
@@ -64,39 +56,37 @@ export function authRouter(deps: AuthRouteDeps): Router<AppState> {
       path: '/',
       overwrite: true,
     });
-    return { authenticated: true, username: session.username, via: 'session' } satisfies MeDto;
-  }));
+    return { authenticated: true, username: session.username, via: 'session' };
+  });
 
-  router.post('/auth/logout', handle({}, async (ctx) => {
+  mount(router, api.logout)(async (ctx) => {
     const token = sessionTokenOf(ctx.get('cookie'));
     if (token) {
       const hash = await endSession(ctx.state.em, token);
       if (hash) deps.onSessionEnded(hash);
     }
     ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', secure: ctx.secure, expires: new Date(0), path: '/' });
-    return { success: true } satisfies SuccessDto;
-  }));
+    return { success: true };
+  });
 
-  router.get('/auth/me', handle({}, async (ctx): Promise<MeDto> => {
+  mount(router, api.me)(async (ctx) => {
     const actor = await ctx.state.actor();
     return actor ? { authenticated: true, username: actor.username, via: actor.via } : { authenticated: false };
-  }));
+  });
 
-  router.get('/auth/tokens', handle({}, async (ctx) => {
-    return (await listTokens(ctx.state.em)).map(presentToken);
-  }));
+  mount(router, api.tokens)(async (ctx) => (await listTokens(ctx.state.em)).map(presentToken));
 
-  router.post('/auth/tokens', handle({ body: TokenCreate }, async (ctx, { body }) => {
+  mount(router, api.createToken)(async (ctx, { body }) => {
     const actor = await ctx.state.actor();
     const { token, secret } = await runAs(ctx, deps.commands, (tx, changes) => createToken(tx, changes, body.name, actor));
     ctx.status = 201;
-    return { ...presentToken(token), token: secret } satisfies CreatedApiTokenDto;
-  }));
+    return { ...presentToken(token), token: secret };
+  });
 
-  router.delete('/auth/tokens', handle({ body: IdBody }, async (ctx, { body }) => {
+  mount(router, api.revokeToken)(async (ctx, { body }) => {
     await runAs(ctx, deps.commands, (tx, changes) => revokeToken(tx, changes, body.id));
-    return { success: true } satisfies SuccessDto;
-  }));
+    return { success: true };
+  });
 
   return router;
 }

@@ -7,9 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Router from '@koa/router';
+import { z } from 'zod';
 import type { AppState } from '../../http/context.ts';
 import { buildOpenApi } from '../../http/openapi.ts';
-import { accessFor } from '../auth/policy.ts';
+import { mountRaw } from '../../http/route.ts';
+import { endpoint } from '../../shared/api/contract.ts';
 
 const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const version = (JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -41,27 +43,36 @@ const ASSETS: Record<string, string> = {
   'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
 };
 
+const page = (path: string, summary: string, produces: string) => endpoint({ method: 'GET', path, summary, access: 'public', responses: { 200: z.string() }, produces, noDatabase: true });
+
+export const docsEndpoints = {
+  openapi: endpoint({ method: 'GET', path: '/openapi.json', summary: 'This document', access: 'public', responses: { 200: z.record(z.string(), z.unknown()) }, noDatabase: true }),
+  docs: page('/docs', 'The API reference (Swagger UI)', 'text/html'),
+  init: page('/docs/init.js', 'The reference page\'s start-up script', 'application/javascript'),
+};
+const ASSET_ENDPOINTS = Object.fromEntries(Object.entries(ASSETS).map(([file, type]) => [file, page(`/docs/${file}`, `Swagger UI's ${file}`, type.split(';')[0]!)]));
+
 export function docsRouter(api: () => Router<AppState>): Router<AppState> {
   const router = new Router<AppState>();
   let document: Record<string, unknown> | undefined;
 
-  router.get('/openapi.json', (ctx) => {
-    document ??= buildOpenApi(api(), accessFor, { version });
+  mountRaw(router, docsEndpoints.openapi, (ctx) => {
+    document ??= buildOpenApi(api(), { version });
     ctx.body = document;
   });
 
-  router.get('/docs', (ctx) => {
+  mountRaw(router, docsEndpoints.docs, (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = PAGE;
   });
 
-  router.get('/docs/init.js', (ctx) => {
+  mountRaw(router, docsEndpoints.init, (ctx) => {
     ctx.type = 'application/javascript; charset=utf-8';
     ctx.body = INIT;
   });
 
   for (const [file, type] of Object.entries(ASSETS)) {
-    router.get(`/docs/${file}`, async (ctx) => {
+    mountRaw(router, ASSET_ENDPOINTS[file]!, async (ctx) => {
       ctx.type = type;
       ctx.set('Cache-Control', 'public, max-age=86400');
       ctx.body = await readFile(path.join(swaggerDir, file));

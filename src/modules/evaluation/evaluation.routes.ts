@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { EvaluationQuery, EvaluationSubmit, type RaterReliabilityDto } from '../../shared/api/evaluation.ts';
+import { evaluationEndpoints as api, type ErrorDto } from '../../shared/api/index.ts';
 import type { CommandDeps } from '../../domain/command.ts';
 import type { AppContext, AppState } from '../../http/context.ts';
 import { runAs } from '../../http/command.ts';
 import { badRequest, HttpError } from '../../http/errors.ts';
 import { spend, tooManyRequests } from '../../http/rate-limit.ts';
-import { handle } from '../../http/route.ts';
+import { mount } from '../../http/route.ts';
 import { createItemDrawer, evaluatorStats, leaderboard, queueStatus, raterReliability, submitEvaluation } from './evaluation.service.ts';
 import type { ScoreKeeper } from './score-keeper.ts';
 
@@ -31,7 +31,7 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
   };
 
   // Spec §7 "Human evaluation": public, for anonymous raters (rate-limited per IP).
-  router.get('/human-evaluation', handle({ query: EvaluationQuery }, async (ctx, { query }) => {
+  mount(router, api.read)(async (ctx, { query }) => {
     await limit(ctx);
     switch (query.action) {
       case 'queue-status':
@@ -43,27 +43,30 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
       case 'next': {
         const item = await drawer.next(ctx.state.em, needEvaluator(query.evaluatorId));
         if (!item) {
+          // Not an error of the pipeline but an answer raters expect: the Error schema's 404 with
+          // queueEmpty. It is no success body of the contract, so it is set here, not returned.
           ctx.status = 404;
-          return { queueEmpty: true, error: 'No streams available for evaluation. Check back later!' };
+          ctx.body = { queueEmpty: true, error: 'No streams available for evaluation. Check back later!' } satisfies ErrorDto & { queueEmpty: true };
+          return undefined as never;
         }
         return item;
       }
       default:
         throw new HttpError(405, `Use POST for action=${query.action}`);
     }
-  }));
+  });
 
-  router.post('/human-evaluation', handle({ query: EvaluationQuery, body: EvaluationSubmit }, async (ctx, { query, body }) => {
+  mount(router, api.submit)(async (ctx, { query, body }) => {
     await limit(ctx);
     if (query.action !== 'submit' && query.action !== 'skip') throw new HttpError(405, `Use GET for action=${query.action}`);
     if (query.action === 'skip' && body.skipped !== true) throw badRequest('skipped: a skip carries skipped: true');
     const result = await runAs(ctx, deps.commands, (tx, changes) => submitEvaluation(tx, changes, body));
     if (!result.duplicate && body.skipped !== true) deps.scoreKeeper.touch();
     return result;
-  }));
+  });
 
   // Admins: each rater's reliability.
-  router.get('/evaluation/raters', handle({}, async () => raterReliability(await deps.scoreKeeper.reliability()) satisfies RaterReliabilityDto[]));
+  mount(router, api.raters)(async () => raterReliability(await deps.scoreKeeper.reliability()));
 
   return router;
 }

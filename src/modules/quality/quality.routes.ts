@@ -1,9 +1,8 @@
 import Router from '@koa/router';
-import { z } from 'zod';
-import { AnalysesQuery, AnalyzeRequest, QualityQuery, type AnalyzeAllDto, type AnalyzeDto, type QualityQueueDto, type QualityRunDto } from '../../shared/api/quality.ts';
+import { qualityEndpoints as api } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
 import { HttpError, badRequest } from '../../http/errors.ts';
-import { handle } from '../../http/route.ts';
+import { mount } from '../../http/route.ts';
 import { recentEvaluations } from '../evaluation/evaluation.service.ts';
 import { findStream } from '../streams/streams.service.ts';
 import type { QualityJobs } from './quality.jobs.ts';
@@ -25,34 +24,34 @@ export function qualityRouter(deps: QualityRouteDeps): Router<AppState> {
   };
 
   // Spec §7: analyse one stream (queued, or `wait: true` for the result) or every active stream.
-  router.post('/quality', handle({ query: QualityQuery, body: AnalyzeRequest }, async (ctx, { query, body }) => {
+  mount(router, api.analyze)(async (ctx, { query, body }) => {
     if (query.action === 'analyze-all') {
       const actor = (await ctx.state.actor())?.username ?? 'anonymous';
-      return { run: presentRun(await startAnalyzeAll(ctx.state.em, jobs(), actor)) } satisfies AnalyzeAllDto;
+      return { run: presentRun(await startAnalyzeAll(ctx.state.em, jobs(), actor)) };
     }
     if (body.streamId === undefined) throw badRequest('streamId: Required');
     const answer = await requestAnalysis(ctx.state.em, jobs(), { streamId: body.streamId, force: body.force, wait: body.wait });
     if (answer.queued) ctx.status = 202;
-    return answer satisfies AnalyzeDto;
-  }));
+    return answer;
+  });
 
   // Spec §7: the streams rated most recently (admins).
-  router.get('/quality', handle({ query: z.object({ action: z.literal('recent-evaluations', { error: 'Unknown action; use ?action=recent-evaluations' }) }) }, async (ctx) => recentEvaluations(ctx.state.em)));
+  mount(router, api.recentEvaluations)(async (ctx) => recentEvaluations(ctx.state.em));
 
-  router.get('/quality/analyses', handle({ query: AnalysesQuery }, async (ctx, { query }) => {
+  mount(router, api.analyses)(async (ctx, { query }) => {
     await findStream(ctx.state.em, query.streamId);
     return (await listAnalyses(ctx.state.em, query.streamId, query.limit)).map(presentAnalysis);
-  }));
+  });
 
-  router.get('/quality/runs/latest', handle({}, async (ctx) => {
+  mount(router, api.latestRun)(async (ctx) => {
     const run = await latestRun(ctx.state.em);
-    return { run: run ? presentRun(run) : null } satisfies { run: QualityRunDto | null };
-  }));
+    return { run: run ? presentRun(run) : null };
+  });
 
-  router.get('/quality/queue', handle({}, async () => {
+  mount(router, api.queue)(async () => {
     const status = await jobs().status();
-    return { version: 0, ...status } satisfies QualityQueueDto;
-  }));
+    return { version: 0, ...status };
+  });
 
   return router;
 }

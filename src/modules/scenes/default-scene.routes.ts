@@ -3,12 +3,12 @@
  * active scene; who changed it), the config module only stores the setting.
  */
 import Router from '@koa/router';
-import { DefaultSceneUpdate, type DefaultSceneDto } from '../../shared/api/index.ts';
+import { defaultSceneEndpoints as api } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
 import type { CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';
 import { runAs } from '../../http/command.ts';
-import { handle } from '../../http/route.ts';
+import { mount } from '../../http/route.ts';
 import type { SceneSnapshots } from './scene-snapshots.ts';
 import { setDefaultScene } from './scenes.service.ts';
 import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
@@ -18,19 +18,19 @@ export function defaultSceneRouter(deps: { commands: CommandDeps; snapshots: Sce
   const router = new Router<AppState>();
 
   // Screens read the id from the cache; admins also see who last changed it and when.
-  router.get('/config/default-scene', handle({}, async (ctx) => {
+  mount(router, api.get)(async (ctx) => {
     const sceneId = await deps.snapshots.defaultSceneId();
     if (sceneId === null) throw notFound('No default scene is configured');
-    if (!(await ctx.state.actor())) return { scene_id: sceneId } satisfies DefaultSceneDto;
+    if (!(await ctx.state.actor())) return { scene_id: sceneId };
     const row = await getConfigRow(ctx.state.em, DEFAULT_SCENE_KEY);
-    return { scene_id: sceneId, updated_by: row?.updatedBy ?? null, updated_at: row?.updatedAt.toISOString() ?? null } satisfies DefaultSceneDto;
-  }));
+    return { scene_id: sceneId, updated_by: row?.updatedBy ?? null, updated_at: row?.updatedAt.toISOString() ?? null };
+  });
 
-  router.put('/config/default-scene', handle({ body: DefaultSceneUpdate }, async (ctx, { body }) => {
+  mount(router, api.set)(async (ctx, { body }) => {
     const actor = (await ctx.state.actor())?.username ?? 'anonymous'; // recorded as updated_by
     await runAs(ctx, deps.commands, (em, changes) => setDefaultScene(em, changes, body.scene_id, actor));
-    return { scene_id: body.scene_id } satisfies DefaultSceneDto;
-  }));
+    return { scene_id: body.scene_id };
+  });
 
   return router;
 }

@@ -1,10 +1,10 @@
 /**
  * The scenes module's change types and the pushes they make for admin consoles (screens get
- * theirs from the hub's screen state, which asks this module's directory what to show).
+ * theirs from the hub's screen state; both read the one resolution the hub makes per change).
  */
 import { push, type FeaturePushes } from '../../realtime/pushes.ts';
 import { KIND_ROOMS } from '../../realtime/rooms.ts';
-import type { SceneDirectory } from '../../realtime/scene-directory.ts';
+import { refKey } from '../../realtime/scene-directory.ts';
 
 declare module '../../domain/changes.ts' {
   interface ChangeTypes {
@@ -15,23 +15,18 @@ declare module '../../domain/changes.ts' {
   }
 }
 
-/** Every scene the changes touch (edited, or showing an edited stream), as consoles see it now. */
-export function scenePushes(directory: SceneDirectory): FeaturePushes {
-  const admins = [KIND_ROOMS.admin];
-  return {
-    name: 'scenes',
-    rooms: admins,
-    async pushes(_changes, { version, scenes }) {
-      const pushes = [];
-      for (const id of scenes.sceneIds) {
-        const resolved = await directory.resolveId(id, { fresh: true });
-        pushes.push(resolved ? push(admins, 'scene:updated', { version, ...resolved }) : push(admins, 'scene:deleted', { version, scene_id: id }));
-      }
-      if (scenes.defaultChanged) {
-        const resolved = await directory.resolve(null, { fresh: true });
-        if (resolved) pushes.push(push(admins, 'scene:default-changed', { version, ...resolved }));
-      }
-      return pushes;
-    },
-  };
-}
+/** Every scene the changes touch (edited, or showing an edited stream), as consoles see it now: from the change's one resolution. */
+export const scenePushes: FeaturePushes = {
+  name: 'scenes',
+  rooms: [KIND_ROOMS.admin],
+  async pushes(_changes, { version, scenes, resolution }) {
+    const admins = [KIND_ROOMS.admin];
+    const pushes = scenes.sceneIds.map((id) => {
+      const resolved = resolution.byId.get(id) ?? null;
+      return resolved ? push(admins, 'scene:updated', { version, ...resolved }) : push(admins, 'scene:deleted', { version, scene_id: id });
+    });
+    const current = scenes.defaultChanged ? resolution.byRef.get(refKey(null)) : null;
+    if (current) pushes.push(push(admins, 'scene:default-changed', { version, ...current }));
+    return pushes;
+  },
+};

@@ -1,20 +1,11 @@
 import Router from '@koa/router';
-import {
-  IdBody,
-  SceneCreate,
-  SceneListQuery,
-  SceneRef,
-  SceneUpdate,
-  type SceneDto,
-  type SceneStreamDto,
-  type SuccessDto,
-} from '../../shared/api/index.ts';
+import { sceneEndpoints as api, type SceneDto } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
 import type { CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';
 import { frozenJson } from '../../http/frozen-json.ts';
 import { runAs } from '../../http/command.ts';
-import { handle } from '../../http/route.ts';
+import { mount } from '../../http/route.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Scene } from './scene.entity.ts';
 import { presentScene } from './scene.presenter.ts';
@@ -33,6 +24,12 @@ async function present(em: EntityManager, scenes: Scene[]): Promise<SceneDto[]> 
   return scenes.map((scene) => presentScene(scene, slots.get(scene.id) ?? [], defaultId));
 }
 
+/** The DTO of one scene just written (present() answers one per scene given). */
+async function presentOne(em: EntityManager, scene: Scene): Promise<SceneDto> {
+  const [dto] = await present(em, [scene]);
+  return dto!;
+}
+
 async function snapshotOf(snapshots: SceneSnapshots, idOrSlug: string): Promise<SceneSnapshot> {
   const snapshot = await snapshots.byRef(idOrSlug);
   if (!snapshot) throw notFound(`Scene not found: ${idOrSlug}`);
@@ -43,38 +40,32 @@ export function scenesRouter(deps: { commands: CommandDeps; snapshots: SceneSnap
   const router = new Router<AppState>();
 
   // Anonymous callers see active scenes only (soft-deleted ones are admin business).
-  router.get('/scenes', handle({ query: SceneListQuery }, async (ctx, { query }) => {
+  mount(router, api.list)(async (ctx, { query }) => {
     const admin = await ctx.state.actor();
     if (!admin && query.active === false) return [];
     return present(ctx.state.em, await listScenes(ctx.state.em, { active: admin ? query.active : true }));
-  }));
+  });
 
-  // Screens read these on every load: they come from the snapshot cache.
-  router.get('/scenes/:idOrSlug', handle({ params: SceneRef }, async (_ctx, { params }) => {
-    return frozenJson((await snapshotOf(deps.snapshots, params.idOrSlug)).scene satisfies SceneDto);
-  }));
+  // Screens read these on every load: they come from the snapshot cache, serialised once.
+  mount(router, api.get)(async (_ctx, { params }) => frozenJson((await snapshotOf(deps.snapshots, params.idOrSlug)).scene));
 
-  router.get('/scenes/:idOrSlug/streams', handle({ params: SceneRef }, async (_ctx, { params }) => {
-    return frozenJson((await snapshotOf(deps.snapshots, params.idOrSlug)).streams satisfies SceneStreamDto[]);
-  }));
+  mount(router, api.streams)(async (_ctx, { params }) => frozenJson((await snapshotOf(deps.snapshots, params.idOrSlug)).streams));
 
-  router.post('/scenes', handle({ body: SceneCreate }, async (ctx, { body }) => {
+  mount(router, api.create)(async (ctx, { body }) => {
     const scene = await runAs(ctx, deps.commands, (tx, changes) => createScene(tx, changes, body));
     ctx.status = 201;
-    const [dto] = await present(ctx.state.em, [scene]);
-    return dto;
-  }));
+    return presentOne(ctx.state.em, scene);
+  });
 
-  router.put('/scenes', handle({ body: SceneUpdate }, async (ctx, { body }) => {
+  mount(router, api.update)(async (ctx, { body }) => {
     const scene = await runAs(ctx, deps.commands, (tx, changes) => updateScene(tx, changes, body));
-    const [dto] = await present(ctx.state.em, [scene]);
-    return { success: true, scene: dto };
-  }));
+    return { success: true, scene: await presentOne(ctx.state.em, scene) };
+  });
 
-  router.delete('/scenes', handle({ body: IdBody }, async (ctx, { body }) => {
+  mount(router, api.remove)(async (ctx, { body }) => {
     await runAs(ctx, deps.commands, (tx, changes) => deleteScene(tx, changes, body.id));
-    return { success: true } satisfies SuccessDto;
-  }));
+    return { success: true };
+  });
 
   return router;
 }

@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import type { ScreenPresence } from '../../shared/events.ts';
-import { ScreenCommandRequest, ScreenListQuery, type ScreenCommandName } from '../../shared/api/screens.ts';
-import type { SuccessDto } from '../../shared/api/index.ts';
+import { screenEndpoints as api, type ScreenCommandName } from '../../shared/api/screens.ts';
 import type { AppState } from '../../http/context.ts';
-import { handle } from '../../http/route.ts';
+import { mount } from '../../http/route.ts';
 
 /** Set on the answer when a node did not answer in time: the list holds the nodes that did. */
 export const PARTIAL_HEADER = 'X-Partial-Result';
@@ -17,17 +16,17 @@ export function screensRouter(deps: ScreensDeps): Router<AppState> {
   const router = new Router<AppState>();
 
   /** Every connected wall, kiosk, admin and rater on every node (and, on request, those seen in the last day). */
-  router.get('/screens', handle({ query: ScreenListQuery }, async (ctx, { query }) => {
+  mount(router, api.list)(async (ctx, { query }) => {
     const { screens, partial } = await deps.listScreens({ includeOffline: query.include_offline });
     if (partial) ctx.set(PARTIAL_HEADER, 'true');
     return screens;
-  }));
+  });
 
   /** Reload or identify one screen, or every wall and kiosk. */
-  router.post('/screens/command', handle({ body: ScreenCommandRequest }, async (_ctx, { body }) => {
+  mount(router, api.command)(async (_ctx, { body }) => {
     deps.commandScreens(body.command, body.id);
-    return { success: true } satisfies SuccessDto;
-  }));
+    return { success: true };
+  });
 
   return router;
 }

@@ -13,7 +13,7 @@ export function streamsRouter(deps: { commands: CommandDeps }): Router<AppState>
   const router = new Router<AppState>();
 
   // Anonymous callers (screens, visitors) see active streams only; admins see the whole pool.
-  mount(router, api.list, async (ctx, { query }) => {
+  mount(router, api.list)(async (ctx, { query }) => {
     const admin = await ctx.state.actor();
     const active = admin ? query.active : true;
     if (isPageQuery(query)) {
@@ -24,24 +24,24 @@ export function streamsRouter(deps: { commands: CommandDeps }): Router<AppState>
     return (await listStreams(ctx.state.em, { active })).map(presentStream);
   });
 
-  mount(router, api.get, async (ctx, { params }) => {
+  mount(router, api.get)(async (ctx, { params }) => {
     const stream = await findStream(ctx.state.em, params.id);
     if (!stream.active && !(await ctx.state.actor())) throw notFound(`Stream not found: ${params.id}`);
     return presentStream(stream);
   });
 
-  mount(router, api.create, async (ctx, { body }) => {
+  mount(router, api.create)(async (ctx, { body }) => {
     const stream = await runAs(ctx, deps.commands, (tx, changes) => createStream(tx, changes, body));
     ctx.status = 201;
     return presentStream(stream);
   });
 
-  mount(router, api.update, async (ctx, { body }) => {
+  mount(router, api.update)(async (ctx, { body }) => {
     const stream = await runAs(ctx, deps.commands, (tx, changes) => updateStream(tx, changes, body));
     return { success: true, stream: presentStream(stream) };
   });
 
-  mount(router, api.remove, async (ctx, { body }) => {
+  mount(router, api.remove)(async (ctx, { body }) => {
     await runAs(ctx, deps.commands, (tx, changes) => deleteStream(tx, changes, body.id));
     return { success: true };
   });

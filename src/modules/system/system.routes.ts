@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { CommandDeps } from '../../domain/command.ts';
-import type { DatabaseTestDto, InitializeDto } from '../../shared/api/system.ts';
+import { systemEndpoints as api } from '../../shared/api/system.ts';
 import { runAs } from '../../http/command.ts';
 import type { AppState } from '../../http/context.ts';
-import { handle } from '../../http/route.ts';
+import { mount } from '../../http/route.ts';
 import { ensureDefaultScene } from '../scenes/scenes.service.ts';
 import { testDatabase } from './system.service.ts';
 
@@ -11,7 +11,7 @@ import { testDatabase } from './system.service.ts';
 export function systemRouter(deps: { commands: CommandDeps }): Router<AppState> {
   const router = new Router<AppState>();
 
-  router.get('/system/database', handle({}, async (ctx) => {
+  mount(router, api.database)(async (ctx) => {
     const result = await testDatabase(ctx.state.em);
     return {
       status: 'success',
@@ -19,13 +19,13 @@ export function systemRouter(deps: { commands: CommandDeps }): Router<AppState> 
       server_version: result.serverVersion,
       database: result.database,
       migrations_applied: result.migrationsApplied,
-    } satisfies DatabaseTestDto;
-  }));
+    };
+  });
 
-  router.post('/system/initialize', handle({}, async (ctx) => {
+  mount(router, api.initialize)(async (ctx) => {
     const done = await runAs(ctx, deps.commands, (tx, changes) => ensureDefaultScene(tx, changes));
-    return { created_default_scene: done.createdScene, set_default_scene_id: done.setDefault, default_scene_id: done.sceneId } satisfies InitializeDto;
-  }));
+    return { created_default_scene: done.createdScene, set_default_scene_id: done.setDefault, default_scene_id: done.sceneId };
+  });
 
   return router;
 }

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { WeatherQuery, type WeatherAnswerDto } from '../../shared/api/weather.ts';
+import { weatherEndpoints as api } from '../../shared/api/weather.ts';
 import type { AppState } from '../../http/context.ts';
 import { spend, tooManyRequests } from '../../http/rate-limit.ts';
-import { handle } from '../../http/route.ts';
+import { mount } from '../../http/route.ts';
 import type { WeatherService } from './weather.service.ts';
 
 export interface WeatherRouteDeps {
@@ -14,11 +14,11 @@ export interface WeatherRouteDeps {
 /** GET /api/weather: public (screens show it), cached, rate-limited per IP; the key stays here. */
 export function weatherRouter(deps: WeatherRouteDeps): Router<AppState> {
   const router = new Router<AppState>();
-  router.get('/weather', handle({ query: WeatherQuery }, async (ctx, { query }) => {
+  mount(router, api.current)(async (ctx, { query }) => {
     const over = await spend(deps.weatherLimit, ctx.ip || 'unknown');
     if (over) throw tooManyRequests(ctx, over, 'Too many weather requests; try again shortly');
     ctx.set('Cache-Control', 'public, max-age=300');
-    return (await deps.weather.current(query.lat, query.lon)) satisfies WeatherAnswerDto;
-  }));
+    return deps.weather.current(query.lat, query.lon);
+  });
   return router;
 }

@@ -1,5 +1,7 @@
 /** The audit trail of admin writes (GET /api/activity). */
 import { z } from 'zod';
+import { IsoDate } from './common.ts';
+import { endpoint } from './contract.ts';
 
 export const ACTIVITY_KINDS = ['stream', 'scene', 'default-scene', 'token', 'submission', 'discovery'] as const;
 
@@ -9,14 +11,24 @@ export const ActivityQuery = z.object({
 });
 export type ActivityQuery = z.infer<typeof ActivityQuery>;
 
-export interface ActivityDto {
-  id: number;
-  created_at: string;
-  /** An admin's username, `token:<name>`, `api-token`, `anonymous` or `system`. */
-  actor: string;
-  /** The change, e.g. `stream.updated`, `default-scene.changed`. */
-  action: string;
-  kind: string;
-  subject_id: number | null;
-  subject_name: string | null;
-}
+export const ActivityDto = z.strictObject({
+  id: z.number().int(),
+  created_at: IsoDate,
+  actor: z.string().describe('An admin\'s username, `token:<name>`, `api-token`, `anonymous` or `system`'),
+  action: z.string().describe('The change, e.g. `stream.updated`, `default-scene.changed`'),
+  kind: z.string().describe('What kind of record: the change\'s first part (`stream`, `scene`, `default-scene`, …)'),
+  subject_id: z.number().int().nullable(),
+  subject_name: z.string().nullable(),
+});
+export type ActivityDto = z.output<typeof ActivityDto>;
+
+export const activityEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/activity',
+    summary: 'The latest admin writes, newest first (optionally of one kind)',
+    access: 'admin',
+    query: ActivityQuery,
+    responses: { 200: z.array(ActivityDto) },
+  }),
+};

@@ -1,6 +1,7 @@
 /** Signing in and API tokens. */
 import { z } from 'zod';
-import { cleanText } from './common.ts';
+import { cleanText, IdBody, IsoDate, SuccessDto } from './common.ts';
+import { endpoint } from './contract.ts';
 
 export const LoginRequest = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(64),
@@ -11,16 +12,37 @@ export type LoginRequest = z.infer<typeof LoginRequest>;
 export const TokenCreate = z.object({ name: cleanText(80).min(1, 'Name is required') });
 
 /** Who the caller is; anonymous callers get `authenticated: false` (not an error). */
-export type MeDto = { authenticated: true; username: string; via: 'session' | 'token' } | { authenticated: false };
+export const MeDto = z.union([
+  z.strictObject({ authenticated: z.literal(true), username: z.string(), via: z.enum(['session', 'token']) }),
+  z.strictObject({ authenticated: z.literal(false) }),
+]);
+export type MeDto = z.output<typeof MeDto>;
 
-export interface ApiTokenDto {
-  id: number;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+export const ApiTokenDto = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  created_at: IsoDate,
+  last_used_at: IsoDate.nullable(),
+});
+export type ApiTokenDto = z.output<typeof ApiTokenDto>;
 
 /** The secret is shown once, when the token is created. */
-export interface CreatedApiTokenDto extends ApiTokenDto {
-  token: string;
-}
+export const CreatedApiTokenDto = ApiTokenDto.extend({ token: z.string() });
+export type CreatedApiTokenDto = z.output<typeof CreatedApiTokenDto>;
+
+export const authEndpoints = {
+  login: endpoint({
+    method: 'POST',
+    path: '/auth/login',
+    summary: 'Sign in (sets the session cookie); rate-limited per IP and per username',
+    access: 'public',
+    body: LoginRequest,
+    responses: { 200: MeDto },
+    errors: [401, 429],
+  }),
+  logout: endpoint({ method: 'POST', path: '/auth/logout', summary: 'Sign out (ends the session and its live sockets)', access: 'public', responses: { 200: SuccessDto } }),
+  me: endpoint({ method: 'GET', path: '/auth/me', summary: 'Who the caller is', access: 'public', responses: { 200: MeDto } }),
+  tokens: endpoint({ method: 'GET', path: '/auth/tokens', summary: 'API tokens (never their secrets)', access: 'admin', responses: { 200: z.array(ApiTokenDto) } }),
+  createToken: endpoint({ method: 'POST', path: '/auth/tokens', summary: 'Create an API token (its secret is shown once)', access: 'admin', body: TokenCreate, responses: { 201: CreatedApiTokenDto }, errors: [409] }),
+  revokeToken: endpoint({ method: 'DELETE', path: '/auth/tokens', summary: 'Revoke an API token', access: 'admin', body: IdBody, responses: { 200: SuccessDto }, errors: [404] }),
+};

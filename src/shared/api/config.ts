@@ -1,14 +1,38 @@
 /** The default scene (system_config `default_scene_id`). */
 import { z } from 'zod';
-import { Id } from './common.ts';
+import { Id, IsoDate } from './common.ts';
+import { endpoint } from './contract.ts';
 
 export const DefaultSceneUpdate = z.object({ scene_id: Id });
 export type DefaultSceneUpdate = z.infer<typeof DefaultSceneUpdate>;
 
+export const DefaultSceneDto = z.strictObject({
+  scene_id: z.number().int(),
+  updated_by: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Admins only: who last changed it (username, `token:<name>`, `system`)'),
+  updated_at: IsoDate.nullable().optional().describe('Admins only: when it was last changed'),
+});
+export type DefaultSceneDto = z.output<typeof DefaultSceneDto>;
 
-export interface DefaultSceneDto {
-  scene_id: number;
-  /** Admins only: who last changed it (username, `token:<name>`, `system`) and when. */
-  updated_by?: string | null;
-  updated_at?: string | null;
-}
+export const defaultSceneEndpoints = {
+  get: endpoint({
+    method: 'GET',
+    path: '/config/default-scene',
+    summary: 'The default scene\'s id (admins also see who last changed it and when)',
+    access: 'public',
+    responses: { 200: DefaultSceneDto },
+    errors: [404],
+  }),
+  set: endpoint({
+    method: 'PUT',
+    path: '/config/default-scene',
+    summary: 'Make an active scene the default one',
+    access: 'admin',
+    body: DefaultSceneUpdate,
+    responses: { 200: DefaultSceneDto },
+    errors: [404, 409],
+  }),
+};

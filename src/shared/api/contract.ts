@@ -16,12 +16,12 @@ export type Access = 'public' | 'admin';
 export type SuccessStatus = 200 | 201 | 202;
 
 /**
- * Error statuses an endpoint answers because of what it does (a lookup that misses, a conflict,
- * a page that cannot be read, a rate limit). Those that follow from its shape are added by the
+ * Error statuses an endpoint answers because of what it does (credentials refused, a lookup that
+ * misses, a conflict, a page that cannot be read, a rate limit). Those that follow from its shape are added by the
  * OpenAPI builder: 400 with inputs, 413/415 with a body, 401/403 for administrators, 403 for
  * browser writes (CSRF), 503 while the database is away, 500.
  */
-export type ErrorStatus = 404 | 405 | 409 | 422 | 429;
+export type ErrorStatus = 401 | 404 | 405 | 409 | 422 | 429;
 
 export interface EndpointSpec {
   method: HttpMethod;

@@ -1,8 +1,9 @@
 /** Discovery (sources, runs, jobs, stats), link analysis and visitor submissions (spec §7 "Quality and discovery"). */
 import { z } from 'zod';
-import { CATEGORIES, DELIVERIES, DISCOVERY_PLATFORMS, IRRELEVANT_ACTIONS, LIMITS, type Delivery, type DiscoveryPlatform, type JobStatus, type JobTrigger, type SkipReason } from '../constants.ts';
+import { CATEGORIES, DELIVERIES, DISCOVERY_PLATFORMS, IRRELEVANT_ACTIONS, JOB_STATUSES, JOB_TRIGGERS, LIMITS, SKIP_REASONS, type DiscoveryPlatform } from '../constants.ts';
 import type { Platform } from '../streams/platform.ts';
-import { cleanText, Id } from './common.ts';
+import { cleanText, Id, IsoDate, SuccessDto } from './common.ts';
+import { endpoint } from './contract.ts';
 import { StreamUrl } from './streams.ts';
 
 export const JobListQuery = z.object({
@@ -119,57 +120,58 @@ export const RunRequest = z.union([
 ], { error: 'Give a sourceId, or runAll: true' });
 export type RunRequest = z.output<typeof RunRequest>;
 
-export interface RunOneDto {
-  jobId: number;
-  job: DiscoveryJobDto;
-}
+export const DiscoverySourceDto = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  platform: z.enum(DISCOVERY_PLATFORMS),
+  url: z.string().nullable(),
+  config: z.record(z.string(), z.unknown()).describe('The platform\'s settings (SOURCE_CONFIGS)'),
+  schedule: z.string().nullable().describe('A five-field cron expression; null: runs only when asked'),
+  deliver: z.enum(DELIVERIES),
+  active: z.boolean(),
+  created_at: IsoDate,
+  updated_at: IsoDate,
+});
+export type DiscoverySourceDto = z.output<typeof DiscoverySourceDto>;
 
-export interface RunAllDto {
-  jobs: number;
-}
+export const DiscoveryJobDto = z.strictObject({
+  id: z.number().int(),
+  source_id: z.number().int().nullable(),
+  source_name: z.string().nullable(),
+  status: z.enum(JOB_STATUSES),
+  trigger: z.enum(JOB_TRIGGERS),
+  error_message: z.string().nullable(),
+  streams_discovered: z.number().int(),
+  streams_added: z.number().int().describe('Added to the pool (with deliver: review, filed for review)'),
+  streams_reviewed: z.number().int().describe('Filed for review by a run that also adds to the pool (not relevant, or a large playlist)'),
+  streams_inactive: z.number().int().describe('Of those added, how many went in inactive because they need request headers'),
+  skipped: z.partialRecord(z.enum(SKIP_REASONS), z.number().int()).describe('Finds left out, by reason'),
+  attempts: z.number().int(),
+  created_at: IsoDate,
+  started_at: IsoDate.nullable(),
+  finished_at: IsoDate.nullable(),
+});
+export type DiscoveryJobDto = z.output<typeof DiscoveryJobDto>;
 
-export interface DiscoverySourceDto {
-  id: number;
-  name: string;
-  platform: DiscoveryPlatform;
-  url: string | null;
-  config: Record<string, unknown>;
-  schedule: string | null;
-  deliver: Delivery;
-  active: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export const RunOneDto = z.strictObject({
+  jobId: z.number().int(),
+  job: DiscoveryJobDto,
+});
+export type RunOneDto = z.output<typeof RunOneDto>;
 
-export interface DiscoveryJobDto {
-  id: number;
-  source_id: number | null;
-  source_name: string | null;
-  status: JobStatus;
-  trigger: JobTrigger;
-  error_message: string | null;
-  streams_discovered: number;
-  /** Added to the pool (with deliver: review, filed for review). */
-  streams_added: number;
-  /** Filed for review by a run that also adds to the pool (not relevant, or a large playlist). */
-  streams_reviewed: number;
-  /** Of those added, how many went in inactive because they need request headers. */
-  streams_inactive: number;
-  /** Finds left out, by reason. */
-  skipped: Partial<Record<SkipReason, number>>;
-  attempts: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
+export const RunAllDto = z.strictObject({
+  jobs: z.number().int().describe('How many jobs were queued'),
+});
+export type RunAllDto = z.output<typeof RunAllDto>;
 
-export interface DiscoveryStatDto {
-  source_id: number;
-  source_name: string;
-  last_run: string | null;
-  total_added: number;
-  total_discovered: number;
-}
+export const DiscoveryStatDto = z.strictObject({
+  source_id: z.number().int(),
+  source_name: z.string(),
+  last_run: IsoDate.nullable(),
+  total_added: z.number().int(),
+  total_discovered: z.number().int(),
+});
+export type DiscoveryStatDto = z.output<typeof DiscoveryStatDto>;
 
 /** Pushed to admins: a job started, found more, or ended; with its source's totals. */
 export interface DiscoveryProgressDto {
@@ -183,15 +185,75 @@ export const ExtractRequest = z.object({
   url: z.string({ error: 'URL is required' }).trim().min(1, 'URL is required').max(10_000, 'Must be at most 10000 characters'),
 });
 
-export interface DiscoveredStreamDto {
-  url: string;
-  normalizedUrl: string;
-  platform: Platform;
-  title: string | null;
-  thumbnail: string | null;
-  embedUrl: string | null;
-}
+/** The spec §5 platform guesses (src/shared/streams/platform.ts). */
+export const PLATFORM_GUESSES = ['youtube', 'twitch', 'vimeo', 'hls', 'mp4', 'unknown'] as const satisfies readonly Platform[];
 
-export interface ExtractDto {
-  streams: DiscoveredStreamDto[];
-}
+export const DiscoveredStreamDto = z.strictObject({
+  url: z.string(),
+  normalizedUrl: z.string(),
+  platform: z.enum(PLATFORM_GUESSES),
+  title: z.string().nullable(),
+  thumbnail: z.string().nullable(),
+  embedUrl: z.string().nullable(),
+});
+export type DiscoveredStreamDto = z.output<typeof DiscoveredStreamDto>;
+
+export const ExtractDto = z.strictObject({
+  streams: z.array(DiscoveredStreamDto),
+});
+export type ExtractDto = z.output<typeof ExtractDto>;
+
+const IdParams = z.object({ id: Id });
+
+export const discoveryEndpoints = {
+  extract: endpoint({
+    method: 'POST',
+    path: '/discovery/extract',
+    summary: 'Find the streams in a link, a page or an embed code (rate-limited per IP; pages are read only through the safe fetcher)',
+    access: 'public',
+    body: ExtractRequest,
+    responses: { 200: ExtractDto },
+    errors: [422, 429],
+  }),
+  run: endpoint({
+    method: 'POST',
+    path: '/discovery',
+    summary: 'Run discovery (?action=run): one source ({sourceId, options} → {jobId, job}) or all ({runAll: true} → {jobs})',
+    access: 'admin',
+    query: RunQuery,
+    body: RunRequest,
+    responses: { 200: z.union([RunOneDto, RunAllDto]) },
+    errors: [404, 409],
+  }),
+  sources: endpoint({ method: 'GET', path: '/discovery/sources', summary: 'Discovery sources', access: 'admin', responses: { 200: z.array(DiscoverySourceDto) } }),
+  createSource: endpoint({
+    method: 'POST',
+    path: '/discovery/sources',
+    summary: 'Add a discovery source (its schedule goes to the job queue)',
+    access: 'admin',
+    body: SourceInput,
+    responses: { 201: DiscoverySourceDto },
+    errors: [409],
+  }),
+  updateSource: endpoint({
+    method: 'PUT',
+    path: '/discovery/sources/:id',
+    summary: 'Replace a discovery source\'s settings',
+    access: 'admin',
+    params: IdParams,
+    body: SourceInput,
+    responses: { 200: DiscoverySourceDto },
+    errors: [404, 409],
+  }),
+  deleteSource: endpoint({
+    method: 'DELETE',
+    path: '/discovery/sources/:id',
+    summary: 'Delete a discovery source (refused while it runs)',
+    access: 'admin',
+    params: IdParams,
+    responses: { 200: SuccessDto },
+    errors: [404, 409],
+  }),
+  jobs: endpoint({ method: 'GET', path: '/discovery/jobs', summary: 'The latest discovery jobs, newest first', access: 'admin', query: JobListQuery, responses: { 200: z.array(DiscoveryJobDto) } }),
+  stats: endpoint({ method: 'GET', path: '/discovery/stats', summary: 'Each source\'s totals and last run', access: 'admin', responses: { 200: z.array(DiscoveryStatDto) } }),
+};

@@ -1,7 +1,8 @@
 /** Human evaluation (spec §7 "Human evaluation"): anonymous raters, the queue, ratings, stats. */
 import { z } from 'zod';
-import type { Category } from '../constants.ts';
+import { CATEGORIES } from '../constants.ts';
 import { Id } from './common.ts';
+import { endpoint } from './contract.ts';
 
 /** A random id per page session (`evaluator_<uuid>` from the page). */
 export const EvaluatorId = z.string({ error: 'evaluatorId is required' }).regex(/^[A-Za-z0-9_-]{8,80}$/, 'evaluatorId must be 8-80 letters, digits, - or _');
@@ -35,57 +36,83 @@ export const EvaluationSubmit = z.union([
 ], { error: 'Give queueId, evaluatorId and ratings from 1 to 5 (or skipped: true)' });
 export type EvaluationSubmit = z.output<typeof EvaluationSubmit>;
 
-export interface QueueStatusDto {
-  pending: number;
-  completedToday: number;
-}
+export const QueueStatusDto = z.strictObject({
+  pending: z.number().int(),
+  completedToday: z.number().int(),
+});
+export type QueueStatusDto = z.output<typeof QueueStatusDto>;
 
-export interface LeaderboardEntryDto {
-  /** `evaluator_` and the id's last 4 characters: shown as 'Anonymous abcd', never the whole id. */
-  evaluator: string;
-  count: number;
-}
+export const LeaderboardEntryDto = z.strictObject({
+  evaluator: z.string().describe('`evaluator_` and the id\'s last 4 characters: shown as \'Anonymous abcd\', never the whole id'),
+  count: z.number().int(),
+});
+export type LeaderboardEntryDto = z.output<typeof LeaderboardEntryDto>;
 
-export interface EvaluationItemDto {
-  queueId: number;
-  streamId: number;
-  streamUrl: string;
-  fallbackUrl: string | null;
-  streamName: string;
-  category: Category;
-  priority: number;
-  reason: string;
-  previousEvaluations: number;
-}
+export const EvaluationItemDto = z.strictObject({
+  queueId: z.number().int(),
+  streamId: z.number().int(),
+  streamUrl: z.string(),
+  fallbackUrl: z.string().nullable(),
+  streamName: z.string(),
+  category: z.enum(CATEGORIES),
+  priority: z.number().int(),
+  reason: z.string(),
+  previousEvaluations: z.number().int(),
+});
+export type EvaluationItemDto = z.output<typeof EvaluationItemDto>;
 
-export interface EvaluatorStatsDto {
-  totalEvaluations: number;
-  evaluationsToday: number;
-  evaluationsThisWeek: number;
-  streamsEvaluated: number;
-  averageTimeMs: number;
-  skipRate: number;
-}
+export const EvaluatorStatsDto = z.strictObject({
+  totalEvaluations: z.number().int(),
+  evaluationsToday: z.number().int(),
+  evaluationsThisWeek: z.number().int(),
+  streamsEvaluated: z.number().int(),
+  averageTimeMs: z.number().int(),
+  skipRate: z.number().describe('0–1'),
+});
+export type EvaluatorStatsDto = z.output<typeof EvaluatorStatsDto>;
 
-export interface SubmitEvaluationDto {
-  success: true;
-  evaluationId: number;
-  /** The rater had already rated (or skipped) this item: nothing new was recorded. */
-  duplicate: boolean;
-}
+export const SubmitEvaluationDto = z.strictObject({
+  success: z.literal(true),
+  evaluationId: z.number().int(),
+  duplicate: z.boolean().describe('The rater had already rated (or skipped) this item: nothing new was recorded'),
+});
+export type SubmitEvaluationDto = z.output<typeof SubmitEvaluationDto>;
 
-export interface RecentEvaluationDto {
-  streamId: number;
-  streamName: string;
-  evaluationCount: number;
-  /** 0–1 */
-  confidence: number;
-  /** 0–5 */
-  weightedScore: number;
-}
+export const RecentEvaluationDto = z.strictObject({
+  streamId: z.number().int(),
+  streamName: z.string(),
+  evaluationCount: z.number().int(),
+  confidence: z.number().describe('0–1'),
+  weightedScore: z.number().describe('0–5'),
+});
+export type RecentEvaluationDto = z.output<typeof RecentEvaluationDto>;
 
-export interface RaterReliabilityDto {
-  evaluator: string;
-  ratings: number;
-  weight: number;
-}
+export const RaterReliabilityDto = z.strictObject({
+  evaluator: z.string(),
+  ratings: z.number().int(),
+  weight: z.number(),
+});
+export type RaterReliabilityDto = z.output<typeof RaterReliabilityDto>;
+
+export const evaluationEndpoints = {
+  read: endpoint({
+    method: 'GET',
+    path: '/human-evaluation',
+    summary: 'Anonymous raters: ?action=queue-status | leaderboard | stats | next (404 with queueEmpty when nothing is left); rate-limited per IP',
+    access: 'public',
+    query: EvaluationQuery,
+    responses: { 200: z.union([QueueStatusDto, z.array(LeaderboardEntryDto), EvaluatorStatsDto, EvaluationItemDto]) },
+    errors: [404, 405, 429],
+  }),
+  submit: endpoint({
+    method: 'POST',
+    path: '/human-evaluation',
+    summary: 'Anonymous raters: ?action=submit (the ratings) | skip (skipped: true); rate-limited per IP',
+    access: 'public',
+    query: EvaluationQuery,
+    body: EvaluationSubmit,
+    responses: { 200: SubmitEvaluationDto },
+    errors: [404, 405, 429],
+  }),
+  raters: endpoint({ method: 'GET', path: '/evaluation/raters', summary: 'Each rater\'s reliability weight, most active first', access: 'admin', responses: { 200: z.array(RaterReliabilityDto) } }),
+};

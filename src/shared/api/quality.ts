@@ -1,7 +1,9 @@
 /** Automatic quality analysis (spec §7 "Quality and discovery"). */
 import { z } from 'zod';
-import { Id } from './common.ts';
 import type { QueueLane } from '../quality/queue.ts';
+import { Id, IsoDate } from './common.ts';
+import { endpoint } from './contract.ts';
+import { RecentEvaluationDto } from './evaluation.ts';
 
 export const QualityQuery = z.object({
   action: z.enum(['analyze', 'analyze-all'], { error: 'Unknown action; use ?action=analyze or ?action=analyze-all' }),
@@ -22,39 +24,47 @@ export const AnalysesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-export interface QualityAnalysisDto {
-  id: number;
-  stream_id: number;
-  created_at: string;
-  score: number | null;
-  confidence: number | null;
-  method: string | null;
-  faults: string[];
-  metrics: Record<string, unknown>;
-  error: string | null;
-  duration_ms: number | null;
-  trigger: string;
-}
+export const QualityAnalysisDto = z.strictObject({
+  id: z.number().int(),
+  stream_id: z.number().int(),
+  created_at: IsoDate,
+  score: z.number().nullable().describe('0–100; null: no score (see `error`)'),
+  confidence: z.number().nullable().describe('0–1'),
+  method: z.string().nullable(),
+  faults: z.array(z.string()),
+  metrics: z.record(z.string(), z.unknown()),
+  error: z.string().nullable(),
+  duration_ms: z.number().int().nullable(),
+  trigger: z.string().describe('What asked for it (manual, all, schedule, screens, recheck, discovery)'),
+});
+export type QualityAnalysisDto = z.output<typeof QualityAnalysisDto>;
 
-export interface QualityRunDto {
-  id: number;
-  total: number;
-  done: number;
-  failed: number;
-  started_by: string;
-  started_at: string;
-  finished_at: string | null;
-}
+export const QualityRunDto = z.strictObject({
+  id: z.number().int(),
+  total: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+  started_by: z.string(),
+  started_at: IsoDate,
+  finished_at: IsoDate.nullable(),
+});
+export type QualityRunDto = z.output<typeof QualityRunDto>;
 
-export interface AnalyzeDto {
-  /** Queued for the worker (false: answered with an analysis). */
-  queued: boolean;
-  analysis: QualityAnalysisDto | null;
-}
+export const AnalyzeDto = z.strictObject({
+  queued: z.boolean().describe('Queued for the worker (false: answered with an analysis)'),
+  analysis: QualityAnalysisDto.nullable(),
+});
+export type AnalyzeDto = z.output<typeof AnalyzeDto>;
 
-export interface AnalyzeAllDto {
-  run: QualityRunDto;
-}
+export const AnalyzeAllDto = z.strictObject({
+  run: QualityRunDto,
+});
+export type AnalyzeAllDto = z.output<typeof AnalyzeAllDto>;
+
+export const LatestRunDto = z.strictObject({
+  run: QualityRunDto.nullable(),
+});
+export type LatestRunDto = z.output<typeof LatestRunDto>;
 
 export interface QualityProgressDto {
   version: number;
@@ -66,11 +76,48 @@ export interface QualityProgressDto {
 }
 
 /** The analysis queue as the Streams tab shows it (GET /api/quality/queue, and pushed as `quality:queue`). */
-export interface QualityQueueDto {
-  version: number;
-  /** Analyses waiting, by lane (highest priority first). */
-  waiting: Record<QueueLane, number>;
-  running: number;
-  /** Analyses finished in the last minute, cluster-wide. */
-  per_minute: number;
-}
+export const QualityQueueDto = z.strictObject({
+  version: z.number().int(),
+  waiting: z
+    .strictObject({ manual: z.number().int(), screens: z.number().int(), 'on-screen': z.number().int(), new: z.number().int(), sweep: z.number().int() } satisfies Record<QueueLane, z.ZodNumber>)
+    .describe('Analyses waiting, by lane (highest priority first)'),
+  running: z.number().int(),
+  per_minute: z.number().int().describe('Analyses finished in the last minute, cluster-wide'),
+});
+export type QualityQueueDto = z.output<typeof QualityQueueDto>;
+
+export const RecentEvaluationsQuery = z.object({
+  action: z.literal('recent-evaluations', { error: 'Unknown action; use ?action=recent-evaluations' }),
+});
+
+export const qualityEndpoints = {
+  analyze: endpoint({
+    method: 'POST',
+    path: '/quality',
+    summary: 'Analyse one stream (?action=analyze: queued → 202, or answered with a fresh or `wait`ed analysis) or every active stream (?action=analyze-all)',
+    access: 'admin',
+    query: QualityQuery,
+    body: AnalyzeRequest,
+    responses: { 200: z.union([AnalyzeDto, AnalyzeAllDto]), 202: AnalyzeDto },
+    errors: [404, 409],
+  }),
+  recentEvaluations: endpoint({
+    method: 'GET',
+    path: '/quality',
+    summary: 'The streams rated most recently by human raters (?action=recent-evaluations)',
+    access: 'admin',
+    query: RecentEvaluationsQuery,
+    responses: { 200: z.array(RecentEvaluationDto) },
+  }),
+  analyses: endpoint({
+    method: 'GET',
+    path: '/quality/analyses',
+    summary: 'A stream\'s analyses, newest first',
+    access: 'admin',
+    query: AnalysesQuery,
+    responses: { 200: z.array(QualityAnalysisDto) },
+    errors: [404],
+  }),
+  latestRun: endpoint({ method: 'GET', path: '/quality/runs/latest', summary: 'The latest "analyze all" run (null: none yet)', access: 'admin', responses: { 200: LatestRunDto } }),
+  queue: endpoint({ method: 'GET', path: '/quality/queue', summary: 'What the analysis queue holds, by lane', access: 'admin', responses: { 200: QualityQueueDto } }),
+};

@@ -1,8 +1,9 @@
 /** Scenes: what a wall shows (spec §3, §4, §5). */
 import { z } from 'zod';
-import { DEFAULTS, LAYOUT_TYPES, LIMITS, MAX_SCENE_STREAMS, SELECTION_ALGORITHMS, type LayoutType, type SelectionAlgorithm } from '../constants.ts';
-import { booleanQuery, cleanText, Id, optionalText } from './common.ts';
-import type { StreamDto } from './streams.ts';
+import { DEFAULTS, LAYOUT_TYPES, LIMITS, MAX_SCENE_STREAMS, SELECTION_ALGORITHMS } from '../constants.ts';
+import { booleanQuery, cleanText, Id, IdBody, IsoDate, optionalText, SuccessDto } from './common.ts';
+import { endpoint } from './contract.ts';
+import { StreamDto } from './streams.ts';
 
 export const SceneListQuery = z.object({ active: booleanQuery.optional() });
 
@@ -44,26 +45,73 @@ export const SceneRef = z.object({
   idOrSlug: z.string().trim().min(1).max(LIMITS.sceneName * 2),
 });
 
-
 /** A stream as a scene shows it: its place on the wall, 1..n. */
-export interface SceneStreamDto extends StreamDto {
-  position: number;
-}
+export const SceneStreamDto = StreamDto.extend({
+  position: z.number().int().describe('Its place on the wall, 1..n'),
+});
+export type SceneStreamDto = z.output<typeof SceneStreamDto>;
 
-export interface SceneDto {
-  id: number;
-  /** Null when the name has no letters or digits; such a scene is addressed by id. */
-  slug: string | null;
-  name: string;
-  description: string | null;
-  prompt: string | null;
-  selection_algorithm: SelectionAlgorithm;
-  max_streams: number;
-  layout_type: LayoutType;
-  active: boolean;
-  created_at: string;
-  updated_at: string;
-  /** The manual slots 1-5 (null = empty slot), so an editor can restore them. */
-  stream_ids: (number | null)[];
-  is_default: boolean;
-}
+export const SceneDto = z.strictObject({
+  id: z.number().int(),
+  slug: z.string().nullable().describe('Null when the name has no letters or digits; such a scene is addressed by id'),
+  name: z.string(),
+  description: z.string().nullable(),
+  prompt: z.string().nullable(),
+  selection_algorithm: z.enum(SELECTION_ALGORITHMS),
+  max_streams: z.number().int(),
+  layout_type: z.enum(LAYOUT_TYPES),
+  active: z.boolean(),
+  created_at: IsoDate,
+  updated_at: IsoDate,
+  stream_ids: z.array(z.number().int().nullable()).describe('The manual slots 1-5 (null = empty slot), so an editor can restore them'),
+  is_default: z.boolean(),
+});
+export type SceneDto = z.output<typeof SceneDto>;
+
+export const sceneEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/scenes',
+    summary: 'Every scene (anonymous callers see active scenes only)',
+    access: 'public',
+    query: SceneListQuery,
+    responses: { 200: z.array(SceneDto) },
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/scenes/:idOrSlug',
+    summary: 'One active scene, by slug or id (a slug wins over an id of the same digits)',
+    access: 'public',
+    params: SceneRef,
+    responses: { 200: SceneDto },
+    errors: [404],
+  }),
+  streams: endpoint({
+    method: 'GET',
+    path: '/scenes/:idOrSlug/streams',
+    summary: 'The streams an active scene shows, in wall order',
+    access: 'public',
+    params: SceneRef,
+    responses: { 200: z.array(SceneStreamDto) },
+    errors: [404],
+  }),
+  create: endpoint({ method: 'POST', path: '/scenes', summary: 'Add a scene', access: 'admin', body: SceneCreate, responses: { 201: SceneDto }, errors: [409] }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/scenes',
+    summary: 'Change a scene\'s fields and slots (those given); the default scene cannot be deactivated',
+    access: 'admin',
+    body: SceneUpdate,
+    responses: { 200: z.strictObject({ success: z.literal(true), scene: SceneDto }) },
+    errors: [404, 409],
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/scenes',
+    summary: 'Deactivate a scene (soft delete); the default scene is refused',
+    access: 'admin',
+    body: IdBody,
+    responses: { 200: SuccessDto },
+    errors: [404, 409],
+  }),
+};

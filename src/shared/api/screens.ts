@@ -1,9 +1,19 @@
 /** Connected screens as admins see them, and what admins can tell them to do. */
 import { z } from 'zod';
+import { IsoDate, SuccessDto } from './common.ts';
+import { endpoint } from './contract.ts';
 
 /** Reload: the page loads afresh. Identify: the screen shows its own name in large type for a few seconds. */
 const SCREEN_COMMANDS = ['reload', 'identify'] as const;
 export type ScreenCommandName = (typeof SCREEN_COMMANDS)[number];
+
+/** Who connects to the hub (src/shared/events.ts re-exports these for the socket contract). */
+export const SCREEN_KINDS = ['wall', 'kiosk', 'admin', 'rater'] as const;
+export type ScreenKind = (typeof SCREEN_KINDS)[number];
+
+/** How a screen's player is doing, as the screen reports it. */
+export const PLAYBACK_STATES = ['loading', 'playing', 'stalled', 'error'] as const;
+export type PlaybackState = (typeof PLAYBACK_STATES)[number];
 
 /** POST /api/screens/command: one screen (its connection id) or, without `id`, every wall and kiosk. */
 export const ScreenCommandRequest = z.object({
@@ -16,3 +26,42 @@ export const ScreenListQuery = z.object({
   /** Also list screens seen in the last 24 hours that are offline now. */
   include_offline: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
 });
+
+/**
+ * One screen, as admins see it: connected now, or (listed on request) seen in the last 24 hours.
+ * Also the payload of the `screens:updated` push (src/shared/events.ts).
+ */
+export const ScreenPresence = z.strictObject({
+  id: z.string().describe('The connection id (commands go to it); for an offline screen, its last one'),
+  device: z.string().nullable().describe('The browser\'s lasting id, when it sent one'),
+  online: z.boolean().describe('False for a screen seen earlier that is not connected now; its last_heartbeat is when it was last seen'),
+  kind: z.enum(SCREEN_KINDS),
+  name: z.string().nullable(),
+  follows: z.string().nullable().describe('The scene slug or id it follows; null: the default scene'),
+  scene_id: z.number().int().nullable(),
+  position: z.number().int().nullable(),
+  connected_at: IsoDate,
+  last_heartbeat: IsoDate,
+  health: z.record(z.string(), z.enum(PLAYBACK_STATES)).describe('Playback per stream id as last reported by the screen'),
+  node: z.string(),
+});
+export type ScreenPresence = z.output<typeof ScreenPresence>;
+
+export const screenEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/screens',
+    summary: 'Every connected wall, kiosk, admin and rater on every node (X-Partial-Result: a node did not answer in time)',
+    access: 'admin',
+    query: ScreenListQuery,
+    responses: { 200: z.array(ScreenPresence) },
+  }),
+  command: endpoint({
+    method: 'POST',
+    path: '/screens/command',
+    summary: 'Reload or identify one screen, or every wall and kiosk',
+    access: 'admin',
+    body: ScreenCommandRequest,
+    responses: { 200: SuccessDto },
+  }),
+};

@@ -1,9 +1,10 @@
 /** Visitor submissions (POST /api/discovery/submit) and the admins' review queue. */
 import { z } from 'zod';
 import { StreamUpdate, StreamUrl } from './streams.ts';
-import { SUBMISSION_STATUSES, type SubmissionStatus } from '../constants.ts';
-import type { Platform } from '../streams/platform.ts';
-import type { RequestHeaders } from '../streams/request-headers.ts';
+import { SUBMISSION_STATUSES } from '../constants.ts';
+import { IsoDate, RequestHeadersDto } from './common.ts';
+import { endpoint } from './contract.ts';
+import { PLATFORM_GUESSES } from './discovery.ts';
 
 const submitterName = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
@@ -24,31 +25,32 @@ export const SubmitRequest = z.object({
 });
 export type SubmitRequest = z.infer<typeof SubmitRequest>;
 
-export interface SubmissionDto {
-  id: number;
-  url: string;
-  normalized_url: string;
-  title: string | null;
-  platform: Platform | null;
-  thumbnail: string | null;
-  submitted_by: string;
-  status: SubmissionStatus;
-  created_at: string;
-  reviewed_at: string | null;
-  reviewed_by: string | null;
-  review_note: string | null;
-  stream_id: number | null;
-  /** Headers the stream needs (from a playlist); it becomes an inactive stream unless they are dropped. */
-  request_headers: RequestHeaders | null;
-}
+export const SubmissionDto = z.strictObject({
+  id: z.number().int(),
+  url: z.string(),
+  normalized_url: z.string(),
+  title: z.string().nullable(),
+  platform: z.enum(PLATFORM_GUESSES).nullable(),
+  thumbnail: z.string().nullable(),
+  submitted_by: z.string(),
+  status: z.enum(SUBMISSION_STATUSES),
+  created_at: IsoDate,
+  reviewed_at: IsoDate.nullable(),
+  reviewed_by: z.string().nullable(),
+  review_note: z.string().nullable(),
+  stream_id: z.number().int().nullable(),
+  request_headers: RequestHeadersDto.nullable().describe('Headers the stream needs (from a playlist); it becomes an inactive stream unless they are dropped'),
+});
+export type SubmissionDto = z.output<typeof SubmissionDto>;
 
 /** The answer to a submission: stored, or already known (not an error: said plainly). */
-export interface SubmitResultDto {
-  id: number | null;
-  status: SubmissionStatus | null;
-  duplicate: 'stream' | 'submission' | null;
-  message: string;
-}
+export const SubmitResultDto = z.strictObject({
+  id: z.number().int().nullable(),
+  status: z.enum(SUBMISSION_STATUSES).nullable(),
+  duplicate: z.enum(['stream', 'submission']).nullable(),
+  message: z.string(),
+});
+export type SubmitResultDto = z.output<typeof SubmitResultDto>;
 
 const filterText = (max: number) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().max(max, `Must be at most ${max} characters`).optional());
 
@@ -70,15 +72,16 @@ export const SubmissionListQuery = SubmissionFilter.extend({
 });
 export type SubmissionListQuery = z.output<typeof SubmissionListQuery>;
 
-export interface SubmissionPageDto {
-  submissions: SubmissionDto[];
-  /** Pass as `cursor` for the next page; null on the last one. */
-  next_cursor: number | null;
-  /** How many match the filter and status in all. */
-  total: number;
-  /** On the first page: who submitted what matches, with counts, most first (the review filter's choices). */
-  submitters: { name: string; count: number }[] | null;
-}
+export const SubmissionPageDto = z.strictObject({
+  submissions: z.array(SubmissionDto),
+  next_cursor: z.number().int().nullable().describe('Pass as `cursor` for the next page; null on the last one'),
+  total: z.number().int().describe('How many match the filter and status in all'),
+  submitters: z
+    .array(z.strictObject({ name: z.string(), count: z.number().int() }))
+    .nullable()
+    .describe('On the first page: who submitted what matches, with counts, most first (the review filter\'s choices)'),
+});
+export type SubmissionPageDto = z.output<typeof SubmissionPageDto>;
 
 /** POST /api/submissions/reject-matching: rejects every pending submission the filter matches. */
 export const SubmissionRejectMatching = z.object({
@@ -87,10 +90,11 @@ export const SubmissionRejectMatching = z.object({
 });
 export type SubmissionRejectMatching = z.output<typeof SubmissionRejectMatching>;
 
-export interface RejectMatchingDto {
-  rejected: number;
-  pending: number;
-}
+export const RejectMatchingDto = z.strictObject({
+  rejected: z.number().int(),
+  pending: z.number().int().describe('What is left pending'),
+});
+export type RejectMatchingDto = z.output<typeof RejectMatchingDto>;
 
 /** Approve: the submission id, plus any stream field the reviewer changed before approving. */
 export const SubmissionApprove = StreamUpdate.omit({ url: true });
@@ -102,6 +106,54 @@ export const SubmissionReject = z.object({
 });
 export type SubmissionReject = z.infer<typeof SubmissionReject>;
 
-export interface SubmissionCountsDto {
-  pending: number;
-}
+export const SubmissionCountsDto = z.strictObject({
+  pending: z.number().int(),
+});
+export type SubmissionCountsDto = z.output<typeof SubmissionCountsDto>;
+
+export const submissionEndpoints = {
+  submit: endpoint({
+    method: 'POST',
+    path: '/discovery/submit',
+    summary: 'A visitor submits a link for review (201 when filed, 200 when already known; rate-limited per IP)',
+    access: 'public',
+    body: SubmitRequest,
+    responses: { 201: SubmitResultDto, 200: SubmitResultDto },
+    errors: [409, 429],
+  }),
+  list: endpoint({
+    method: 'GET',
+    path: '/submissions',
+    summary: 'A page of submissions (oldest first while pending, newest first once reviewed)',
+    access: 'admin',
+    query: SubmissionListQuery,
+    responses: { 200: SubmissionPageDto },
+  }),
+  count: endpoint({ method: 'GET', path: '/submissions/count', summary: 'How many submissions wait for review', access: 'admin', responses: { 200: SubmissionCountsDto } }),
+  approve: endpoint({
+    method: 'POST',
+    path: '/submissions/approve',
+    summary: 'Approve a pending submission: it becomes a stream (with any fields the reviewer changed)',
+    access: 'admin',
+    body: SubmissionApprove,
+    responses: { 200: SubmissionDto },
+    errors: [404, 409],
+  }),
+  reject: endpoint({
+    method: 'POST',
+    path: '/submissions/reject',
+    summary: 'Reject a pending submission',
+    access: 'admin',
+    body: SubmissionReject,
+    responses: { 200: SubmissionDto },
+    errors: [404, 409],
+  }),
+  rejectMatching: endpoint({
+    method: 'POST',
+    path: '/submissions/reject-matching',
+    summary: 'Reject every pending submission the filter matches',
+    access: 'admin',
+    body: SubmissionRejectMatching,
+    responses: { 200: RejectMatchingDto },
+  }),
+};

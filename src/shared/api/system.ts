@@ -1,16 +1,38 @@
 /** /test-db: the database connection test and the idempotent initialisation. */
+import { z } from 'zod';
+import { endpoint } from './contract.ts';
 
-export interface DatabaseTestDto {
-  status: 'success';
-  latency_ms: number;
-  server_version: string;
-  database: string;
-  migrations_applied: number;
-}
+export const DatabaseTestDto = z.strictObject({
+  status: z.literal('success'),
+  latency_ms: z.number().describe('One round trip, in milliseconds (one decimal)'),
+  server_version: z.string(),
+  database: z.string(),
+  migrations_applied: z.number().int(),
+});
+export type DatabaseTestDto = z.output<typeof DatabaseTestDto>;
 
-export interface InitializeDto {
-  /** What was missing and is there now; both false when everything already existed. */
-  created_default_scene: boolean;
-  set_default_scene_id: boolean;
-  default_scene_id: number;
-}
+/** What was missing and is there now; both false when everything already existed. */
+export const InitializeDto = z.strictObject({
+  created_default_scene: z.boolean().describe('The scene named Default was missing and was created'),
+  set_default_scene_id: z.boolean().describe('No default scene was set; it is now'),
+  default_scene_id: z.number().int(),
+});
+export type InitializeDto = z.output<typeof InitializeDto>;
+
+export const systemEndpoints = {
+  database: endpoint({
+    method: 'GET',
+    path: '/system/database',
+    summary: 'Test the database connection (a database away answers 503 with its reason)',
+    access: 'admin',
+    responses: { 200: DatabaseTestDto },
+  }),
+  initialize: endpoint({
+    method: 'POST',
+    path: '/system/initialize',
+    summary: 'Create the Default scene and the default scene setting, each only when missing (idempotent)',
+    access: 'admin',
+    responses: { 200: InitializeDto },
+    errors: [409],
+  }),
+};
