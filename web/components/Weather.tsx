@@ -4,9 +4,9 @@
  * when weather is not configured. One request per place per 5 minutes, shared by every card.
  */
 import { useEffect, useState } from 'react';
-import type { WeatherAnswerDto } from '../../src/shared/api/index.ts';
+import { weatherEndpoints, type WeatherAnswerDto } from '../../src/shared/api/index.ts';
 import { isValidCoordinates } from '../../src/shared/streams/location.ts';
-import { requestJson } from '../lib/api.ts';
+import { call } from '../lib/api.ts';
 
 const TTL_MS = 300_000;
 const cache = new Map<string, { at: number; answer: Promise<WeatherAnswerDto | null> }>();
@@ -15,7 +15,7 @@ function weatherAt(lat: number, lon: number): Promise<WeatherAnswerDto | null> {
   const key = `${lat.toFixed(2)},${lon.toFixed(2)}`;
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.answer;
-  const answer = requestJson<WeatherAnswerDto>(`/weather?lat=${lat}&lon=${lon}`).catch(() => null);
+  const answer = call(weatherEndpoints.current, { query: { lat, lon } }).catch(() => null);
   cache.set(key, { at: Date.now(), answer });
   return answer;
 }

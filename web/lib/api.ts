@@ -1,8 +1,12 @@
 /**
- * The REST client of the screens: JSON in and out under /api. A failed call throws an
- * ApiError carrying the server's `{error}` sentence, so screens can show it as it is.
+ * The REST client of every page: it calls an endpoint of the contract (src/shared/api/*.ts, the
+ * same declarations the server mounts), so the path, the inputs and the answer's type come from
+ * the one declaration — no hand-written paths. A failed call throws an ApiError carrying the
+ * server's `{error}` sentence, so pages can show it as it is.
  */
-import type { DefaultSceneDto, ErrorDto, SceneDto, SceneStreamDto } from '../../src/shared/api/index.ts';
+import type { z } from 'zod';
+import { defaultSceneEndpoints, sceneEndpoints, type ErrorDto, type SceneDto } from '../../src/shared/api/index.ts';
+import type { AnswerOf, EndpointSpec } from '../../src/shared/api/contract.ts';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -17,26 +21,57 @@ function isErrorDto(body: unknown): body is ErrorDto {
   return typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string';
 }
 
-export async function requestJson<T>(path: string, init: RequestInit = {}): Promise<T> {
+type InputPart<S extends EndpointSpec, K extends 'params' | 'query' | 'body'> = S[K] extends z.ZodType ? { [P in K]: z.input<S[K]> } : { [P in K]?: never };
+
+/** What a call gives: path parameters, query and body, as the endpoint's schemas take them. */
+export type CallInput<S extends EndpointSpec> = InputPart<S, 'params'> & InputPart<S, 'query'> & InputPart<S, 'body'>;
+
+type NoInput<S extends EndpointSpec> = S extends { params: z.ZodType } | { body: z.ZodType } ? false : S extends { query: infer Q extends z.ZodType } ? (Record<string, never> extends z.input<Q> ? true : false) : true;
+
+/** `/scenes/:idOrSlug` with `{idOrSlug: 'ocean'}` → `/api/scenes/ocean?…` */
+export function urlOf(endpoint: EndpointSpec, input: { params?: unknown; query?: unknown }): string {
+  const params = (input.params ?? {}) as Record<string, unknown>;
+  const path = endpoint.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(params[name] ?? '')));
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) {
+    if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
+  }
+  const search = query.toString();
+  return `/api${path}${search ? `?${search}` : ''}`;
+}
+
+/**
+ * Calls `endpoint` with its inputs and answers its typed result. An endpoint without required
+ * inputs may be called with none: `call(sceneEndpoints.list)`.
+ */
+export async function call<S extends EndpointSpec>(endpoint: S, ...args: NoInput<S> extends true ? [input?: CallInput<S>] : [input: CallInput<S>]): Promise<AnswerOf<S>> {
+  const input = (args[0] ?? {}) as { params?: unknown; query?: unknown; body?: unknown };
   let response: Response;
   try {
-    response = await fetch(`/api${path}`, {
-      ...init,
-      headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers },
+    response = await fetch(urlOf(endpoint, input), {
+      method: endpoint.method,
+      headers: { accept: 'application/json', ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(input.body !== undefined ? { body: JSON.stringify(input.body) } : {}),
     });
   } catch {
     throw new ApiError(0, 'The server could not be reached');
   }
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, isErrorDto(body) ? body.error : `Request failed (${response.status})`);
-  return body as T;
+  return body as AnswerOf<S>;
 }
 
+/**
+ * Some endpoints answer by action (`?action=…`, a body's shape): the contract declares the union,
+ * and a call that names its action narrows the answer to that action's member.
+ */
+export const narrow = <T>(answer: Promise<unknown>) => answer as Promise<T>;
+
 export const api = {
-  activeScenes: () => requestJson<SceneDto[]>('/scenes?active=true'),
-  defaultScene: () => requestJson<DefaultSceneDto>('/config/default-scene'),
-  scene: (idOrSlug: string) => requestJson<SceneDto>(`/scenes/${encodeURIComponent(idOrSlug)}`),
-  sceneStreams: (idOrSlug: string) => requestJson<SceneStreamDto[]>(`/scenes/${encodeURIComponent(idOrSlug)}/streams`),
+  activeScenes: () => call(sceneEndpoints.list, { query: { active: 'true' } }),
+  defaultScene: () => call(defaultSceneEndpoints.get),
+  scene: (idOrSlug: string) => call(sceneEndpoints.get, { params: { idOrSlug } }),
+  sceneStreams: (idOrSlug: string) => call(sceneEndpoints.streams, { params: { idOrSlug } }),
 };
 
 /** How a scene is addressed in routes: its slug, or its id when it has none (spec §2). */

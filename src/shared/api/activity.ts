@@ -4,6 +4,7 @@ import { IsoDate } from './common.ts';
 import { endpoint } from './contract.ts';
 
 export const ACTIVITY_KINDS = ['stream', 'scene', 'default-scene', 'token', 'submission', 'discovery'] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 export const ActivityQuery = z.object({
   kind: z.enum(ACTIVITY_KINDS).optional(),

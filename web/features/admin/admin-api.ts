@@ -1,100 +1,92 @@
-/** The admin console's REST calls (the session cookie travels with every same-origin fetch). */
-import type {
-  ActivityDto,
-  ApiTokenDto,
-  CreatedApiTokenDto,
-  DatabaseTestDto,
-  DefaultSceneDto,
-  DiscoveryJobDto,
-  DiscoverySourceDto,
-  DiscoveryStatDto,
-  AnalyzeAllDto,
-  LeaderboardEntryDto,
-  RaterReliabilityDto,
-  RecentEvaluationDto,
-  AnalyzeDto,
-  QualityAnalysisDto,
-  QualityQueueDto,
-  QualityRunDto,
-  RejectMatchingDto,
-  RunAllDto,
-  RunOneDto,
-  InitializeDto,
-  MeDto,
-  SceneCreate,
-  SceneDto,
-  SceneUpdate,
-  StreamDto,
-  SubmissionDto,
-  SubmissionPageDto,
-  SuccessDto,
+/**
+ * The admin console's calls, each one an endpoint of the contract (src/shared/api/*.ts): the
+ * path, the input and the answer's type come from the declaration the server mounts. The
+ * session cookie travels with every same-origin fetch.
+ */
+import type { z } from 'zod';
+import {
+  activityEndpoints,
+  authEndpoints,
+  defaultSceneEndpoints,
+  discoveryEndpoints,
+  evaluationEndpoints,
+  qualityEndpoints,
+  sceneEndpoints,
+  screenEndpoints,
+  streamEndpoints,
+  submissionEndpoints,
+  systemEndpoints,
+  type AnalyzeAllDto,
+  type AnalyzeDto,
+  type LeaderboardEntryDto,
+  type RunAllDto,
+  type RunOneDto,
+  type StreamDto,
+  type SubmissionFilter,
 } from '../../../src/shared/api/index.ts';
-import type { ScreenPresence } from '../../../src/shared/events.ts';
+import type { ActivityKind } from '../../../src/shared/api/activity.ts';
 import type { ScreenCommandName } from '../../../src/shared/api/screens.ts';
-import { requestJson } from '../../lib/api.ts';
+import { call, narrow as as } from '../../lib/api.ts';
 
-const send = <T>(method: string, path: string, body?: unknown) =>
-  requestJson<T>(path, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+type BodyOf<E extends { body: z.ZodType }> = z.input<E['body']>;
 
-/** The fields of the stream form as the API takes them (strings for coordinates are fine). */
-export type StreamInput = Record<string, unknown>;
+
+
+/** The fields of the stream form as the API takes them. */
+export type StreamInput = BodyOf<typeof streamEndpoints.create>;
+export type StreamChanges = BodyOf<typeof streamEndpoints.update>;
 
 export const adminApi = {
-  me: () => requestJson<MeDto>('/auth/me'),
-  logout: () => send<SuccessDto>('POST', '/auth/logout'),
+  me: () => call(authEndpoints.me),
+  logout: () => call(authEndpoints.logout),
 
-  streams: () => requestJson<StreamDto[]>('/streams'),
-  createStream: (input: StreamInput) => send<StreamDto>('POST', '/streams', input),
-  updateStream: (input: StreamInput & { id: number }) => send<{ success: true; stream: StreamDto }>('PUT', '/streams', input),
-  deleteStream: (id: number) => send<SuccessDto>('DELETE', '/streams', { id }),
+  streams: () => as<StreamDto[]>(call(streamEndpoints.list)),
+  createStream: (input: StreamInput) => call(streamEndpoints.create, { body: input }),
+  updateStream: (input: StreamChanges) => call(streamEndpoints.update, { body: input }),
+  deleteStream: (id: number) => call(streamEndpoints.remove, { body: { id } }),
 
-  scenes: () => requestJson<SceneDto[]>('/scenes'),
-  createScene: (input: Partial<SceneCreate> & { name: string }) => send<SceneDto>('POST', '/scenes', input),
-  updateScene: (input: SceneUpdate) => send<{ success: true; scene: SceneDto }>('PUT', '/scenes', input),
-  deleteScene: (id: number) => send<SuccessDto>('DELETE', '/scenes', { id }),
-  defaultScene: () => requestJson<DefaultSceneDto>('/config/default-scene'),
-  setDefaultScene: (sceneId: number) => send<DefaultSceneDto>('PUT', '/config/default-scene', { scene_id: sceneId }),
+  scenes: () => call(sceneEndpoints.list),
+  createScene: (input: BodyOf<typeof sceneEndpoints.create>) => call(sceneEndpoints.create, { body: input }),
+  updateScene: (input: BodyOf<typeof sceneEndpoints.update>) => call(sceneEndpoints.update, { body: input }),
+  deleteScene: (id: number) => call(sceneEndpoints.remove, { body: { id } }),
+  defaultScene: () => call(defaultSceneEndpoints.get),
+  setDefaultScene: (sceneId: number) => call(defaultSceneEndpoints.set, { body: { scene_id: sceneId } }),
 
-  screens: () => requestJson<ScreenPresence[]>('/screens?include_offline=true'),
-  commandScreens: (command: ScreenCommandName, id?: string) => send<SuccessDto>('POST', '/screens/command', { command, ...(id ? { id } : {}) }),
+  screens: () => call(screenEndpoints.list, { query: { include_offline: 'true' } }),
+  commandScreens: (command: ScreenCommandName, id?: string) => call(screenEndpoints.command, { body: { command, ...(id ? { id } : {}) } }),
 
-  submissions: (query: { status: 'pending' | 'approved' | 'rejected'; q?: string; submitted_by?: string; cursor?: number | null }) => {
-    const params = new URLSearchParams({ status: query.status, limit: '50' });
-    if (query.q) params.set('q', query.q);
-    if (query.submitted_by) params.set('submitted_by', query.submitted_by);
-    if (query.cursor) params.set('cursor', String(query.cursor));
-    return requestJson<SubmissionPageDto>(`/submissions?${params}`);
-  },
-  rejectMatching: (filter: { q?: string; submitted_by?: string }, note: string) => send<RejectMatchingDto>('POST', '/submissions/reject-matching', { filter, note }),
-  pendingCount: () => requestJson<{ pending: number }>('/submissions/count'),
-  approveSubmission: (input: StreamInput & { id: number }) => send<SubmissionDto>('POST', '/submissions/approve', input),
-  rejectSubmission: (id: number, note: string) => send<SubmissionDto>('POST', '/submissions/reject', { id, note }),
+  submissions: (query: { status: 'pending' | 'approved' | 'rejected'; cursor?: number | null } & SubmissionFilter) =>
+    call(submissionEndpoints.list, { query: { ...query, limit: 50, cursor: query.cursor ?? undefined } }),
+  pendingCount: () => call(submissionEndpoints.count),
+  approveSubmission: (input: BodyOf<typeof submissionEndpoints.approve>) => call(submissionEndpoints.approve, { body: input }),
+  rejectSubmission: (id: number, note: string) => call(submissionEndpoints.reject, { body: { id, note } }),
+  rejectMatching: (filter: SubmissionFilter, note: string) => call(submissionEndpoints.rejectMatching, { body: { filter, note } }),
 
-  activity: (kind?: string) => requestJson<ActivityDto[]>(`/activity${kind ? `?kind=${encodeURIComponent(kind)}` : ''}`),
+  activity: (kind?: ActivityKind) => call(activityEndpoints.list, { query: { ...(kind ? { kind } : {}) } }),
 
-  tokens: () => requestJson<ApiTokenDto[]>('/auth/tokens'),
-  createToken: (name: string) => send<CreatedApiTokenDto>('POST', '/auth/tokens', { name }),
-  revokeToken: (id: number) => send<SuccessDto>('DELETE', '/auth/tokens', { id }),
+  tokens: () => call(authEndpoints.tokens),
+  createToken: (name: string) => call(authEndpoints.createToken, { body: { name } }),
+  revokeToken: (id: number) => call(authEndpoints.revokeToken, { body: { id } }),
 
-  discoverySources: () => requestJson<DiscoverySourceDto[]>('/discovery/sources'),
-  discoveryJobs: () => requestJson<DiscoveryJobDto[]>('/discovery/jobs?limit=10'),
-  discoveryStats: () => requestJson<DiscoveryStatDto[]>('/discovery/stats'),
-  createSource: (input: Record<string, unknown>) => send<DiscoverySourceDto>('POST', '/discovery/sources', input),
-  updateSource: (id: number, input: Record<string, unknown>) => send<DiscoverySourceDto>('PUT', `/discovery/sources/${id}`, input),
-  deleteSource: (id: number) => send<SuccessDto>('DELETE', `/discovery/sources/${id}`),
-  runSource: (sourceId: number) => send<RunOneDto>('POST', '/discovery?action=run', { sourceId, options: {} }),
-  runAllSources: () => send<RunAllDto>('POST', '/discovery?action=run', { runAll: true }),
+  discoverySources: () => call(discoveryEndpoints.sources),
+  discoveryJobs: () => call(discoveryEndpoints.jobs, { query: { limit: 10 } }),
+  discoveryStats: () => call(discoveryEndpoints.stats),
+  createSource: (input: BodyOf<typeof discoveryEndpoints.createSource>) => call(discoveryEndpoints.createSource, { body: input }),
+  updateSource: (id: number, input: BodyOf<typeof discoveryEndpoints.updateSource>) => call(discoveryEndpoints.updateSource, { params: { id }, body: input }),
+  deleteSource: (id: number) => call(discoveryEndpoints.deleteSource, { params: { id } }),
+  runSource: (sourceId: number) => as<RunOneDto>(call(discoveryEndpoints.run, { query: { action: 'run' }, body: { sourceId, options: {} } })),
+  runAllSources: () => as<RunAllDto>(call(discoveryEndpoints.run, { query: { action: 'run' }, body: { runAll: true } })),
 
-  analyzeStream: (streamId: number) => send<AnalyzeDto>('POST', '/quality?action=analyze', { streamId, force: true }),
-  analyzeAll: () => send<AnalyzeAllDto>('POST', '/quality?action=analyze-all', {}),
-  analyses: (streamId: number) => requestJson<QualityAnalysisDto[]>(`/quality/analyses?streamId=${streamId}&limit=50`),
-  latestQualityRun: () => requestJson<{ run: QualityRunDto | null }>('/quality/runs/latest'),
-  qualityQueue: () => requestJson<QualityQueueDto>('/quality/queue'),
+  analyzeStream: (streamId: number) => as<AnalyzeDto>(call(qualityEndpoints.analyze, { query: { action: 'analyze' }, body: { streamId, force: true } })),
+  analyzeAll: () => as<AnalyzeAllDto>(call(qualityEndpoints.analyze, { query: { action: 'analyze-all' }, body: {} })),
+  analyses: (streamId: number) => call(qualityEndpoints.analyses, { query: { streamId, limit: 50 } }),
+  latestQualityRun: () => call(qualityEndpoints.latestRun),
+  qualityQueue: () => call(qualityEndpoints.queue),
 
-  recentEvaluations: () => requestJson<RecentEvaluationDto[]>('/quality?action=recent-evaluations'),
-  leaderboard: () => requestJson<LeaderboardEntryDto[]>('/human-evaluation?action=leaderboard'),
-  raters: () => requestJson<RaterReliabilityDto[]>('/evaluation/raters'),
+  recentEvaluations: () => call(qualityEndpoints.recentEvaluations, { query: { action: 'recent-evaluations' } }),
+  leaderboard: () => as<LeaderboardEntryDto[]>(call(evaluationEndpoints.read, { query: { action: 'leaderboard' } })),
+  raters: () => call(evaluationEndpoints.raters),
 
-  testDatabase: () => requestJson<DatabaseTestDto>('/system/database'),
-  initialize: () => send<InitializeDto>('POST', '/system/initialize'),
+  testDatabase: () => call(systemEndpoints.database),
+  initialize: () => call(systemEndpoints.initialize),
 };

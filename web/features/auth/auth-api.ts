@@ -1,12 +1,11 @@
 /** Signing in and out, and asking who we are (REST under /api/auth). */
-import type { MeDto, SuccessDto } from '../../../src/shared/api/index.ts';
-import { requestJson } from '../../lib/api.ts';
+import { authEndpoints } from '../../../src/shared/api/index.ts';
+import { call } from '../../lib/api.ts';
 
 export const authApi = {
-  me: () => requestJson<MeDto>('/auth/me'),
-  login: (username: string, password: string) =>
-    requestJson<MeDto>('/auth/login', { method: 'POST', body: JSON.stringify({ username, password }) }),
-  logout: () => requestJson<SuccessDto>('/auth/logout', { method: 'POST' }),
+  me: () => call(authEndpoints.me),
+  login: (username: string, password: string) => call(authEndpoints.login, { body: { username, password } }),
+  logout: () => call(authEndpoints.logout),
 };
 
 /** A stand-in origin: `next` is resolved against it and must stay on it. */

@@ -4,12 +4,12 @@
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import type { StreamDto } from '../../../src/shared/api/index.ts';
+import { streamEndpoints, type StreamDto } from '../../../src/shared/api/index.ts';
 import { analyzeStream, type StreamAnalysis } from '../../../src/shared/streams/analysis.ts';
 import { Brand } from '../../components/Brand.tsx';
 import { Player } from '../../components/Player/Player.tsx';
 import type { PlayerPhase } from '../../components/Player/machine.ts';
-import { requestJson } from '../../lib/api.ts';
+import { call } from '../../lib/api.ts';
 import '../admin/admin.css';
 import './debug.css';
 
@@ -73,10 +73,7 @@ export function DebugPage() {
       return log('Please provide a stream name');
     }
     try {
-      const stream = await requestJson<StreamDto>('/streams', {
-        method: 'POST',
-        body: JSON.stringify({ name: name.trim(), url: loaded.url, category: loaded.analysis.suggestedCategory }),
-      });
+      const stream = await call(streamEndpoints.create, { body: { name: name.trim(), url: loaded.url, category: loaded.analysis.suggestedCategory } });
       setSaved(stream);
       setSaveError(null);
       log(`Saved "${stream.name}" as stream #${stream.id}`);

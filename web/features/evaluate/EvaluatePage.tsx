@@ -4,11 +4,11 @@
  * The queue's size and today's count move with the hub's pushes; the 30 s poll is a safety net.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { EvaluationItemDto, EvaluatorStatsDto, QueueStatusDto } from '../../../src/shared/api/index.ts';
+import { evaluationEndpoints, type EvaluationItemDto, type EvaluatorStatsDto, type QueueStatusDto } from '../../../src/shared/api/index.ts';
 import { Brand } from '../../components/Brand.tsx';
 import { Player } from '../../components/Player/Player.tsx';
 import { CategoryLabel } from '../../components/Badges.tsx';
-import { ApiError, requestJson } from '../../lib/api.ts';
+import { ApiError, call, narrow as as } from '../../lib/api.ts';
 import { openSocket } from '../../lib/socket.ts';
 import { keyAction, progressPercent, RATING_LABELS } from './evaluate-rules.ts';
 import './evaluate.css';
@@ -38,16 +38,16 @@ export function EvaluatePage() {
   const busyRef = useRef(false);
 
   const loadStatus = useCallback(() => {
-    requestJson<QueueStatusDto>('/human-evaluation?action=queue-status').then(setStatus, () => undefined);
+    as<QueueStatusDto>(call(evaluationEndpoints.read, { query: { action: 'queue-status' } })).then(setStatus, () => undefined);
   }, []);
   const loadStats = useCallback(() => {
-    requestJson<EvaluatorStatsDto>(`/human-evaluation?action=stats&evaluatorId=${evaluator}`).then(setStats, () => undefined);
+    as<EvaluatorStatsDto>(call(evaluationEndpoints.read, { query: { action: 'stats', evaluatorId: evaluator } })).then(setStats, () => undefined);
   }, [evaluator]);
 
   const loadNext = useCallback(async () => {
     setState({ phase: 'loading' });
     try {
-      const item = await requestJson<EvaluationItemDto>(`/human-evaluation?action=next&evaluatorId=${evaluator}`);
+      const item = await as<EvaluationItemDto>(call(evaluationEndpoints.read, { query: { action: 'next', evaluatorId: evaluator } }));
       setState({ phase: 'showing', item, shownAt: Date.now() });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) setState({ phase: 'empty' });
@@ -76,9 +76,9 @@ export function EvaluatePage() {
       setNotice(null);
       const base = { queueId: state.item.queueId, evaluatorId: evaluator, durationMs: Date.now() - state.shownAt };
       // The one rating stands for every sub-score (spec §5).
-      const body = rating === null ? { ...base, skipped: true } : { ...base, videoQuality: rating, movement: rating, content: rating, audio: rating, overall: rating };
+      const body = rating === null ? { ...base, skipped: true as const } : { ...base, videoQuality: rating, movement: rating, content: rating, audio: rating, overall: rating };
       try {
-        await requestJson(`/human-evaluation?action=${rating === null ? 'skip' : 'submit'}`, { method: 'POST', body: JSON.stringify(body) });
+        await call(evaluationEndpoints.submit, { query: { action: rating === null ? 'skip' : 'submit' }, body });
         loadStats();
         await loadNext();
       } catch {

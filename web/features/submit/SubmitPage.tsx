@@ -5,12 +5,12 @@
  */
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { DiscoveredStreamDto, SubmitResultDto } from '../../../src/shared/api/index.ts';
+import { discoveryEndpoints, submissionEndpoints, type DiscoveredStreamDto } from '../../../src/shared/api/index.ts';
 import { Brand } from '../../components/Brand.tsx';
 import { CategoryIcon } from '../../components/icons.tsx';
 import { Thumbnail } from '../../components/Thumbnail.tsx';
 import { ANALYZE_FAILED, CATEGORIES } from '../../../src/shared/constants.ts';
-import { ApiError, requestJson } from '../../lib/api.ts';
+import { ApiError, call } from '../../lib/api.ts';
 import { mergeDiscovered, splitInput } from './submit-rules.ts';
 import './submit.css';
 
@@ -60,7 +60,7 @@ export function SubmitPage() {
     let failures = 0;
     for (const url of toExtract) {
       try {
-        found.push((await requestJson<{ streams: DiscoveredStreamDto[] }>('/discovery/extract', { method: 'POST', body: JSON.stringify({ url }) })).streams);
+        found.push((await call(discoveryEndpoints.extract, { body: { url } })).streams);
       } catch {
         failures++;
       }
@@ -82,10 +82,7 @@ export function SubmitPage() {
     let failed: string | null = null;
     for (const stream of chosen) {
       try {
-        const result = await requestJson<SubmitResultDto>('/discovery/submit', {
-          method: 'POST',
-          body: JSON.stringify({ url: stream.url, submittedBy: name.trim() || undefined, title: stream.title ?? undefined }),
-        });
+        const result = await call(submissionEndpoints.submit, { body: { url: stream.url, submittedBy: name.trim() || undefined, title: stream.title ?? undefined } });
         if (result.duplicate) known++;
         else stored++;
       } catch (failure) {

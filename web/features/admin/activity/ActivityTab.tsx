@@ -1,7 +1,7 @@
 /** The Activity tab: the last 50 admin writes (who, what, when), filtered by kind, live. */
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
-import { ACTIVITY_KINDS } from '../../../../src/shared/api/index.ts';
+import { ACTIVITY_KINDS, type ActivityKind } from '../../../../src/shared/api/index.ts';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
 import { activityVersionAtom } from '../atoms.ts';
@@ -22,7 +22,7 @@ const ACTIONS: Record<string, string> = {
 
 export default function ActivityTab() {
   const version = useAtomValue(activityVersionAtom, { store });
-  const [kind, setKind] = useState('');
+  const [kind, setKind] = useState<ActivityKind | ''>('');
   const { value: entries, error } = useRemote(() => adminApi.activity(kind || undefined), `${kind}:${version}`, 'Failed to load the activity');
 
   return (
@@ -31,7 +31,7 @@ export default function ActivityTab() {
         <h2 id="activity-title">Activity</h2>
         <label className="field">
           Kind
-          <select value={kind} onChange={(e) => setKind(e.target.value)}>
+          <select value={kind} onChange={(e) => setKind(e.target.value as ActivityKind | '')}>
             <option value="">Everything</option>
             {ACTIVITY_KINDS.map((k) => (
               <option key={k} value={k}>

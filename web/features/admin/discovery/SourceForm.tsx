@@ -4,7 +4,8 @@
  * The server validates everything again and its sentence is shown as it is.
  */
 import { useState, type FormEvent } from 'react';
-import type { DiscoverySourceDto } from '../../../../src/shared/api/index.ts';
+import type { z } from 'zod';
+import type { DiscoverySourceDto, SourceInput } from '../../../../src/shared/api/index.ts';
 import { CATEGORIES, DISCOVERY_PLATFORMS, LARGE_PLAYLIST, type DiscoveryPlatform } from '../../../../src/shared/constants.ts';
 import { adminApi } from '../admin-api.ts';
 import { ErrorBox, Options } from '../../../components/FormParts.tsx';
@@ -52,7 +53,7 @@ function draftOf(source: DiscoverySourceDto | null): Draft {
 }
 
 /** The body the API takes for this platform: only its own fields, blanks left out. */
-function inputOf(d: Draft): Record<string, unknown> {
+function inputOf(d: Draft): z.input<typeof SourceInput> {
   const s = (k: string) => String(d[k] ?? '').trim();
   const num = (k: string) => (s(k) ? Number(s(k)) : undefined);
   const platform = d.platform as DiscoveryPlatform;
@@ -72,7 +73,7 @@ function inputOf(d: Draft): Record<string, unknown> {
     url: URL_LABEL[platform] ? s('url') : null,
     config: Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)),
     schedule: s('schedule') || null,
-    deliver: d.deliver,
+    deliver: d.deliver === 'review' ? 'review' : 'pool',
     active: d.active === true,
   };
 }

@@ -5,14 +5,14 @@
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { StreamCreate, StreamUpdate, type StreamDto } from '../../../../src/shared/api/index.ts';
-import { CATEGORIES, QUALITIES } from '../../../../src/shared/constants.ts';
+import { CATEGORIES, QUALITIES, type Category, type Quality } from '../../../../src/shared/constants.ts';
 import { ErrorBox, Options } from '../../../components/FormParts.tsx';
 
 export interface StreamValues {
   name: string;
   url: string;
-  category: string;
-  quality: string;
+  category: Category;
+  quality: Quality;
   description: string;
   location_name: string;
   latitude: string;

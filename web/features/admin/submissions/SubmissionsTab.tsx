@@ -9,7 +9,7 @@
 import { useAtomValue } from 'jotai';
 import { useDeferredValue, useState } from 'react';
 import type { SubmissionDto } from '../../../../src/shared/api/index.ts';
-import { CATEGORIES } from '../../../../src/shared/constants.ts';
+import { CATEGORIES, type Category } from '../../../../src/shared/constants.ts';
 import { headersInactiveReason } from '../../../../src/shared/streams/request-headers.ts';
 import { suggestCategory, suggestName } from '../../../../src/shared/streams/url.ts';
 import { Player } from '../../../components/Player/Player.tsx';
@@ -27,7 +27,7 @@ type Status = 'pending' | 'approved' | 'rejected';
 
 function Review({ submission, onDone }: { submission: SubmissionDto; onDone: () => void }) {
   const [name, setName] = useState(submission.title ?? suggestName(submission.url));
-  const [category, setCategory] = useState<string>(suggestCategory(`${submission.url} ${submission.title ?? ''}`));
+  const [category, setCategory] = useState<Category>(suggestCategory(`${submission.url} ${submission.title ?? ''}`));
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
 
@@ -67,7 +67,7 @@ function Review({ submission, onDone }: { submission: SubmissionDto; onDone: () 
       </label>
       <label className="field">
         Category
-        <select value={category} onChange={(e) => setCategory(e.target.value)}>
+        <select value={category} onChange={(e) => setCategory(e.target.value as Category)}>
           <Options values={CATEGORIES} />
         </select>
       </label>
