@@ -97,8 +97,16 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   });
   handleSockets({ io, node, screenStates, presence, logger: log, authorize: options.authorize, availability: options.availability, reports: options.reports });
 
-  options.availability?.onRecovered(() => void fanout.resync());
-  options.adapter?.onReconnected?.(() => void fanout.resync());
+  // The resyncs the hub starts itself query the database after a short wait, outside the
+  // fan-out queue that idle() drains: closing starts none and waits for one under way, since a
+  // query that races the ORM's close can leave its pool waiting for a connection forever.
+  let closing = false;
+  let resyncing: Promise<void> = Promise.resolve();
+  const resyncAfterBreak = () => {
+    if (!closing) resyncing = fanout.resync();
+  };
+  options.availability?.onRecovered(resyncAfterBreak);
+  options.adapter?.onReconnected?.(resyncAfterBreak);
 
   return {
     io,
@@ -115,10 +123,12 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       io.in(sessionRoom(sessionHash)).disconnectSockets(true);
     },
     async close() {
+      closing = true;
       await new Promise<void>((resolve) => {
         io.close(() => resolve());
       });
       await presence.close(); // the screens' last sightings are written before the pools close
+      await resyncing;
       await fanout.idle();
       await options.adapter?.close();
     },

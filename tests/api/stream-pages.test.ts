@@ -1,6 +1,6 @@
 /** GET /api/streams paging: keyset pages in every sort add up to the whole, sorted list; search and filters; bad input is a 400. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StreamDto, StreamPageDto } from '../../src/shared/api/index.ts';
+import type { StreamAnalyticsDto, StreamDto, StreamPageDto } from '../../src/shared/api/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -46,6 +46,35 @@ describe('stream pages', () => {
     expect((await walk('sort=newest')).map((s) => s.id)).toEqual(byNewest.map((s) => s.id));
     expect((await walk('sort=name')).map((s) => s.id)).toEqual(byName.map((s) => s.id));
     expect((await walk('sort=quality')).map((s) => s.id)).toEqual(byQuality.map((s) => s.id));
+    const lower = (s: StreamDto) => `${s.category}\u0001${s.name.toLowerCase()}`;
+    const byCategory = [...all].sort((a, b) => (lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : a.id - b.id));
+    expect((await walk('sort=category')).map((s) => s.id)).toEqual(byCategory.map((s) => s.id));
+  });
+
+  it.each([
+    ['A', (q: number | null) => q !== null && q >= 80],
+    ['B', (q: number | null) => q !== null && q >= 60 && q < 80],
+    ['C', (q: number | null) => q !== null && q >= 40 && q < 60],
+    ['failed', (q: number | null) => q !== null && q > 0 && q < 40],
+    ['not-analyzed', (q: number | null) => q === null],
+  ] as const)('filters by the grade bucket %s (spec §5)', async (grade, inBucket) => {
+    const all = (await app.request<StreamDto[]>('GET', '/api/streams')).body;
+    const page = await walk(`grade=${grade}&sort=quality`);
+    expect(page.map((s) => s.id).sort((a, b) => a - b)).toEqual(all.filter((s) => inBucket(s.quality_score)).map((s) => s.id).sort((a, b) => a - b));
+  });
+
+  it('counts the pool under the same filters (analytics)', async () => {
+    const all = (await app.request<StreamDto[]>('GET', '/api/streams')).body;
+    const whole = (await app.request<StreamAnalyticsDto>('GET', '/api/streams/analytics')).body;
+    expect(whole.found).toBe(all.length);
+    expect(whole.active).toBe(all.filter((s) => s.active).length);
+    expect(whole.analyzed).toBe(all.filter((s) => s.quality_score !== null).length);
+    expect(whole.by_category.ocean).toBe(all.filter((s) => s.category === 'ocean').length);
+    expect(whole.by_grade['not-analyzed']).toBe(all.filter((s) => s.quality_score === null).length);
+    expect(whole.histogram.reduce((a, b) => a + b, 0)).toBe(whole.analyzed);
+    const filtered = (await app.request<StreamAnalyticsDto>('GET', '/api/streams/analytics?category=ocean&active=true&grade=A')).body;
+    expect(filtered.found).toBe(all.filter((s) => s.category === 'ocean' && s.active && (s.quality_score ?? -1) >= 80).length);
+    expect((await app.anonymous('GET', '/api/streams/analytics')).status).toBe(401);
   });
 
   it('searches names, places and addresses, filters by category and activity, and counts the matches', async () => {
@@ -73,7 +102,8 @@ describe('stream pages', () => {
     const cases: [string, string][] = [
       ['limit=0', 'limit must be between 1 and 200'],
       ['limit=abc', 'limit'],
-      ['sort=random', 'sort must be one of newest, name, quality'],
+      ['sort=random', 'sort must be one of newest, name, quality, category'],
+      ['grade=Z', 'grade must be one of A, B, C, failed, not-analyzed'],
       ['category=moon', 'category must be one of'],
       ['cursor=bm90LWpzb24', 'cursor: not valid for this sort'],
       ['cursor=a%27%3B--', 'cursor is not valid'],

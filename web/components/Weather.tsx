@@ -4,7 +4,7 @@
  * when weather is not configured. One request per place per 5 minutes, shared by every card.
  */
 import { useEffect, useState } from 'react';
-import { weatherEndpoints, type WeatherAnswerDto } from '../../src/shared/api/index.ts';
+import type { WeatherAnswerDto } from '../../src/shared/api/index.ts';
 import { isValidCoordinates } from '../../src/shared/streams/location.ts';
 import { call } from '../lib/api.ts';
 
@@ -15,7 +15,7 @@ function weatherAt(lat: number, lon: number): Promise<WeatherAnswerDto | null> {
   const key = `${lat.toFixed(2)},${lon.toFixed(2)}`;
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.answer;
-  const answer = call(weatherEndpoints.current, { query: { lat, lon } }).catch(() => null);
+  const answer = call('weather.current', { query: { lat, lon } }).catch(() => null);
   cache.set(key, { at: Date.now(), answer });
   return answer;
 }

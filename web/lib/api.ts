@@ -1,12 +1,15 @@
 /**
- * The REST client of every page: it calls an endpoint of the contract (src/shared/api/*.ts, the
- * same declarations the server mounts), so the path, the inputs and the answer's type come from
- * the one declaration — no hand-written paths. A failed call throws an ApiError carrying the
- * server's `{error}` sentence, so pages can show it as it is.
+ * The REST client of every page: it calls an endpoint of the contract by its name
+ * (`call('scene.get', { params: { idOrSlug } })`); the method and path come from ROUTES and the
+ * inputs' and answer's types from the declarations the server mounts (src/shared/api/*.ts,
+ * imported as types only, so a screen never downloads a schema). A failed call throws an
+ * ApiError carrying the server's `{error}` sentence, so pages can show it as it is.
  */
 import type { z } from 'zod';
-import { defaultSceneEndpoints, sceneEndpoints, type ErrorDto, type SceneDto } from '../../src/shared/api/index.ts';
+import type { ErrorDto, SceneDto } from '../../src/shared/api/index.ts';
 import type { AnswerOf, EndpointSpec } from '../../src/shared/api/contract.ts';
+import type { Endpoints } from '../../src/shared/api/endpoints.ts';
+import { ROUTES, type RouteName } from '../../src/shared/api/routes.ts';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -29,7 +32,7 @@ export type CallInput<S extends EndpointSpec> = InputPart<S, 'params'> & InputPa
 type NoInput<S extends EndpointSpec> = S extends { params: z.ZodType } | { body: z.ZodType } ? false : S extends { query: infer Q extends z.ZodType } ? (Record<string, never> extends z.input<Q> ? true : false) : true;
 
 /** `/scenes/:idOrSlug` with `{idOrSlug: 'ocean'}` → `/api/scenes/ocean?…` */
-export function urlOf(endpoint: EndpointSpec, input: { params?: unknown; query?: unknown }): string {
+export function urlOf(endpoint: { path: string }, input: { params?: unknown; query?: unknown }): string {
   const params = (input.params ?? {}) as Record<string, unknown>;
   const path = endpoint.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(params[name] ?? '')));
   const query = new URLSearchParams();
@@ -41,10 +44,14 @@ export function urlOf(endpoint: EndpointSpec, input: { params?: unknown; query?:
 }
 
 /**
- * Calls `endpoint` with its inputs and answers its typed result. An endpoint without required
- * inputs may be called with none: `call(sceneEndpoints.list)`.
+ * Calls the endpoint named `name` with its inputs and answers its typed result. An endpoint
+ * without required inputs may be called with none: `call('scene.list')`.
  */
-export async function call<S extends EndpointSpec>(endpoint: S, ...args: NoInput<S> extends true ? [input?: CallInput<S>] : [input: CallInput<S>]): Promise<AnswerOf<S>> {
+export async function call<N extends RouteName>(
+  name: N,
+  ...args: NoInput<Endpoints[N]> extends true ? [input?: CallInput<Endpoints[N]>] : [input: CallInput<Endpoints[N]>]
+): Promise<AnswerOf<Endpoints[N]>> {
+  const endpoint = ROUTES[name];
   const input = (args[0] ?? {}) as { params?: unknown; query?: unknown; body?: unknown };
   let response: Response;
   try {
@@ -58,7 +65,7 @@ export async function call<S extends EndpointSpec>(endpoint: S, ...args: NoInput
   }
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, isErrorDto(body) ? body.error : `Request failed (${response.status})`);
-  return body as AnswerOf<S>;
+  return body as AnswerOf<Endpoints[N]>;
 }
 
 /**
@@ -68,10 +75,10 @@ export async function call<S extends EndpointSpec>(endpoint: S, ...args: NoInput
 export const narrow = <T>(answer: Promise<unknown>) => answer as Promise<T>;
 
 export const api = {
-  activeScenes: () => call(sceneEndpoints.list, { query: { active: 'true' } }),
-  defaultScene: () => call(defaultSceneEndpoints.get),
-  scene: (idOrSlug: string) => call(sceneEndpoints.get, { params: { idOrSlug } }),
-  sceneStreams: (idOrSlug: string) => call(sceneEndpoints.streams, { params: { idOrSlug } }),
+  activeScenes: () => call('scene.list', { query: { active: 'true' } }),
+  defaultScene: () => call('defaultScene.get'),
+  scene: (idOrSlug: string) => call('scene.get', { params: { idOrSlug } }),
+  sceneStreams: (idOrSlug: string) => call('scene.streams', { params: { idOrSlug } }),
 };
 
 /** How a scene is addressed in routes: its slug, or its id when it has none (spec §2). */

@@ -1,11 +1,15 @@
 /**
- * A page of the stream pool: searched (name, place, address), filtered (active, category) and
- * sorted by the server with a keyset cursor, so page 200 costs what page 1 costs. Every sort has
- * an index (see the discovery migration); the search uses a trigram index.
+ * A page of the stream pool: searched (name, place, address — the one search rule), filtered
+ * (active, category, grade bucket) and sorted by the server with a keyset cursor, so page 200
+ * costs what page 1 costs. Every sort has an index; the search uses a trigram index. The same
+ * filters count the pool for the analytics (streamAnalytics).
  */
 import type { EntityManager } from '../../db.ts';
 import { invalid } from '../../domain/errors.ts';
-import type { StreamListQuery, StreamPageDto, StreamSort } from '../../shared/api/streams.ts';
+import type { StreamAnalyticsDto, StreamFilterQuery, StreamListQuery, StreamPageDto, StreamSort } from '../../shared/api/streams.ts';
+import { CATEGORIES } from '../../shared/constants.ts';
+import { HEALTH_STATES } from '../../shared/quality/health.ts';
+import { GRADE_BUCKETS, type GradeBucket } from '../../shared/quality/grade.ts';
 import { presentStream, streamColumns, type StreamFields } from './stream.presenter.ts';
 
 const DEFAULT_PAGE = 50;
@@ -19,7 +23,38 @@ const SORTS: Record<StreamSort, { key: string; dir: 'asc' | 'desc'; cast: string
   newest: { key: 'created_at', dir: 'desc', cast: 'timestamptz' },
   name: { key: 'lower(name)', dir: 'asc', cast: 'text' },
   quality: { key: 'coalesce(quality_score, -1)', dir: 'desc', cast: 'float8' },
+  // By category, then by name, as one key (its own index).
+  category: { key: `(category || chr(1) || lower(name))`, dir: 'asc', cast: 'text' },
 };
+
+/** Spec §5's grade buckets as conditions (a score of 0 is in none of them). */
+const GRADE_SQL: Record<GradeBucket, string> = {
+  A: 'quality_score >= 80',
+  B: 'quality_score >= 60 and quality_score < 80',
+  C: 'quality_score >= 40 and quality_score < 60',
+  failed: 'quality_score > 0 and quality_score < 40',
+  'not-analyzed': 'quality_score is null',
+};
+
+/** The table's filters as SQL conditions and their parameters. */
+function filtersOf(query: StreamFilterQuery): { where: string[]; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (query.active !== undefined) {
+    where.push('active = ?');
+    params.push(query.active);
+  }
+  if (query.category) {
+    where.push('category = ?');
+    params.push(query.category);
+  }
+  if (query.grade) where.push(GRADE_SQL[query.grade]);
+  if (query.q) {
+    where.push(`${SEARCH} like ?`);
+    params.push(`%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  return { where, params };
+}
 
 /** A stored generated column (lower-case name, place and address) with a trigram index. */
 const SEARCH = 'search_text';
@@ -45,27 +80,14 @@ function decodeCursor(text: string, sort: StreamSort): Cursor {
 }
 
 export function isPageQuery(query: StreamListQuery): boolean {
-  return query.limit !== undefined || query.cursor !== undefined || query.q !== undefined || query.category !== undefined || query.sort !== undefined;
+  return query.limit !== undefined || query.cursor !== undefined || query.q !== undefined || query.category !== undefined || query.sort !== undefined || query.grade !== undefined;
 }
 
 export async function streamPage(em: EntityManager, query: StreamListQuery & { active?: boolean | undefined }): Promise<StreamPageDto> {
   const sortName = query.sort ?? 'newest';
   const sort = SORTS[sortName];
   const limit = query.limit ?? DEFAULT_PAGE;
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (query.active !== undefined) {
-    where.push('active = ?');
-    params.push(query.active);
-  }
-  if (query.category) {
-    where.push('category = ?');
-    params.push(query.category);
-  }
-  if (query.q) {
-    where.push(`${SEARCH} like ?`);
-    params.push(`%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  }
+  const { where, params } = filtersOf(query);
   const filters = [...where];
   const filterParams = [...params]; // the count's: the filters without the cursor
   if (query.cursor) {
@@ -93,5 +115,34 @@ export async function streamPage(em: EntityManager, query: StreamListQuery & { a
     next_cursor: rows.length > limit && last ? encodeCursor({ sort: sortName, key: last.sortKey, id: last.id }) : null,
     total: total === null ? null : Math.min(total, COUNT_CAP),
     total_capped: total !== null && total > COUNT_CAP,
+  };
+}
+
+/** Counts of the pool under the filters: the table's found/analysed/pending and the analytics panel, in one query. */
+export async function streamAnalytics(em: EntityManager, query: StreamFilterQuery): Promise<StreamAnalyticsDto> {
+  const { where, params } = filtersOf(query);
+  const clause = where.length ? `where ${where.join(' and ')}` : '';
+  const count = (condition: string) => `count(*) filter (where ${condition})::int`;
+  const [row] = await em.execute<Record<string, number>[]>(
+    `select count(*)::int as found, ${count('active')} as active, ${count('quality_score is not null')} as analyzed,
+      ${CATEGORIES.map((c) => `${count(`category = '${c}'`)} as "c_${c}"`).join(', ')},
+      ${GRADE_BUCKETS.map((g) => `${count(GRADE_SQL[g])} as "g_${g}"`).join(', ')},
+      ${HEALTH_STATES.map((h) => `${count(`health = '${h}'`)} as "h_${h}"`).join(', ')},
+      ${Array.from({ length: 10 }, (_, i) => `${count(`quality_score is not null and least(9, floor(quality_score / 10)) = ${i}`)} as "s_${i}"`).join(', ')}
+     from streams ${clause}`,
+    params,
+    'all',
+  );
+  const n = (key: string) => row?.[key] ?? 0;
+  return {
+    found: n('found'),
+    active: n('active'),
+    inactive: n('found') - n('active'),
+    analyzed: n('analyzed'),
+    pending: n('found') - n('analyzed'),
+    by_category: Object.fromEntries(CATEGORIES.map((c) => [c, n(`c_${c}`)])) as StreamAnalyticsDto['by_category'],
+    by_grade: Object.fromEntries(GRADE_BUCKETS.map((g) => [g, n(`g_${g}`)])) as StreamAnalyticsDto['by_grade'],
+    by_health: Object.fromEntries(HEALTH_STATES.map((h) => [h, n(`h_${h}`)])) as StreamAnalyticsDto['by_health'],
+    histogram: Array.from({ length: 10 }, (_, i) => n(`s_${i}`)),
   };
 }

@@ -6,7 +6,7 @@ import { notFound } from '../../domain/errors.ts';
 import { runAs } from '../../http/command.ts';
 import { mount } from '../../http/route.ts';
 import { presentStream } from './stream.presenter.ts';
-import { isPageQuery, streamPage } from './stream-pages.ts';
+import { isPageQuery, streamAnalytics, streamPage } from './stream-pages.ts';
 import { createStream, deleteStream, findStream, listStreams, updateStream } from './streams.service.ts';
 
 export function streamsRouter(deps: { commands: CommandDeps }): Router<AppState> {
@@ -23,6 +23,9 @@ export function streamsRouter(deps: { commands: CommandDeps }): Router<AppState>
     if (!admin && query.active === false) return [];
     return (await listStreams(ctx.state.em, { active })).map(presentStream);
   });
+
+  // Before /streams/:id, which would take "analytics" for an id.
+  mount(router, api.analytics)(async (ctx, { query }) => streamAnalytics(ctx.state.em, query));
 
   mount(router, api.get)(async (ctx, { params }) => {
     const stream = await findStream(ctx.state.em, params.id);

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { IsoDate } from './common.ts';
 import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
 
 export const ACTIVITY_KINDS = ['stream', 'scene', 'default-scene', 'token', 'submission', 'discovery'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -25,8 +26,7 @@ export type ActivityDto = z.output<typeof ActivityDto>;
 
 export const activityEndpoints = {
   list: endpoint({
-    method: 'GET',
-    path: '/activity',
+    ...ROUTES['activity.list'],
     summary: 'The latest admin writes, newest first (optionally of one kind)',
     access: 'admin',
     query: ActivityQuery,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { cleanText, IdBody, IsoDate, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
 
 export const LoginRequest = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(64),
@@ -32,17 +33,16 @@ export type CreatedApiTokenDto = z.output<typeof CreatedApiTokenDto>;
 
 export const authEndpoints = {
   login: endpoint({
-    method: 'POST',
-    path: '/auth/login',
+    ...ROUTES['auth.login'],
     summary: 'Sign in (sets the session cookie); rate-limited per IP and per username',
     access: 'public',
     body: LoginRequest,
     responses: { 200: MeDto },
     errors: [401, 429],
   }),
-  logout: endpoint({ method: 'POST', path: '/auth/logout', summary: 'Sign out (ends the session and its live sockets)', access: 'public', responses: { 200: SuccessDto } }),
-  me: endpoint({ method: 'GET', path: '/auth/me', summary: 'Who the caller is', access: 'public', responses: { 200: MeDto } }),
-  tokens: endpoint({ method: 'GET', path: '/auth/tokens', summary: 'API tokens (never their secrets)', access: 'admin', responses: { 200: z.array(ApiTokenDto) } }),
-  createToken: endpoint({ method: 'POST', path: '/auth/tokens', summary: 'Create an API token (its secret is shown once)', access: 'admin', body: TokenCreate, responses: { 201: CreatedApiTokenDto }, errors: [409] }),
-  revokeToken: endpoint({ method: 'DELETE', path: '/auth/tokens', summary: 'Revoke an API token', access: 'admin', body: IdBody, responses: { 200: SuccessDto }, errors: [404] }),
+  logout: endpoint({ ...ROUTES['auth.logout'], summary: 'Sign out (ends the session and its live sockets)', access: 'public', responses: { 200: SuccessDto } }),
+  me: endpoint({ ...ROUTES['auth.me'], summary: 'Who the caller is', access: 'public', responses: { 200: MeDto } }),
+  tokens: endpoint({ ...ROUTES['auth.tokens'], summary: 'API tokens (never their secrets)', access: 'admin', responses: { 200: z.array(ApiTokenDto) } }),
+  createToken: endpoint({ ...ROUTES['auth.createToken'], summary: 'Create an API token (its secret is shown once)', access: 'admin', body: TokenCreate, responses: { 201: CreatedApiTokenDto }, errors: [409] }),
+  revokeToken: endpoint({ ...ROUTES['auth.revokeToken'], summary: 'Revoke an API token', access: 'admin', body: IdBody, responses: { 200: SuccessDto }, errors: [404] }),
 };

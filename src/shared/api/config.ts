@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Id, IsoDate } from './common.ts';
 import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
 
 export const DefaultSceneUpdate = z.object({ scene_id: Id });
 export type DefaultSceneUpdate = z.infer<typeof DefaultSceneUpdate>;
@@ -19,16 +20,14 @@ export type DefaultSceneDto = z.output<typeof DefaultSceneDto>;
 
 export const defaultSceneEndpoints = {
   get: endpoint({
-    method: 'GET',
-    path: '/config/default-scene',
+    ...ROUTES['defaultScene.get'],
     summary: 'The default scene\'s id (admins also see who last changed it and when)',
     access: 'public',
     responses: { 200: DefaultSceneDto },
     errors: [404],
   }),
   set: endpoint({
-    method: 'PUT',
-    path: '/config/default-scene',
+    ...ROUTES['defaultScene.set'],
     summary: 'Make an active scene the default one',
     access: 'admin',
     body: DefaultSceneUpdate,

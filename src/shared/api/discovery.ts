@@ -4,6 +4,7 @@ import { CATEGORIES, DELIVERIES, DISCOVERY_PLATFORMS, IRRELEVANT_ACTIONS, JOB_ST
 import type { Platform } from '../streams/platform.ts';
 import { cleanText, Id, IsoDate, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
 import { StreamUrl } from './streams.ts';
 
 export const JobListQuery = z.object({
@@ -207,8 +208,7 @@ const IdParams = z.object({ id: Id });
 
 export const discoveryEndpoints = {
   extract: endpoint({
-    method: 'POST',
-    path: '/discovery/extract',
+    ...ROUTES['discovery.extract'],
     summary: 'Find the streams in a link, a page or an embed code (rate-limited per IP; pages are read only through the safe fetcher)',
     access: 'public',
     body: ExtractRequest,
@@ -216,8 +216,7 @@ export const discoveryEndpoints = {
     errors: [422, 429],
   }),
   run: endpoint({
-    method: 'POST',
-    path: '/discovery',
+    ...ROUTES['discovery.run'],
     summary: 'Run discovery (?action=run): one source ({sourceId, options} → {jobId, job}) or all ({runAll: true} → {jobs})',
     access: 'admin',
     query: RunQuery,
@@ -225,10 +224,9 @@ export const discoveryEndpoints = {
     responses: { 200: z.union([RunOneDto, RunAllDto]) },
     errors: [404, 409],
   }),
-  sources: endpoint({ method: 'GET', path: '/discovery/sources', summary: 'Discovery sources', access: 'admin', responses: { 200: z.array(DiscoverySourceDto) } }),
+  sources: endpoint({ ...ROUTES['discovery.sources'], summary: 'Discovery sources', access: 'admin', responses: { 200: z.array(DiscoverySourceDto) } }),
   createSource: endpoint({
-    method: 'POST',
-    path: '/discovery/sources',
+    ...ROUTES['discovery.createSource'],
     summary: 'Add a discovery source (its schedule goes to the job queue)',
     access: 'admin',
     body: SourceInput,
@@ -236,8 +234,7 @@ export const discoveryEndpoints = {
     errors: [409],
   }),
   updateSource: endpoint({
-    method: 'PUT',
-    path: '/discovery/sources/:id',
+    ...ROUTES['discovery.updateSource'],
     summary: 'Replace a discovery source\'s settings',
     access: 'admin',
     params: IdParams,
@@ -246,14 +243,13 @@ export const discoveryEndpoints = {
     errors: [404, 409],
   }),
   deleteSource: endpoint({
-    method: 'DELETE',
-    path: '/discovery/sources/:id',
+    ...ROUTES['discovery.deleteSource'],
     summary: 'Delete a discovery source (refused while it runs)',
     access: 'admin',
     params: IdParams,
     responses: { 200: SuccessDto },
     errors: [404, 409],
   }),
-  jobs: endpoint({ method: 'GET', path: '/discovery/jobs', summary: 'The latest discovery jobs, newest first', access: 'admin', query: JobListQuery, responses: { 200: z.array(DiscoveryJobDto) } }),
-  stats: endpoint({ method: 'GET', path: '/discovery/stats', summary: 'Each source\'s totals and last run', access: 'admin', responses: { 200: z.array(DiscoveryStatDto) } }),
+  jobs: endpoint({ ...ROUTES['discovery.jobs'], summary: 'The latest discovery jobs, newest first', access: 'admin', query: JobListQuery, responses: { 200: z.array(DiscoveryJobDto) } }),
+  stats: endpoint({ ...ROUTES['discovery.stats'], summary: 'Each source\'s totals and last run', access: 'admin', responses: { 200: z.array(DiscoveryStatDto) } }),
 };

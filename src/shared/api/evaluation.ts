@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CATEGORIES } from '../constants.ts';
 import { Id } from './common.ts';
 import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
 
 /** A random id per page session (`evaluator_<uuid>` from the page). */
 export const EvaluatorId = z.string({ error: 'evaluatorId is required' }).regex(/^[A-Za-z0-9_-]{8,80}$/, 'evaluatorId must be 8-80 letters, digits, - or _');
@@ -96,8 +97,7 @@ export type RaterReliabilityDto = z.output<typeof RaterReliabilityDto>;
 
 export const evaluationEndpoints = {
   read: endpoint({
-    method: 'GET',
-    path: '/human-evaluation',
+    ...ROUTES['evaluation.read'],
     summary: 'Anonymous raters: ?action=queue-status | leaderboard | stats | next (404 with queueEmpty when nothing is left); rate-limited per IP',
     access: 'public',
     query: EvaluationQuery,
@@ -105,8 +105,7 @@ export const evaluationEndpoints = {
     errors: [404, 405, 429],
   }),
   submit: endpoint({
-    method: 'POST',
-    path: '/human-evaluation',
+    ...ROUTES['evaluation.submit'],
     summary: 'Anonymous raters: ?action=submit (the ratings) | skip (skipped: true); rate-limited per IP',
     access: 'public',
     query: EvaluationQuery,
@@ -114,5 +113,5 @@ export const evaluationEndpoints = {
     responses: { 200: SubmitEvaluationDto },
     errors: [404, 405, 429],
   }),
-  raters: endpoint({ method: 'GET', path: '/evaluation/raters', summary: 'Each rater\'s reliability weight, most active first', access: 'admin', responses: { 200: z.array(RaterReliabilityDto) } }),
+  raters: endpoint({ ...ROUTES['evaluation.raters'], summary: 'Each rater\'s reliability weight, most active first', access: 'admin', responses: { 200: z.array(RaterReliabilityDto) } }),
 };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { QueueLane } from '../quality/queue.ts';
 import { Id, IsoDate } from './common.ts';
 import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
 import { RecentEvaluationDto } from './evaluation.ts';
 
 export const QualityQuery = z.object({
@@ -92,8 +93,7 @@ export const RecentEvaluationsQuery = z.object({
 
 export const qualityEndpoints = {
   analyze: endpoint({
-    method: 'POST',
-    path: '/quality',
+    ...ROUTES['quality.analyze'],
     summary: 'Analyse one stream (?action=analyze: queued → 202, or answered with a fresh or `wait`ed analysis) or every active stream (?action=analyze-all)',
     access: 'admin',
     query: QualityQuery,
@@ -102,22 +102,20 @@ export const qualityEndpoints = {
     errors: [404, 409],
   }),
   recentEvaluations: endpoint({
-    method: 'GET',
-    path: '/quality',
+    ...ROUTES['quality.recentEvaluations'],
     summary: 'The streams rated most recently by human raters (?action=recent-evaluations)',
     access: 'admin',
     query: RecentEvaluationsQuery,
     responses: { 200: z.array(RecentEvaluationDto) },
   }),
   analyses: endpoint({
-    method: 'GET',
-    path: '/quality/analyses',
+    ...ROUTES['quality.analyses'],
     summary: 'A stream\'s analyses, newest first',
     access: 'admin',
     query: AnalysesQuery,
     responses: { 200: z.array(QualityAnalysisDto) },
     errors: [404],
   }),
-  latestRun: endpoint({ method: 'GET', path: '/quality/runs/latest', summary: 'The latest "analyze all" run (null: none yet)', access: 'admin', responses: { 200: LatestRunDto } }),
-  queue: endpoint({ method: 'GET', path: '/quality/queue', summary: 'What the analysis queue holds, by lane', access: 'admin', responses: { 200: QualityQueueDto } }),
+  latestRun: endpoint({ ...ROUTES['quality.latestRun'], summary: 'The latest "analyze all" run (null: none yet)', access: 'admin', responses: { 200: LatestRunDto } }),
+  queue: endpoint({ ...ROUTES['quality.queue'], summary: 'What the analysis queue holds, by lane', access: 'admin', responses: { 200: QualityQueueDto } }),
 };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULTS, LAYOUT_TYPES, LIMITS, MAX_SCENE_STREAMS, SELECTION_ALGORITHMS } from '../constants.ts';
 import { booleanQuery, cleanText, Id, IdBody, IsoDate, optionalText, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
 import { StreamDto } from './streams.ts';
 
 export const SceneListQuery = z.object({ active: booleanQuery.optional() });
@@ -70,16 +71,14 @@ export type SceneDto = z.output<typeof SceneDto>;
 
 export const sceneEndpoints = {
   list: endpoint({
-    method: 'GET',
-    path: '/scenes',
+    ...ROUTES['scene.list'],
     summary: 'Every scene (anonymous callers see active scenes only)',
     access: 'public',
     query: SceneListQuery,
     responses: { 200: z.array(SceneDto) },
   }),
   get: endpoint({
-    method: 'GET',
-    path: '/scenes/:idOrSlug',
+    ...ROUTES['scene.get'],
     summary: 'One active scene, by slug or id (a slug wins over an id of the same digits)',
     access: 'public',
     params: SceneRef,
@@ -87,18 +86,16 @@ export const sceneEndpoints = {
     errors: [404],
   }),
   streams: endpoint({
-    method: 'GET',
-    path: '/scenes/:idOrSlug/streams',
+    ...ROUTES['scene.streams'],
     summary: 'The streams an active scene shows, in wall order',
     access: 'public',
     params: SceneRef,
     responses: { 200: z.array(SceneStreamDto) },
     errors: [404],
   }),
-  create: endpoint({ method: 'POST', path: '/scenes', summary: 'Add a scene', access: 'admin', body: SceneCreate, responses: { 201: SceneDto }, errors: [409] }),
+  create: endpoint({ ...ROUTES['scene.create'], summary: 'Add a scene', access: 'admin', body: SceneCreate, responses: { 201: SceneDto }, errors: [409] }),
   update: endpoint({
-    method: 'PUT',
-    path: '/scenes',
+    ...ROUTES['scene.update'],
     summary: 'Change a scene\'s fields and slots (those given); the default scene cannot be deactivated',
     access: 'admin',
     body: SceneUpdate,
@@ -106,8 +103,7 @@ export const sceneEndpoints = {
     errors: [404, 409],
   }),
   remove: endpoint({
-    method: 'DELETE',
-    path: '/scenes',
+    ...ROUTES['scene.remove'],
     summary: 'Deactivate a scene (soft delete); the default scene is refused',
     access: 'admin',
     body: IdBody,

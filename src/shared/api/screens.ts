@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { IsoDate, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
 
 /** Reload: the page loads afresh. Identify: the screen shows its own name in large type for a few seconds. */
 const SCREEN_COMMANDS = ['reload', 'identify'] as const;
@@ -49,16 +50,14 @@ export type ScreenPresence = z.output<typeof ScreenPresence>;
 
 export const screenEndpoints = {
   list: endpoint({
-    method: 'GET',
-    path: '/screens',
+    ...ROUTES['screen.list'],
     summary: 'Every connected wall, kiosk, admin and rater on every node (X-Partial-Result: a node did not answer in time)',
     access: 'admin',
     query: ScreenListQuery,
     responses: { 200: z.array(ScreenPresence) },
   }),
   command: endpoint({
-    method: 'POST',
-    path: '/screens/command',
+    ...ROUTES['screen.command'],
     summary: 'Reload or identify one screen, or every wall and kiosk',
     access: 'admin',
     body: ScreenCommandRequest,

@@ -1,11 +1,13 @@
 /** Streams: the pool every scene draws from (spec §3, §5). */
 import { z } from 'zod';
 import { CATEGORIES, DEFAULTS, LIMITS, QUALITIES } from '../constants.ts';
+import { GRADE_BUCKETS } from '../quality/grade.ts';
 import { isValidTimezone } from '../streams/location.ts';
 import { toAbsoluteUrl } from '../streams/url.ts';
 import { HEALTH_STATES } from '../quality/health.ts';
 import { booleanQuery, cleanText, Id, IdBody, IsoDate, optionalText, RequestHeadersDto, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
 
 /** A stream address: absolute http(s) (scheme-less platform links get https://). */
 export const StreamUrl = z
@@ -66,7 +68,7 @@ export type StreamCreate = z.infer<typeof StreamCreate>;
 export const StreamUpdate = streamFields.partial().extend({ id: Id });
 export type StreamUpdate = z.infer<typeof StreamUpdate>;
 
-export const STREAM_SORTS = ['newest', 'name', 'quality'] as const;
+export const STREAM_SORTS = ['newest', 'name', 'quality', 'category'] as const;
 export type StreamSort = (typeof STREAM_SORTS)[number];
 
 /**
@@ -81,8 +83,27 @@ export const StreamListQuery = z.object({
   q: z.string().trim().max(100, 'q must be at most 100 characters').optional(),
   category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
   sort: z.enum(STREAM_SORTS, { error: `sort must be one of ${STREAM_SORTS.join(', ')}` }).optional(),
+  grade: z.enum(GRADE_BUCKETS, { error: `grade must be one of ${GRADE_BUCKETS.join(', ')}` }).optional(),
 });
 export type StreamListQuery = z.output<typeof StreamListQuery>;
+
+/** The filters of the stream table, without paging: what the analytics count. */
+export const StreamFilterQuery = StreamListQuery.pick({ active: true, q: true, category: true, grade: true });
+export type StreamFilterQuery = z.output<typeof StreamFilterQuery>;
+
+/** The pool at a glance, under the filters given (spec §2: found, analysed, pending; the analytics panel). */
+export const StreamAnalyticsDto = z.strictObject({
+  found: z.number().int(),
+  active: z.number().int(),
+  inactive: z.number().int(),
+  analyzed: z.number().int(),
+  pending: z.number().int(),
+  by_category: z.strictObject({ nature: z.number().int(), volcano: z.number().int(), ocean: z.number().int(), waterfall: z.number().int(), wildlife: z.number().int() }),
+  by_grade: z.strictObject({ A: z.number().int(), B: z.number().int(), C: z.number().int(), failed: z.number().int(), 'not-analyzed': z.number().int() }),
+  by_health: z.strictObject({ unknown: z.number().int(), live: z.number().int(), degraded: z.number().int(), offline: z.number().int() }),
+  histogram: z.array(z.number().int()).length(10).describe('Analysed streams by score, in tens (0–9, 10–19, … 90–100)'),
+});
+export type StreamAnalyticsDto = z.output<typeof StreamAnalyticsDto>;
 
 /** A stream as every answer shows it (spec field names). */
 export const StreamDto = z.strictObject({
@@ -123,23 +144,22 @@ export type StreamPageDto = z.output<typeof StreamPageDto>;
 
 export const streamEndpoints = {
   list: endpoint({
-    method: 'GET',
-    path: '/streams',
+    ...ROUTES['stream.list'],
     summary: 'The stream pool: the whole list, or with paging parameters a page (anonymous callers see active streams only)',
     access: 'public',
     query: StreamListQuery,
     responses: { 200: z.union([z.array(StreamDto), StreamPageDto]) },
   }),
-  get: endpoint({ method: 'GET', path: '/streams/:id', summary: 'One stream', access: 'public', params: z.object({ id: Id }), responses: { 200: StreamDto }, errors: [404] }),
-  create: endpoint({ method: 'POST', path: '/streams', summary: 'Add a stream', access: 'admin', body: StreamCreate, responses: { 201: StreamDto }, errors: [409] }),
+  analytics: endpoint({ ...ROUTES['stream.analytics'], summary: 'Counts of the pool under the table\'s filters (by category, grade and health; a score histogram)', access: 'admin', query: StreamFilterQuery, responses: { 200: StreamAnalyticsDto } }),
+  get: endpoint({ ...ROUTES['stream.get'], summary: 'One stream', access: 'public', params: z.object({ id: Id }), responses: { 200: StreamDto }, errors: [404] }),
+  create: endpoint({ ...ROUTES['stream.create'], summary: 'Add a stream', access: 'admin', body: StreamCreate, responses: { 201: StreamDto }, errors: [409] }),
   update: endpoint({
-    method: 'PUT',
-    path: '/streams',
+    ...ROUTES['stream.update'],
     summary: 'Change a stream\'s fields (those given)',
     access: 'admin',
     body: StreamUpdate,
     responses: { 200: z.strictObject({ success: z.literal(true), stream: StreamDto }) },
     errors: [404, 409],
   }),
-  remove: endpoint({ method: 'DELETE', path: '/streams', summary: 'Delete a stream (its scene slots go with it)', access: 'admin', body: IdBody, responses: { 200: SuccessDto }, errors: [404] }),
+  remove: endpoint({ ...ROUTES['stream.remove'], summary: 'Delete a stream (its scene slots go with it)', access: 'admin', body: IdBody, responses: { 200: SuccessDto }, errors: [404] }),
 };

@@ -4,6 +4,7 @@ import { StreamUpdate, StreamUrl } from './streams.ts';
 import { SUBMISSION_STATUSES } from '../constants.ts';
 import { IsoDate, RequestHeadersDto } from './common.ts';
 import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
 import { PLATFORM_GUESSES } from './discovery.ts';
 
 const submitterName = z.preprocess(
@@ -113,8 +114,7 @@ export type SubmissionCountsDto = z.output<typeof SubmissionCountsDto>;
 
 export const submissionEndpoints = {
   submit: endpoint({
-    method: 'POST',
-    path: '/discovery/submit',
+    ...ROUTES['submission.submit'],
     summary: 'A visitor submits a link for review (201 when filed, 200 when already known; rate-limited per IP)',
     access: 'public',
     body: SubmitRequest,
@@ -122,17 +122,15 @@ export const submissionEndpoints = {
     errors: [409, 429],
   }),
   list: endpoint({
-    method: 'GET',
-    path: '/submissions',
+    ...ROUTES['submission.list'],
     summary: 'A page of submissions (oldest first while pending, newest first once reviewed)',
     access: 'admin',
     query: SubmissionListQuery,
     responses: { 200: SubmissionPageDto },
   }),
-  count: endpoint({ method: 'GET', path: '/submissions/count', summary: 'How many submissions wait for review', access: 'admin', responses: { 200: SubmissionCountsDto } }),
+  count: endpoint({ ...ROUTES['submission.count'], summary: 'How many submissions wait for review', access: 'admin', responses: { 200: SubmissionCountsDto } }),
   approve: endpoint({
-    method: 'POST',
-    path: '/submissions/approve',
+    ...ROUTES['submission.approve'],
     summary: 'Approve a pending submission: it becomes a stream (with any fields the reviewer changed)',
     access: 'admin',
     body: SubmissionApprove,
@@ -140,8 +138,7 @@ export const submissionEndpoints = {
     errors: [404, 409],
   }),
   reject: endpoint({
-    method: 'POST',
-    path: '/submissions/reject',
+    ...ROUTES['submission.reject'],
     summary: 'Reject a pending submission',
     access: 'admin',
     body: SubmissionReject,
@@ -149,8 +146,7 @@ export const submissionEndpoints = {
     errors: [404, 409],
   }),
   rejectMatching: endpoint({
-    method: 'POST',
-    path: '/submissions/reject-matching',
+    ...ROUTES['submission.rejectMatching'],
     summary: 'Reject every pending submission the filter matches',
     access: 'admin',
     body: SubmissionRejectMatching,

@@ -1,6 +1,7 @@
 /** /test-db: the database connection test and the idempotent initialisation. */
 import { z } from 'zod';
 import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
 
 export const DatabaseTestDto = z.strictObject({
   status: z.literal('success'),
@@ -21,15 +22,13 @@ export type InitializeDto = z.output<typeof InitializeDto>;
 
 export const systemEndpoints = {
   database: endpoint({
-    method: 'GET',
-    path: '/system/database',
+    ...ROUTES['system.database'],
     summary: 'Test the database connection (a database away answers 503 with its reason)',
     access: 'admin',
     responses: { 200: DatabaseTestDto },
   }),
   initialize: endpoint({
-    method: 'POST',
-    path: '/system/initialize',
+    ...ROUTES['system.initialize'],
     summary: 'Create the Default scene and the default scene setting, each only when missing (idempotent)',
     access: 'admin',
     responses: { 200: InitializeDto },

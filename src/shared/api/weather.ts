@@ -1,6 +1,7 @@
 /** GET /api/weather?lat=&lon= (spec §3 "Weather result", §8 codes). The key stays on the server. */
 import { z } from 'zod';
 import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
 
 export const WeatherQuery = z.object({
   lat: z.coerce.number({ error: 'lat must be a number' }).min(-90, 'lat must be between -90 and 90').max(90, 'lat must be between -90 and 90'),
@@ -36,8 +37,7 @@ export type WeatherAnswerDto = z.output<typeof WeatherAnswerDto>;
 
 export const weatherEndpoints = {
   current: endpoint({
-    method: 'GET',
-    path: '/weather',
+    ...ROUTES['weather.current'],
     summary: 'Current weather at coordinates: cached, rate-limited per IP; the API key never leaves the server',
     access: 'public',
     query: WeatherQuery,

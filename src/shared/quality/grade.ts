@@ -32,7 +32,10 @@ export function adminScoreColor(score: number | null | undefined): GradeColor {
   return 'red';
 }
 
-export type QualityFilter = 'all' | 'A' | 'B' | 'C' | 'failed' | 'not-analyzed';
+/** The admin filter's grade buckets (spec §5). */
+export const GRADE_BUCKETS = ['A', 'B', 'C', 'failed', 'not-analyzed'] as const;
+export type GradeBucket = (typeof GRADE_BUCKETS)[number];
+export type QualityFilter = 'all' | GradeBucket;
 
 /** Admin filter buckets (spec §5): A 80+, B 60-79, C 40-59, Failed below 40 (above 0), Not analyzed. */
 export function qualityBucket(score: number | null | undefined): Exclude<QualityFilter, 'all'> | null {

@@ -1,11 +1,10 @@
 /** Signing in and out, and asking who we are (REST under /api/auth). */
-import { authEndpoints } from '../../../src/shared/api/index.ts';
 import { call } from '../../lib/api.ts';
 
 export const authApi = {
-  me: () => call(authEndpoints.me),
-  login: (username: string, password: string) => call(authEndpoints.login, { body: { username, password } }),
-  logout: () => call(authEndpoints.logout),
+  me: () => call('auth.me'),
+  login: (username: string, password: string) => call('auth.login', { body: { username, password } }),
+  logout: () => call('auth.logout'),
 };
 
 /** A stand-in origin: `next` is resolved against it and must stay on it. */

@@ -4,7 +4,7 @@
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { streamEndpoints, type StreamDto } from '../../../src/shared/api/index.ts';
+import type { StreamDto } from '../../../src/shared/api/index.ts';
 import { analyzeStream, type StreamAnalysis } from '../../../src/shared/streams/analysis.ts';
 import { Brand } from '../../components/Brand.tsx';
 import { Player } from '../../components/Player/Player.tsx';
@@ -73,7 +73,7 @@ export function DebugPage() {
       return log('Please provide a stream name');
     }
     try {
-      const stream = await call(streamEndpoints.create, { body: { name: name.trim(), url: loaded.url, category: loaded.analysis.suggestedCategory } });
+      const stream = await call('stream.create', { body: { name: name.trim(), url: loaded.url, category: loaded.analysis.suggestedCategory } });
       setSaved(stream);
       setSaveError(null);
       log(`Saved "${stream.name}" as stream #${stream.id}`);

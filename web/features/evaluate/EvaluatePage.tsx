@@ -4,7 +4,7 @@
  * The queue's size and today's count move with the hub's pushes; the 30 s poll is a safety net.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { evaluationEndpoints, type EvaluationItemDto, type EvaluatorStatsDto, type QueueStatusDto } from '../../../src/shared/api/index.ts';
+import type { EvaluationItemDto, EvaluatorStatsDto, QueueStatusDto } from '../../../src/shared/api/index.ts';
 import { Brand } from '../../components/Brand.tsx';
 import { Player } from '../../components/Player/Player.tsx';
 import { CategoryLabel } from '../../components/Badges.tsx';
@@ -38,16 +38,16 @@ export function EvaluatePage() {
   const busyRef = useRef(false);
 
   const loadStatus = useCallback(() => {
-    as<QueueStatusDto>(call(evaluationEndpoints.read, { query: { action: 'queue-status' } })).then(setStatus, () => undefined);
+    as<QueueStatusDto>(call('evaluation.read', { query: { action: 'queue-status' } })).then(setStatus, () => undefined);
   }, []);
   const loadStats = useCallback(() => {
-    as<EvaluatorStatsDto>(call(evaluationEndpoints.read, { query: { action: 'stats', evaluatorId: evaluator } })).then(setStats, () => undefined);
+    as<EvaluatorStatsDto>(call('evaluation.read', { query: { action: 'stats', evaluatorId: evaluator } })).then(setStats, () => undefined);
   }, [evaluator]);
 
   const loadNext = useCallback(async () => {
     setState({ phase: 'loading' });
     try {
-      const item = await as<EvaluationItemDto>(call(evaluationEndpoints.read, { query: { action: 'next', evaluatorId: evaluator } }));
+      const item = await as<EvaluationItemDto>(call('evaluation.read', { query: { action: 'next', evaluatorId: evaluator } }));
       setState({ phase: 'showing', item, shownAt: Date.now() });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) setState({ phase: 'empty' });
@@ -78,7 +78,7 @@ export function EvaluatePage() {
       // The one rating stands for every sub-score (spec §5).
       const body = rating === null ? { ...base, skipped: true as const } : { ...base, videoQuality: rating, movement: rating, content: rating, audio: rating, overall: rating };
       try {
-        await call(evaluationEndpoints.submit, { query: { action: rating === null ? 'skip' : 'submit' }, body });
+        await call('evaluation.submit', { query: { action: rating === null ? 'skip' : 'submit' }, body });
         loadStats();
         await loadNext();
       } catch {

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { discoveryEndpoints, submissionEndpoints, type DiscoveredStreamDto } from '../../../src/shared/api/index.ts';
+import type { DiscoveredStreamDto } from '../../../src/shared/api/index.ts';
 import { Brand } from '../../components/Brand.tsx';
 import { CategoryIcon } from '../../components/icons.tsx';
 import { Thumbnail } from '../../components/Thumbnail.tsx';
@@ -60,7 +60,7 @@ export function SubmitPage() {
     let failures = 0;
     for (const url of toExtract) {
       try {
-        found.push((await call(discoveryEndpoints.extract, { body: { url } })).streams);
+        found.push((await call('discovery.extract', { body: { url } })).streams);
       } catch {
         failures++;
       }
@@ -82,7 +82,7 @@ export function SubmitPage() {
     let failed: string | null = null;
     for (const stream of chosen) {
       try {
-        const result = await call(submissionEndpoints.submit, { body: { url: stream.url, submittedBy: name.trim() || undefined, title: stream.title ?? undefined } });
+        const result = await call('submission.submit', { body: { url: stream.url, submittedBy: name.trim() || undefined, title: stream.title ?? undefined } });
         if (result.duplicate) known++;
         else stored++;
       } catch (failure) {
