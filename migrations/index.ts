@@ -14,6 +14,7 @@ import { Migration20261123110000_evaluation } from './Migration20261123110000_ev
 import { Migration20261123200000_intake } from './Migration20261123200000_intake.ts';
 import { Migration20261123210000_offline_fill } from './Migration20261123210000_offline_fill.ts';
 import { Migration20261123220000_stream_table } from './Migration20261123220000_stream_table.ts';
+import { Migration20261123230000_one_search } from './Migration20261123230000_one_search.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -27,4 +28,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123200000_intake', class: Migration20261123200000_intake },
   { name: 'Migration20261123210000_offline_fill', class: Migration20261123210000_offline_fill },
   { name: 'Migration20261123220000_stream_table', class: Migration20261123220000_stream_table },
+  { name: 'Migration20261123230000_one_search', class: Migration20261123230000_one_search },
 ];

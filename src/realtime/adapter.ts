@@ -29,33 +29,93 @@ export interface AdapterSetup {
  * error, which removes it from the pool, and a LISTEN on a replacement client announces that
  * the link is back. The adapter takes that client with `pool.connect()` and no callback;
  * pool.query() passes one, so the two are told apart without patching the adapter.
+ *
+ * Closing has a race of its own: the adapter keeps a client only once connected and listening,
+ * and its close() releases only a client it keeps. Closed while one is on the way (the first,
+ * or a replacement), it keeps that one afterwards and never releases it, and pool.end() waits
+ * for it forever: the node never stops. So the client handed out is tracked until released,
+ * close() releases it, and from then on connect and LISTEN never settle — the adapter neither
+ * keeps a client nor schedules reconnections against an ended pool.
  */
-function watchListenClient(pool: pg.Pool, onRelisten: () => void): void {
+function watchListenClient(pool: pg.Pool, onRelisten: () => void): { close(): void } {
   const connect = pool.connect.bind(pool) as (callback?: unknown) => unknown;
   let acquired = 0;
+  let closed = false;
+  /** The client the adapter holds or is setting up, until it is released. */
+  let handedOut: pg.PoolClient | undefined;
+  // Promises that never settle hold nothing: the closed adapter just waits on them forever.
+  const never = () => new Promise<never>(() => undefined);
+  const failUnlessClosed = (err: unknown) => (closed ? never() : Promise.reject(err));
+
+  function adopt(client: pg.PoolClient): pg.PoolClient | Promise<never> {
+    if (closed) {
+      client.release(new Error('socket.io adapter closed'));
+      return never();
+    }
+    const reconnect = acquired++ > 0;
+    handedOut = client;
+    // pg-pool gives every checkout a release() of its own: this one lasts as long as the adapter's.
+    const release = client.release;
+    client.release = (err?: Error | boolean) => {
+      if (handedOut === client) handedOut = undefined;
+      release(err);
+    };
+    client.once('end', () => {
+      try {
+        client.release(new Error('LISTEN connection ended'));
+      } catch {
+        // already released (the adapter closed it)
+      }
+    });
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      const result = query(...args);
+      if (typeof args[0] !== 'string' || !args[0].startsWith('LISTEN') || !(result instanceof Promise)) return result;
+      return result.then((value: unknown) => {
+        if (closed) return never();
+        if (reconnect) onRelisten();
+        return value;
+      }, failUnlessClosed);
+    };
+    return client;
+  }
+
   (pool as { connect: unknown }).connect = (callback?: unknown) => {
     if (callback !== undefined) return connect(callback);
-    return (connect() as Promise<pg.PoolClient>).then((client) => {
-      const reconnect = acquired++ > 0;
-      client.once('end', () => {
-        try {
-          client.release(new Error('LISTEN connection ended'));
-        } catch {
-          // already released (the adapter closed it)
-        }
-      });
-      if (reconnect) {
-        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-        (client as { query: unknown }).query = (...args: unknown[]) => {
-          const result = query(...args);
-          if (typeof args[0] === 'string' && args[0].startsWith('LISTEN') && result instanceof Promise) {
-            void result.then(onRelisten, () => undefined);
-          }
-          return result;
-        };
-      }
-      return client;
-    });
+    return closed ? never() : (connect() as Promise<pg.PoolClient>).then(adopt, failUnlessClosed);
+  };
+
+  return {
+    close() {
+      closed = true;
+      const client = handedOut;
+      if (!client) return;
+      client.removeAllListeners('end'); // as the adapter's own close does: nothing to reconnect
+      client.release(new Error('socket.io adapter closed'));
+    },
+  };
+}
+
+type PostgresAdapterFactory = ReturnType<typeof createPostgresAdapter>;
+
+/**
+ * Calls `onClosed` right after the adapter's own close, when the Socket.IO server closes (the
+ * adapter releases its LISTEN client when its last namespace closes): a client still on the
+ * way is then let go at once, not after the hub's other closing steps, where a replacement
+ * that got to LISTEN would announce a reconnection (and a resync) in the middle of a close.
+ */
+function closingWith(factory: PostgresAdapterFactory, onClosed: () => void): PostgresAdapterFactory {
+  let open = 0;
+  // A function, not an arrow: Socket.IO calls it with `new`.
+  return function (nsp: Parameters<PostgresAdapterFactory>[0]) {
+    const adapter = factory(nsp);
+    open++;
+    const close = adapter.close.bind(adapter);
+    adapter.close = () => {
+      close(); // first: it releases the client it keeps, and a second release would throw
+      if (--open === 0) onClosed();
+    };
+    return adapter;
   };
 }
 
@@ -63,20 +123,27 @@ export function postgresAdapter(databaseUrl: string, logger: Logger): AdapterSet
   const log = logger.child({ component: 'cluster' });
   const pool = createPool({ connectionString: databaseUrl, max: 4, name: 'socket.io-adapter', logger });
   const listeners = new Set<() => void>();
-  watchListenClient(pool, () => {
+  const listenClient = watchListenClient(pool, () => {
     log.info('cluster link restored');
     for (const listener of listeners) listener();
   });
   return {
     name: 'postgres',
     supportsRecovery: false,
-    factory: createPostgresAdapter(pool, {
-      tableName: 'socket_io_attachments',
-      // Publishing fails while the database is away; the outage itself is logged once elsewhere.
-      errorHandler: (err) => (isDatabaseUnavailable(err) ? log.debug({ err }, 'cluster message not sent') : log.warn({ err }, 'socket.io postgres adapter error')),
-    }),
+    factory: closingWith(
+      createPostgresAdapter(pool, {
+        tableName: 'socket_io_attachments',
+        // Publishing fails while the database is away; the outage itself is logged once elsewhere.
+        errorHandler: (err) => (isDatabaseUnavailable(err) ? log.debug({ err }, 'cluster message not sent') : log.warn({ err }, 'socket.io postgres adapter error')),
+      }),
+      () => listenClient.close(),
+    ),
     onReconnected: (listener) => void listeners.add(listener),
-    close: () => pool.end(),
+    // Again here (closing twice is harmless): pool.end() waits for every client to be released.
+    close: () => {
+      listenClient.close();
+      return pool.end();
+    },
   };
 }
 

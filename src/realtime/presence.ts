@@ -134,7 +134,7 @@ export function createPresence(
     if (PresenceAnswerShape.safeParse(answer).success) pending.get(answer.requestId)?.(answer);
   });
 
-  /** Journal writes under way: closing waits for them (the ORM must not close under a query). */
+  /** Journal writes and presence pushes under way: closing waits for them (the ORM must not close under a query). */
   const writing = new Set<Promise<void>>();
   const record = (what: 'seen' | 'gone', id: string, p: Presence) => {
     // Only screens are remembered once gone: an admin tab that closed is not an outage.
@@ -148,14 +148,20 @@ export function createPresence(
   let timer: NodeJS.Timeout | undefined;
   function changed(): void {
     if (timer || closed) return;
-    timer = setTimeout(async () => {
+    timer = setTimeout(() => {
       timer = undefined;
-      try {
-        // Every node's admins hear it; the list comes from every node that answers in time.
-        io.to(KIND_ROOMS.admin).emit('screens:updated', (await screens({ includeOffline: true })).screens);
-      } catch (err) {
-        log.warn({ err }, 'could not push presence');
-      }
+      // Tracked like a journal write: closing waits for a push under way, whose journal read
+      // would otherwise take a connection from a pool that is being closed (and never give it back).
+      const pushing = (async () => {
+        try {
+          // Every node's admins hear it; the list comes from every node that answers in time.
+          io.to(KIND_ROOMS.admin).emit('screens:updated', (await screens({ includeOffline: true })).screens);
+        } catch (err) {
+          log.warn({ err }, 'could not push presence');
+        }
+      })();
+      writing.add(pushing);
+      void pushing.finally(() => writing.delete(pushing));
     }, debounceMs);
     timer.unref();
   }

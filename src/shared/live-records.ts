@@ -56,6 +56,15 @@ export function applyFetch<T>(records: LiveRecords<T>, fetched: readonly T[], ke
   return next;
 }
 
+/** One record fetched on its own (null: not found), labelled like a list: a newer push wins. */
+export function applyFetchOne<T>(records: LiveRecords<T>, key: RecordKey, value: T | null, label: number): LiveRecords<T> {
+  const current = records.get(key);
+  if (current && current.version > label) return records;
+  const next = new Map(records);
+  next.set(key, { value, version: label });
+  return next;
+}
+
 /** The live records, without tombstones, in the order `compare` gives (insertion order by default). */
 export function liveValues<T>(records: LiveRecords<T>, compare?: (a: T, b: T) => number): T[] {
   const values: T[] = [];

@@ -77,6 +77,18 @@ describe('stream pages', () => {
     expect((await app.anonymous('GET', '/api/streams/analytics')).status).toBe(401);
   });
 
+  it('searches categories by the same rule (spec §5: name, location name or category), and looks streams up by id', async () => {
+    const all = (await app.request<StreamDto[]>('GET', '/api/streams')).body;
+    const volcano = await walk('q=VOLCANO');
+    expect(volcano.map((s) => s.id).sort((a, b) => a - b)).toEqual(all.filter((s) => s.category === 'volcano').map((s) => s.id).sort((a, b) => a - b));
+    const picked = [all[3]!.id, all[7]!.id, all[3]!.id];
+    const byIds = await app.request<StreamPageDto>('GET', `/api/streams?ids=${picked.join(',')}`);
+    expect(byIds.body.streams.map((s) => s.id).sort((a, b) => a - b)).toEqual([all[3]!.id, all[7]!.id].sort((a, b) => a - b));
+    const tooMany = await app.request<{ error: string }>('GET', `/api/streams?ids=${Array.from({ length: 201 }, (_, i) => i + 1).join(',')}`);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error).toContain('ids must be up to 200 stream ids');
+  });
+
   it('searches names, places and addresses, filters by category and activity, and counts the matches', async () => {
     const search = await app.request<StreamPageDto>('GET', '/api/streams?q=brooks');
     expect(search.body.streams.map((s) => s.name)).toEqual(['alpha cam 42']);

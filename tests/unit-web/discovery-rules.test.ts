@@ -1,7 +1,7 @@
 /** The Stream Discovery panel's rules (spec §4, §8): last-run texts, card states, the jobs list. */
 import { describe, expect, it } from 'vitest';
 import type { DiscoveryJobDto, DiscoverySourceDto } from '../../src/shared/api/index.ts';
-import { cardState, foundAdded, jobSourceName, jobTally, lastRunText, mergeJob, mergeJobLists, mergeStats } from '../../web/features/admin/discovery/rules.ts';
+import { cardState, foundAdded, jobSourceName, jobTally, lastRunText } from '../../web/features/admin/discovery/rules.ts';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -50,27 +50,6 @@ describe('jobs', () => {
     expect(foundAdded(job({}))).toBe('Found: 3 • Added: 2');
     expect(jobSourceName(job({}))).toBe('Playlist');
     expect(jobSourceName(job({ source_name: null, source_id: 12 }))).toBe('Source #12');
-  });
-
-  it('merges a pushed job: replaced in place, newest first, ten kept', () => {
-    const list = Array.from({ length: 10 }, (_, i) => job({ id: i + 1, created_at: ago((10 - i) * 1000) }));
-    const merged = mergeJob(list, job({ id: 11, created_at: ago(0), status: 'running' }));
-    expect(merged).toHaveLength(10);
-    expect(merged[0]!.id).toBe(11);
-    expect(merged.map((j) => j.id)).not.toContain(1);
-    const updated = mergeJob(merged, job({ id: 11, created_at: ago(0), status: 'completed' }));
-    expect(updated.filter((j) => j.id === 11)).toEqual([expect.objectContaining({ status: 'completed' })]);
-  });
-
-  it('never moves a job back: a late push or an answer fetched before the last push is ignored', () => {
-    const done = job({ id: 5, status: 'completed', streams_discovered: 2, streams_added: 2 });
-    const running = job({ id: 5, status: 'running', streams_discovered: 2, streams_added: 2 });
-    expect(mergeJob([done], running)[0]!.status).toBe('completed');
-    expect(mergeJobLists([done], [running])[0]!.status).toBe('completed');
-    // A retry (a later attempt) is news, even with fewer finds so far.
-    expect(mergeJob([done], job({ id: 5, status: 'running', attempts: 2, streams_discovered: 0 }))[0]!.status).toBe('running');
-    const stat = { source_id: 7, source_name: 'Playlist', last_run: ago(0), total_added: 2, total_discovered: 2 };
-    expect(mergeStats([stat], [{ ...stat, total_added: 0, total_discovered: 0 }])).toEqual([stat]);
   });
 });
 

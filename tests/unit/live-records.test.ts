@@ -1,6 +1,6 @@
 /** The console's one merge rule for pushed and fetched state, one row per rule. */
 import { describe, expect, it } from 'vitest';
-import { applyFetch, applyPush, applyVersioned, emptyRecords, liveValues, type LiveRecords } from '../../src/shared/live-records.ts';
+import { applyFetch, applyFetchOne, applyPush, applyVersioned, emptyRecords, liveValues, type LiveRecords } from '../../src/shared/live-records.ts';
 
 type Row = { id: number; name: string };
 const key = (r: Row) => r.id;
@@ -47,6 +47,16 @@ describe('live records', () => {
     let r = applyFetch(emptyRecords<Row>(), [{ id: 1, name: 'a' }, { id: 2, name: 'b' }], key, 3);
     r = applyFetch(r, [{ id: 3, name: 'c' }], key, 4, false);
     expect(names(r)).toEqual(['1:a', '2:b', '3:c']);
+  });
+
+  it('fetches one record by the same rule', () => {
+    let r = applyPush(emptyRecords<Row>(), 7, { id: 7, name: 'pushed' }, 12);
+    r = applyFetchOne(r, 7, { id: 7, name: 'fetched earlier' }, 10);
+    expect(names(r)).toEqual(['7:pushed']);
+    r = applyFetchOne(r, 7, { id: 7, name: 'fetched later' }, 12);
+    expect(names(r)).toEqual(['7:fetched later']);
+    r = applyFetchOne(r, 7, null, 14);
+    expect(names(r)).toEqual([]);
   });
 
   it('applies one live value by the same rule', () => {

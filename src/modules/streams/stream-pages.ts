@@ -1,6 +1,6 @@
 /**
- * A page of the stream pool: searched (name, place, address — the one search rule), filtered
- * (active, category, grade bucket) and sorted by the server with a keyset cursor, so page 200
+ * A page of the stream pool: searched (name, place, category, address — the one search rule),
+ * filtered (active, category, grade bucket, ids) and sorted by the server with a keyset cursor, so page 200
  * costs what page 1 costs. Every sort has an index; the search uses a trigram index. The same
  * filters count the pool for the analytics (streamAnalytics).
  */
@@ -37,7 +37,7 @@ const GRADE_SQL: Record<GradeBucket, string> = {
 };
 
 /** The table's filters as SQL conditions and their parameters. */
-function filtersOf(query: StreamFilterQuery): { where: string[]; params: unknown[] } {
+function filtersOf(query: StreamFilterQuery & Pick<StreamListQuery, 'ids'>): { where: string[]; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   if (query.active !== undefined) {
@@ -49,6 +49,10 @@ function filtersOf(query: StreamFilterQuery): { where: string[]; params: unknown
     params.push(query.category);
   }
   if (query.grade) where.push(GRADE_SQL[query.grade]);
+  if (query.ids) {
+    where.push('id = any(?::int[])');
+    params.push(`{${query.ids.join(',')}}`); // an array literal: one parameter however many ids
+  }
   if (query.q) {
     where.push(`${SEARCH} like ?`);
     params.push(`%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
@@ -56,7 +60,7 @@ function filtersOf(query: StreamFilterQuery): { where: string[]; params: unknown
   return { where, params };
 }
 
-/** A stored generated column (lower-case name, place and address) with a trigram index. */
+/** A stored generated column (lower-case name, place, category and address) with a trigram index. */
 const SEARCH = 'search_text';
 
 interface Cursor {
@@ -80,7 +84,7 @@ function decodeCursor(text: string, sort: StreamSort): Cursor {
 }
 
 export function isPageQuery(query: StreamListQuery): boolean {
-  return query.limit !== undefined || query.cursor !== undefined || query.q !== undefined || query.category !== undefined || query.sort !== undefined || query.grade !== undefined;
+  return query.limit !== undefined || query.cursor !== undefined || query.q !== undefined || query.category !== undefined || query.sort !== undefined || query.grade !== undefined || query.ids !== undefined;
 }
 
 export async function streamPage(em: EntityManager, query: StreamListQuery & { active?: boolean | undefined }): Promise<StreamPageDto> {

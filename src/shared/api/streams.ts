@@ -73,7 +73,7 @@ export type StreamSort = (typeof STREAM_SORTS)[number];
 
 /**
  * GET /api/streams: without paging parameters, the spec's whole list; with any of `limit`,
- * `cursor`, `q`, `category`, `sort` a page of a pool of thousands, searched, filtered and
+ * `cursor`, `q`, `category`, `sort`, `grade`, `ids` a page of a pool of thousands, searched, filtered and
  * sorted by the server (keyset cursor: pages stay fast however deep).
  */
 export const StreamListQuery = z.object({
@@ -84,6 +84,12 @@ export const StreamListQuery = z.object({
   category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
   sort: z.enum(STREAM_SORTS, { error: `sort must be one of ${STREAM_SORTS.join(', ')}` }).optional(),
   grade: z.enum(GRADE_BUCKETS, { error: `grade must be one of ${GRADE_BUCKETS.join(', ')}` }).optional(),
+  ids: z
+    .string()
+    .regex(/^\d{1,9}(,\d{1,9}){0,199}$/, 'ids must be up to 200 stream ids separated by commas')
+    .transform((text) => [...new Set(text.split(',').map(Number))])
+    .optional()
+    .describe('Only these streams (the console looks up the streams a scene or a screen names)'),
 });
 export type StreamListQuery = z.output<typeof StreamListQuery>;
 

@@ -8,17 +8,26 @@ import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router-dom';
 import { toast, Toaster } from 'sonner';
 import { Brand } from '../../components/Brand.tsx';
+import { numberOf } from '../../lib/count.ts';
 import { store } from '../../lib/store.ts';
 import { adminApi } from './admin-api.ts';
-import { pendingSubmissionsAtom } from './atoms.ts';
-import { ADMIN_TABS } from './tabs.ts';
+import { ADMIN_TABS, type AdminTab } from './tabs.ts';
 import { useAdminLive } from './useAdminLive.ts';
 import './admin.css';
+
+function TabBadge({ badge }: { badge: NonNullable<AdminTab['badge']> }) {
+  const count = useAtomValue(badge.count, { store });
+  if (count <= 0) return null;
+  return (
+    <span className="admin__count" aria-label={`${numberOf(count)} ${badge.label}`}>
+      {numberOf(count)}
+    </span>
+  );
+}
 
 export function AdminShell() {
   useAdminLive();
   const navigate = useNavigate();
-  const pending = useAtomValue(pendingSubmissionsAtom, { store });
   const [username, setUsername] = useState<string | null>(null);
 
   useEffect(() => {
@@ -66,11 +75,7 @@ export function AdminShell() {
         {ADMIN_TABS.map((tab) => (
           <NavLink key={tab.path} className="admin__tab" to={`/admin/${tab.path}`}>
             {tab.label}
-            {tab.countsPending && pending > 0 && (
-              <span className="admin__count" aria-label={`${pending} pending`}>
-                {pending}
-              </span>
-            )}
+            {tab.badge && <TabBadge badge={tab.badge} />}
           </NavLink>
         ))}
       </nav>

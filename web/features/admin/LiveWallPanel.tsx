@@ -1,17 +1,23 @@
 /**
  * The Live Wall's admin panel (the gear on /app, spec §2): a modal with Streams and Scenes
- * tabs — the stream pool with Active / Inactive badges and its form, and the scenes with the
- * compact scene editor (manual, active streams only, layout stored, saving needs a stream).
+ * tabs — the stream pool (the server's pages, by name) with Active / Inactive badges and its
+ * form, and the scenes with the compact scene editor (manual, active streams only, layout
+ * stored, saving needs a stream).
  * Loaded only when an administrator opens it: a wall never downloads it otherwise.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Toaster } from 'sonner';
 import type { SceneDto, StreamDto } from '../../../src/shared/api/index.ts';
+import { DataView } from '../../components/DataView.tsx';
 import { Modal } from '../../components/Modal.tsx';
+import { countOf } from '../../lib/count.ts';
 import { adminApi } from './admin-api.ts';
-import { showFailure } from './feedback.ts';
+import { useLiveFetch } from './live/live.ts';
 import { saveScene, saveStream } from './saving.ts';
+import { placedIds } from './scenes/slots.ts';
+import { refreshStreamPages, rememberWritten } from './streams/streams.live.ts';
+import { useStreamPages } from './streams/useStreamPages.ts';
 import { SceneEditor, sceneInput, type SceneDraft } from './scenes/SceneEditor.tsx';
 import { EMPTY_STREAM, StreamForm, valuesOf, type StreamValues } from './streams/StreamForm.tsx';
 import './admin.css';
@@ -20,22 +26,18 @@ type Tab = 'streams' | 'scenes';
 
 export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
   const [tab, setTab] = useState<Tab>('scenes');
-  const [streams, setStreams] = useState<StreamDto[] | null>(null);
-  const [scenes, setScenes] = useState<SceneDto[] | null>(null);
+  const streams = useStreamPages({ sort: 'name', limit: 50 });
+  const [saves, setSaves] = useState(0);
+  const scenes = useLiveFetch(adminApi.scenes, 'scenes', saves, 'Failed to fetch scenes');
   const [editingStream, setEditingStream] = useState<StreamDto | 'new' | null>(null);
   const [editingScene, setEditingScene] = useState<SceneDto | 'new' | null>(null);
-
-  const reload = () => {
-    adminApi.streams().then(setStreams, (e: unknown) => (setStreams([]), showFailure('Failed to fetch streams', e)));
-    adminApi.scenes().then(setScenes, (e: unknown) => (setScenes([]), showFailure('Failed to fetch scenes', e)));
-  };
-  useEffect(reload, []);
 
   async function submitStream(values: StreamValues): Promise<string | null> {
     const saved = await saveStream(editingStream !== 'new' && editingStream ? editingStream.id : null, values);
     if (!saved.ok) return saved.sentence;
+    rememberWritten(saved.value);
+    if (editingStream === 'new') refreshStreamPages();
     setEditingStream(null);
-    reload();
     return null;
   }
 
@@ -46,7 +48,7 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
     const saved = await saveScene(editingScene !== 'new' && editingScene ? editingScene.id : null, input);
     if (!saved.ok) return saved.sentence;
     setEditingScene(null);
-    reload();
+    setSaves((n) => n + 1);
     return null;
   }
 
@@ -78,8 +80,10 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
                 Add Stream
               </button>
             </div>
+            <DataView value={streams.rows} error={streams.error} empty="No streams yet.">
+              {(rows) => (
             <ul className="available" aria-label="Streams">
-              {(streams ?? []).map((s) => (
+              {rows.map((s) => (
                 <li key={s.id} className="available__item">
                   <span className="available__name">
                     {s.name}
@@ -92,10 +96,19 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
                 </li>
               ))}
             </ul>
+              )}
+            </DataView>
+            {streams.hasMore && (
+              <div className="list-more">
+                <button type="button" className="button button--ghost button--small" onClick={streams.showMore} disabled={streams.loadingMore}>
+                  {streams.loadingMore ? 'Loading…' : 'Show more'}
+                </button>
+              </div>
+            )}
           </div>
         )
       ) : editingScene ? (
-        <SceneEditor scene={editingScene === 'new' ? null : editingScene} streams={streams ?? []} onSave={submitScene} onCancel={() => setEditingScene(null)} compact />
+        <SceneEditor scene={editingScene === 'new' ? null : editingScene} onSave={submitScene} onCancel={() => setEditingScene(null)} compact />
       ) : (
         <div className="panel">
           <div className="panel__header">
@@ -104,13 +117,15 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
               New scene
             </button>
           </div>
+          <DataView value={scenes.value} error={scenes.error} empty="No scenes yet.">
+            {(list) => (
           <ul className="available" aria-label="Scenes">
-            {(scenes ?? []).map((scene) => (
+            {list.map((scene) => (
               <li key={scene.id} className="available__item">
                 <span className="available__name">
                   {scene.name}
                   <small>
-                    {scene.selection_algorithm} · {scene.layout_type} · {scene.stream_ids.filter((id) => id !== null).length} streams
+                    {scene.selection_algorithm} · {scene.layout_type} · {countOf(placedIds(scene.stream_ids).length, ['stream', 'streams'])}
                   </small>
                 </span>
                 <span className={`badge ${scene.active ? 'badge--quality' : 'badge--inactive'}`}>{scene.active ? 'Active' : 'Inactive'}</span>
@@ -120,6 +135,8 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
               </li>
             ))}
           </ul>
+            )}
+          </DataView>
         </div>
       )}
       <div className="modal__footer">

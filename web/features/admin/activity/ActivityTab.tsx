@@ -4,9 +4,10 @@ import { useState } from 'react';
 import { ACTIVITY_KINDS, type ActivityKind } from '../../../../src/shared/api/index.ts';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
-import { activityVersionAtom } from '../atoms.ts';
-import { useRemote } from '../useRemote.ts';
+import { DataView, Table } from '../../../components/DataView.tsx';
 import { formatDateTime } from '../format.ts';
+import { useLiveFetch } from '../live/live.ts';
+import { activityVersionAtom } from './activity.live.ts';
 
 const ACTIONS: Record<string, string> = {
   created: 'created',
@@ -23,7 +24,7 @@ const ACTIONS: Record<string, string> = {
 export default function ActivityTab() {
   const version = useAtomValue(activityVersionAtom, { store });
   const [kind, setKind] = useState<ActivityKind | ''>('');
-  const { value: entries, error } = useRemote(() => adminApi.activity(kind || undefined), `${kind}:${version}`, 'Failed to load the activity');
+  const { value: entries, error } = useLiveFetch(() => adminApi.activity(kind || undefined), kind, version, 'Failed to load the activity');
 
   return (
     <section className="panel" aria-labelledby="activity-title">
@@ -41,25 +42,9 @@ export default function ActivityTab() {
           </select>
         </label>
       </div>
-      {error && (
-        <p className="error-box" role="alert">
-          {error}
-        </p>
-      )}
-      {entries === null ? (
-        <p className="empty">Loading…</p>
-      ) : entries.length === 0 ? (
-        <p className="empty">Nothing has been changed yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-              </tr>
-            </thead>
+      <DataView value={entries} error={error} empty="Nothing has been changed yet.">
+        {(entries) => (
+          <Table columns={['When', 'Who', 'What']}>
             <tbody>
               {entries.map((entry) => {
                 const verb = entry.action.slice(entry.action.lastIndexOf('.') + 1);
@@ -76,9 +61,9 @@ export default function ActivityTab() {
                 );
               })}
             </tbody>
-          </table>
-        </div>
-      )}
+          </Table>
+        )}
+      </DataView>
     </section>
   );
 }

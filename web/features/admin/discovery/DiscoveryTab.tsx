@@ -11,22 +11,20 @@ import { CheckIcon, ClockIcon, CloseIcon, EditIcon, PlayIcon, PlusIcon, TrashIco
 import { ConfirmDialog, Modal } from '../../../components/Modal.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
-import { discoveryJobsAtom, discoverySourcesAtom, discoveryStatsAtom, readyOr } from '../atoms.ts';
+import { DataView } from '../../../components/DataView.tsx';
+import { countOf } from '../../../lib/count.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime, timeAgo } from '../format.ts';
-import { load } from '../useAdminLive.ts';
-import { cardState, foundAdded, jobSourceName, jobTally, lastRunText, mergeJobLists, mergeStats, newestJobOf, PLATFORM_LABELS } from './rules.ts';
+import { itemsOf } from '../live/live.ts';
+import { discoveryJobsAtom, discoverySourcesAtom, discoveryStatsAtom, loadDiscovery as reload, newestFirst } from './discovery.live.ts';
+import { cardState, foundAdded, jobSourceName, jobTally, lastRunText, newestJobOf, PLATFORM_LABELS } from './rules.ts';
 import { SourceForm } from './SourceForm.tsx';
 
 const SAFETY_REFRESH_MS = 30_000;
 const AFTER_RUN_MS = 2_000;
 const SHOWN_JOBS = 5;
-
-function reload(): void {
-  void load(discoverySourcesAtom, adminApi.discoverySources, 'Failed to load discovery sources');
-  void load(discoveryJobsAtom, adminApi.discoveryJobs, 'Failed to load discovery jobs', mergeJobLists);
-  void load(discoveryStatsAtom, adminApi.discoveryStats, 'Failed to load discovery stats', mergeStats);
-}
+/** The jobs the console weighs (a source's state is its newest job among them). */
+const RECENT_JOBS = 10;
 
 function JobIcon({ job }: { job: DiscoveryJobDto }) {
   if (job.status === 'completed') return <CheckIcon className="job__icon job__icon--completed" aria-label="Completed" role="img" aria-hidden={false} />;
@@ -37,8 +35,8 @@ function JobIcon({ job }: { job: DiscoveryJobDto }) {
 
 export default function DiscoveryTab() {
   const sources = useAtomValue(discoverySourcesAtom, { store });
-  const jobs = readyOr(useAtomValue(discoveryJobsAtom, { store }), []);
-  const stats = readyOr(useAtomValue(discoveryStatsAtom, { store }), []);
+  const jobs = itemsOf(useAtomValue(discoveryJobsAtom, { store }), newestFirst).slice(0, RECENT_JOBS);
+  const stats = itemsOf(useAtomValue(discoveryStatsAtom, { store }));
   const [pending, setPending] = useState<ReadonlySet<number>>(new Set());
   const [runningAll, setRunningAll] = useState(false);
   const [showJobs, setShowJobs] = useState(false);
@@ -77,7 +75,7 @@ export default function DiscoveryTab() {
     setRunningAll(true);
     try {
       const { jobs: count } = await adminApi.runAllSources();
-      showSuccess(`Started ${count} ${count === 1 ? 'run' : 'runs'}`);
+      showSuccess(`Started ${countOf(count, ['run', 'runs'])}`);
       afterRun();
     } catch (failure) {
       showFailure(serverSentence(failure, 'Failed to run all sources'), failure);
@@ -96,7 +94,7 @@ export default function DiscoveryTab() {
     }
   }
 
-  const list = readyOr(sources, []);
+  const list = itemsOf(sources);
   const anyRunning = runningAll || jobs.some((j) => j.status === 'running' || j.status === 'queued');
   const statOf = (id: number) => stats.find((s) => s.source_id === id);
 
@@ -117,16 +115,12 @@ export default function DiscoveryTab() {
         </div>
       </div>
 
-      {sources.status === 'error' && (
-        <p className="error-box" role="alert">
-          {sources.error}
-        </p>
-      )}
-      {sources.status === 'loading' ? (
-        <p className="empty">Loading…</p>
-      ) : list.length === 0 ? (
-        <p className="empty">No sources yet. Add a YouTube search, a Twitch category, an M3U playlist or a site to crawl.</p>
-      ) : (
+      <DataView
+        value={sources.status === 'ready' ? list : null}
+        error={sources.error}
+        empty="No sources yet. Add a YouTube search, a Twitch category, an M3U playlist or a site to crawl."
+      >
+        {(list) => (
         <ul className="scene-grid" aria-label="Discovery sources">
           {list.map((source) => {
             const state = cardState(source, jobs, pending.has(source.id));
@@ -174,7 +168,8 @@ export default function DiscoveryTab() {
             );
           })}
         </ul>
-      )}
+        )}
+      </DataView>
 
       <div>
         <button type="button" className="link-button" onClick={() => setShowJobs((v) => !v)} aria-expanded={showJobs}>

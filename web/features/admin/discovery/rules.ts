@@ -1,6 +1,7 @@
 /** The Stream Discovery panel's rules (spec §4, §8): last-run texts, card states, job lines. */
-import type { DiscoveryJobDto, DiscoverySourceDto, DiscoveryStatDto } from '../../../../src/shared/api/index.ts';
+import type { DiscoveryJobDto, DiscoverySourceDto } from '../../../../src/shared/api/index.ts';
 import type { DiscoveryPlatform, SkipReason } from '../../../../src/shared/constants.ts';
+import { countOf, type Forms } from '../../../lib/count.ts';
 
 export const PLATFORM_LABELS: Record<DiscoveryPlatform, string> = {
   youtube: 'YouTube',
@@ -17,11 +18,9 @@ export function lastRunText(lastRun: string | null, now = Date.now()): string {
   const hours = Math.max(0, (now - Date.parse(lastRun)) / 3_600_000);
   if (hours < 1) return 'Just run';
   if (hours < 24) {
-    const n = Math.floor(hours);
-    return `Last run: ${n} ${n === 1 ? 'hour' : 'hours'} ago`;
+    return `Last run: ${countOf(Math.floor(hours), ['hour', 'hours'])} ago`;
   }
-  const days = Math.floor(hours / 24);
-  return `Last run: ${days} ${days === 1 ? 'day' : 'days'} ago`;
+  return `Last run: ${countOf(Math.floor(hours / 24), ['day', 'days'])} ago`;
 }
 
 /** A source's newest job among those the console holds. */
@@ -42,7 +41,7 @@ export function cardState(source: DiscoverySourceDto, jobs: readonly DiscoveryJo
 
 export const foundAdded = (job: Pick<DiscoveryJobDto, 'streams_discovered' | 'streams_added'>) => `Found: ${job.streams_discovered} • Added: ${job.streams_added}`;
 
-const SKIP_LABELS: Record<SkipReason, [string, string]> = {
+const SKIP_LABELS: Record<SkipReason, Forms> = {
   'not-relevant': ['not a nature cam', 'not nature cams'],
   'non-http': ['not HTTP (rtmp, rtsp…)', 'not HTTP (rtmp, rtsp…)'],
   duplicate: ['duplicate', 'duplicates'],
@@ -59,46 +58,8 @@ export function jobTally(job: Pick<DiscoveryJobDto, 'streams_reviewed' | 'stream
   if (job.streams_reviewed > 0) parts.push(`To review: ${job.streams_reviewed}`);
   if (job.streams_inactive > 0) parts.push(`Inactive (need headers): ${job.streams_inactive}`);
   const skipped = (Object.entries(job.skipped) as [SkipReason, number][]).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
-  if (skipped.length > 0) parts.push(`Skipped: ${skipped.map(([reason, n]) => `${n} ${SKIP_LABELS[reason][n === 1 ? 0 : 1]}`).join(', ')}`);
+  if (skipped.length > 0) parts.push(`Skipped: ${skipped.map(([reason, n]) => countOf(n, SKIP_LABELS[reason])).join(', ')}`);
   return parts.join(' • ');
 }
 
 export const jobSourceName = (job: DiscoveryJobDto) => job.source_name ?? `Source #${job.source_id ?? job.id}`;
-
-const STAGE: Record<DiscoveryJobDto['status'], number> = { queued: 0, running: 1, completed: 2, failed: 2 };
-
-/**
- * Of two views of one job, the one further along: a later attempt, a later stage, more found.
- * A job never goes back, so a late push or a REST answer fetched before the last push cannot
- * undo what the console already showed.
- */
-function furtherAlong(a: DiscoveryJobDto, b: DiscoveryJobDto): DiscoveryJobDto {
-  const rank = (j: DiscoveryJobDto) => [j.attempts, STAGE[j.status], j.streams_discovered] as const;
-  const [ra, rb] = [rank(a), rank(b)];
-  for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return rb[i]! > ra[i]! ? b : a;
-  return b;
-}
-
-const newestFirst = (a: DiscoveryJobDto, b: DiscoveryJobDto) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
-
-/** Newest first, one entry per job (a push replaces the job it is about, unless it is behind). */
-export function mergeJob(jobs: readonly DiscoveryJobDto[], job: DiscoveryJobDto, keep = 10): DiscoveryJobDto[] {
-  const known = jobs.find((j) => j.id === job.id);
-  return [known ? furtherAlong(known, job) : job, ...jobs.filter((j) => j.id !== job.id)].sort(newestFirst).slice(0, keep);
-}
-
-/** A fetched list over what pushes already brought: each job as far along as either says. */
-export function mergeJobLists(current: readonly DiscoveryJobDto[], fetched: readonly DiscoveryJobDto[]): DiscoveryJobDto[] {
-  return fetched.map((f) => {
-    const known = current.find((j) => j.id === f.id);
-    return known ? furtherAlong(known, f) : f;
-  });
-}
-
-/** A fetched stats list over pushed stats: totals only grow, so the larger view wins. */
-export function mergeStats(current: readonly DiscoveryStatDto[], fetched: readonly DiscoveryStatDto[]): DiscoveryStatDto[] {
-  return fetched.map((f) => {
-    const known = current.find((s) => s.source_id === f.source_id);
-    return known && known.total_discovered > f.total_discovered ? known : f;
-  });
-}

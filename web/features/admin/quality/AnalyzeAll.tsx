@@ -3,19 +3,21 @@ import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
-import { qualityRunAtom, runFailuresAtom } from '../atoms.ts';
+import { countOf } from '../../../lib/count.ts';
+import { valueOf } from '../live/live.ts';
+import { qualityRunAtom, runFailuresAtom, startedRun } from './quality.live.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
 
 export function AnalyzeAllButton() {
-  const run = useAtomValue(qualityRunAtom, { store });
+  const run = valueOf(useAtomValue(qualityRunAtom, { store }));
   const [asking, setAsking] = useState(false);
   const running = asking || (run !== null && run.finished_at === null);
   async function start() {
     setAsking(true);
     try {
       const { run: started } = await adminApi.analyzeAll();
-      store.set(qualityRunAtom, started);
-      showSuccess(`Analyzing ${started.total} active ${started.total === 1 ? 'stream' : 'streams'}`);
+      startedRun(started);
+      showSuccess(`Analyzing ${countOf(started.total, ['active stream', 'active streams'])}`);
     } catch (failure) {
       showFailure('Failed to start the analysis of all streams', failure);
     } finally {
@@ -30,7 +32,7 @@ export function AnalyzeAllButton() {
 }
 
 export function AnalyzeAllProgress() {
-  const run = useAtomValue(qualityRunAtom, { store });
+  const run = valueOf(useAtomValue(qualityRunAtom, { store }));
   const failures = useAtomValue(runFailuresAtom, { store });
   if (!run || (run.finished_at !== null && Date.now() - Date.parse(run.finished_at) > 10 * 60_000 && failures.length === 0)) return null;
   const done = run.finished_at !== null;

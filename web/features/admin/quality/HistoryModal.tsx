@@ -1,13 +1,16 @@
 /** A stream's score history (uPlot) and its last analyses: when, score, faults, error, how. */
+import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { QualityAnalysisDto, StreamDto } from '../../../../src/shared/api/index.ts';
 import { Modal } from '../../../components/Modal.tsx';
-import { ErrorBox } from '../../../components/FormParts.tsx';
+import { store } from '../../../lib/store.ts';
+import { DataView, Table } from '../../../components/DataView.tsx';
 import { adminApi } from '../admin-api.ts';
 import { formatDateTime } from '../format.ts';
-import { useRemote } from '../useRemote.ts';
+import { useLiveFetch } from '../live/live.ts';
+import { lastAnalysisAtom } from './quality.live.ts';
 
 function ScoreChart({ analyses }: { analyses: readonly QualityAnalysisDto[] }) {
   const box = useRef<HTMLDivElement>(null);
@@ -33,28 +36,16 @@ function ScoreChart({ analyses }: { analyses: readonly QualityAnalysisDto[] }) {
 }
 
 export function HistoryModal({ stream, onClose }: { stream: StreamDto; onClose: () => void }) {
-  const { value: analyses, error } = useRemote(() => adminApi.analyses(stream.id), String(stream.id), 'Failed to load the analysis history');
+  // A new analysis of this stream, pushed while the modal is open, brings the history up to date.
+  const newest = useAtomValue(lastAnalysisAtom, { store }).get(stream.id)?.version ?? 0;
+  const { value: analyses, error } = useLiveFetch(() => adminApi.analyses(stream.id), String(stream.id), newest, 'Failed to load the analysis history');
   return (
     <Modal title={`Quality history: ${stream.name}`} onClose={onClose} wide>
-      <ErrorBox error={error} />
-      {analyses === null ? (
-        <p className="empty">Loading…</p>
-      ) : analyses.length === 0 ? (
-        <p className="empty">Not analyzed yet.</p>
-      ) : (
-        <>
-          <ScoreChart analyses={analyses} />
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Score</th>
-                  <th scope="col">Faults</th>
-                  <th scope="col">Measured</th>
-                  <th scope="col">Why</th>
-                </tr>
-              </thead>
+      <DataView value={analyses} error={error} empty="Not analyzed yet.">
+        {(analyses) => (
+          <>
+            <ScoreChart analyses={analyses} />
+            <Table columns={['When', 'Score', 'Faults', 'Measured', 'Why']}>
               <tbody>
                 {analyses.slice(0, 12).map((a) => (
                   <tr key={a.id}>
@@ -66,10 +57,10 @@ export function HistoryModal({ stream, onClose }: { stream: StreamDto; onClose: 
                   </tr>
                 ))}
               </tbody>
-            </table>
-          </div>
-        </>
-      )}
+            </Table>
+          </>
+        )}
+      </DataView>
     </Modal>
   );
 }

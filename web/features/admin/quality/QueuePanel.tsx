@@ -6,12 +6,12 @@
 import { useAtomValue } from 'jotai';
 import { LANE_LABELS, QUEUE_LANES } from '../../../../src/shared/quality/queue.ts';
 import { store } from '../../../lib/store.ts';
-import { qualityQueueAtom } from '../atoms.ts';
-
-const count = (n: number) => n.toLocaleString('en-US');
+import { numberOf as count } from '../../../lib/count.ts';
+import { valueOf } from '../live/live.ts';
+import { qualityQueueAtom } from './quality.live.ts';
 
 export function QueuePanel() {
-  const queue = useAtomValue(qualityQueueAtom, { store });
+  const queue = valueOf(useAtomValue(qualityQueueAtom, { store }));
   if (!queue) return null;
   const waiting = QUEUE_LANES.reduce((sum, lane) => sum + queue.waiting[lane], 0);
   const idle = waiting === 0 && queue.running === 0;

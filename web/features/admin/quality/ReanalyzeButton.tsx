@@ -5,14 +5,14 @@ import type { StreamDto } from '../../../../src/shared/api/index.ts';
 import { RefreshIcon } from '../../../components/icons.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
-import { analyzingAtom, lastAnalysisAtom } from '../atoms.ts';
+import { analyzingAtom, lastAnalysisAtom } from './quality.live.ts';
 import { showFailure } from '../feedback.ts';
 
 const CLEAR_AFTER_MS = 2_000;
 
 export function ReanalyzeButton({ stream }: { stream: StreamDto }) {
-  const analyzing = useAtomValue(analyzingAtom, { store }).has(stream.id);
-  const last = useAtomValue(lastAnalysisAtom, { store }).get(stream.id);
+  const analyzing = useAtomValue(analyzingAtom, { store }).get(stream.id)?.value === true;
+  const last = useAtomValue(lastAnalysisAtom, { store }).get(stream.id)?.value;
   const [asked, setAsked] = useState<number | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 

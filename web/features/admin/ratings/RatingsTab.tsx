@@ -4,20 +4,21 @@
  */
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
-import { ErrorBox } from '../../../components/FormParts.tsx';
+import { DataView } from '../../../components/DataView.tsx';
+import { countOf } from '../../../lib/count.ts';
 import { store } from '../../../lib/store.ts';
 import { evaluationColor, evaluatorLabel } from '../../evaluate/evaluate-rules.ts';
 import { adminApi } from '../admin-api.ts';
-import { ratingsVersionAtom } from '../atoms.ts';
-import { useRemote } from '../useRemote.ts';
+import { useLiveFetch } from '../live/live.ts';
+import { ratingsNewsAtom } from './ratings.live.ts';
 
 const RECENT_SHOWN = 5;
 
 export default function RatingsTab() {
-  const version = String(useAtomValue(ratingsVersionAtom, { store }));
-  const recent = useRemote(adminApi.recentEvaluations, version, 'Failed to load recent evaluations');
-  const board = useRemote(adminApi.leaderboard, version, 'Failed to load the leaderboard');
-  const raters = useRemote(adminApi.raters, version, 'Failed to load the raters');
+  const news = useAtomValue(ratingsNewsAtom, { store });
+  const recent = useLiveFetch(adminApi.recentEvaluations, 'recent', news, 'Failed to load recent evaluations');
+  const board = useLiveFetch(adminApi.leaderboard, 'board', news, 'Failed to load the leaderboard');
+  const raters = useLiveFetch(adminApi.raters, 'raters', news, 'Failed to load the raters');
   return (
     <>
       <section className="panel" aria-labelledby="recent-ratings-title">
@@ -28,57 +29,53 @@ export default function RatingsTab() {
           </Link>
         </div>
         <p className="panel__hint">Scores are weighted by each rater's reliability (agreement with the others) and fused with the automatic analysis into the stream's quality score.</p>
-        <ErrorBox error={recent.error} />
-        {recent.value === null ? (
-          <p className="empty">Loading…</p>
-        ) : recent.value.length === 0 ? (
-          <p className="empty">No ratings yet. Share /admin/evaluate with your raters.</p>
-        ) : (
+        <DataView value={recent.value} error={recent.error} empty="No ratings yet. Share /admin/evaluate with your raters.">
+          {(recent) => (
           <ul className="rating-list">
-            {recent.value.slice(0, RECENT_SHOWN).map((r) => (
+            {recent.slice(0, RECENT_SHOWN).map((r) => (
               <li key={r.streamId}>
                 <strong>{r.streamName}</strong>
                 <span className={`grade--${evaluationColor(r.weightedScore)}`}>{r.weightedScore.toFixed(1)} / 5</span>
                 <span>{Math.round(r.confidence * 100)}% confidence</span>
-                <span>
-                  {r.evaluationCount} {r.evaluationCount === 1 ? 'rating' : 'ratings'}
-                </span>
+                <span>{countOf(r.evaluationCount, ['rating', 'ratings'])}</span>
               </li>
             ))}
           </ul>
-        )}
+          )}
+        </DataView>
       </section>
       <div className="ratings-columns">
         <section className="panel" aria-labelledby="leaderboard-title">
           <h2 id="leaderboard-title">This week's raters</h2>
-          <ErrorBox error={board.error} />
-          {board.value && board.value.length === 0 && <p className="empty">Nobody has rated this week.</p>}
-          {board.value && board.value.length > 0 && (
-            <ol className="rating-list">
-              {board.value.map((entry) => (
-                <li key={entry.evaluator}>
-                  <strong>{evaluatorLabel(entry.evaluator)}</strong>
-                  <span>{entry.count} ratings</span>
-                </li>
-              ))}
-            </ol>
-          )}
+          <DataView value={board.value} error={board.error} empty="Nobody has rated this week.">
+            {(board) => (
+              <ol className="rating-list">
+                {board.map((entry) => (
+                  <li key={entry.evaluator}>
+                    <strong>{evaluatorLabel(entry.evaluator)}</strong>
+                    <span>{countOf(entry.count, ['rating', 'ratings'])}</span>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </DataView>
         </section>
         <section className="panel" aria-labelledby="reliability-title">
           <h2 id="reliability-title">Rater reliability</h2>
           <p className="panel__hint">A rater who agrees with the others weighs more; one who always presses the same key, or guesses, weighs little. New raters start low.</p>
-          <ErrorBox error={raters.error} />
-          {raters.value && raters.value.length > 0 && (
-            <ul className="rating-list">
-              {raters.value.slice(0, 12).map((r) => (
-                <li key={r.evaluator}>
-                  <strong>{evaluatorLabel(r.evaluator)}</strong>
-                  <span>weight {r.weight.toFixed(2)}</span>
-                  <span>{r.ratings} ratings</span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <DataView value={raters.value} error={raters.error} empty="No rater has rated yet.">
+            {(raters) => (
+              <ul className="rating-list">
+                {raters.slice(0, 12).map((r) => (
+                  <li key={r.evaluator}>
+                    <strong>{evaluatorLabel(r.evaluator)}</strong>
+                    <span>weight {r.weight.toFixed(2)}</span>
+                    <span>{countOf(r.ratings, ['rating', 'ratings'])}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </DataView>
         </section>
       </div>
     </>

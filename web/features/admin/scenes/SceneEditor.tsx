@@ -2,7 +2,8 @@
  * The scene editor (spec §2, §4, §5): name, algorithm, description, prompt, layout (with a
  * preview), active; for manual scenes five slots filled by drag-and-drop (@dnd-kit: pointer and
  * keyboard) or Add, emptied with X, reordered by dragging; a collapsible Available Streams list
- * with search and the N/5 counter. Used by the Scenes tab and the Live Wall's admin panel.
+ * with search (the server's one search rule, over active streams, a page at a time) and the N/5
+ * counter. Used by the Scenes tab and the Live Wall's admin panel.
  */
 import {
   DndContext,
@@ -24,7 +25,11 @@ import { CloseIcon, PlusIcon } from '../../../components/icons.tsx';
 import { sceneRef } from '../../../lib/api.ts';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
 import { ErrorBox } from '../../../components/FormParts.tsx';
-import { addToSlots, availableStreams, filledCount, moveSlot, placeInSlot, removeFromSlots, slotsOf, type Slots } from '../rules.ts';
+import { DataView } from '../../../components/DataView.tsx';
+import { numberOf } from '../../../lib/count.ts';
+import { addToSlots, filledCount, moveSlot, placedIds, placeInSlot, removeFromSlots, slotsOf, type Slots } from './slots.ts';
+import { useStreamsById } from '../streams/streams.live.ts';
+import { useStreamPages } from '../streams/useStreamPages.ts';
 
 export interface SceneDraft {
   name: string;
@@ -64,13 +69,13 @@ export function LayoutPreview({ layout }: { layout: LayoutType }) {
   );
 }
 
-/** More than this many draggable streams at once is a list nobody reads: search narrows it. */
-const AVAILABLE_SHOWN = 60;
+/** More than this many draggable streams at once is a list nobody reads: search narrows it, or Show more. */
+const AVAILABLE_PAGE = 60;
 
 const slotId = (index: number) => `slot-${index}`;
 
 /** What a screen reader hears while dragging: stream names and slot numbers, not ids. */
-function announcements(byId: ReadonlyMap<number, StreamDto>) {
+function announcements(byId: ReadonlyMap<number, Pick<StreamDto, 'name'> | null>) {
   const describe = (id: string | number) => {
     const text = String(id);
     if (text.startsWith('slot-')) return `slot ${Number(text.slice(5)) + 1}`;
@@ -145,7 +150,6 @@ function AvailableItem({ stream, canAdd, onAdd }: { stream: StreamDto; canAdd: b
 
 export function SceneEditor(props: {
   scene: SceneDto | null;
-  streams: readonly StreamDto[];
   /** Answers an error sentence for the red box, or null when saved. */
   onSave: (draft: SceneDraft) => Promise<string | null>;
   onCancel: () => void;
@@ -158,10 +162,13 @@ export function SceneEditor(props: {
   const [showAvailable, setShowAvailable] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const activeStreams = useMemo(() => props.streams.filter((s) => s.active), [props.streams]);
-  const byId = useMemo(() => new Map(props.streams.map((s) => [s.id, s])), [props.streams]);
-  // Typing stays responsive with thousands of streams: the list follows the search a beat later.
-  const available = useMemo(() => availableStreams(activeStreams, draft.stream_ids, deferredSearch), [activeStreams, draft.stream_ids, deferredSearch]);
+  const placed = placedIds(draft.stream_ids);
+  const byId = useStreamsById(placed);
+  // Typing stays responsive with thousands of streams: the server is asked once the search settles.
+  const q = deferredSearch.trim();
+  const pages = useStreamPages({ active: 'true', sort: 'name', limit: AVAILABLE_PAGE, ...(q ? { q } : {}) });
+  const available = useMemo(() => (pages.rows ?? []).filter((s) => !placed.includes(s.id)), [pages.rows, placed.join(',')]);
+  const availableCount = pages.total === null ? `${numberOf(available.length)}${pages.hasMore ? '+' : ''}` : numberOf(Math.max(0, pages.total - placed.filter((id) => byId.get(id)?.active).length));
   const filled = filledCount(draft.stream_ids);
   const manual = draft.selection_algorithm === 'manual';
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
@@ -244,7 +251,7 @@ export function SceneEditor(props: {
       )}
 
       {manual ? (
-        <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(byId) }}>
+        <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(new Map([...available.map((st) => [st.id, st] as const), ...byId])) }}>
           <fieldset className="span-all panel">
             <legend className="panel__header">
               <h3>
@@ -261,7 +268,7 @@ export function SceneEditor(props: {
             </SortableContext>
             <div className="panel__header">
               <button type="button" className="button button--ghost button--small" aria-expanded={showAvailable} onClick={() => setShowAvailable((v) => !v)}>
-                {showAvailable ? 'Hide' : 'Show'} Available Streams ({available.length})
+                {showAvailable ? 'Hide' : 'Show'} Available Streams ({availableCount})
               </button>
               <span className="scene-card__meta">
                 {filled}/{MAX_SCENE_STREAMS} slots filled
@@ -273,19 +280,21 @@ export function SceneEditor(props: {
                   Search available streams
                   <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name, location or category" />
                 </label>
-                {available.length === 0 ? (
-                  <p className="empty">No streams to add.</p>
-                ) : (
-                  <ul className="available" aria-label="Available streams">
-                    {available.slice(0, AVAILABLE_SHOWN).map((stream) => (
-                      <AvailableItem key={stream.id} stream={stream} canAdd={filled < MAX_SCENE_STREAMS} onAdd={() => setSlots(addToSlots(draft.stream_ids, stream.id))} />
-                    ))}
-                  </ul>
-                )}
-                {available.length > AVAILABLE_SHOWN && (
-                  <p className="panel__hint">
-                    Showing {AVAILABLE_SHOWN} of {available.length}; search to find the others.
-                  </p>
+                <DataView value={pages.rows && available} error={pages.error} empty={q ? 'No active stream matches this search.' : 'No streams to add.'}>
+                  {(streams) => (
+                    <ul className="available" aria-label="Available streams">
+                      {streams.map((stream) => (
+                        <AvailableItem key={stream.id} stream={stream} canAdd={filled < MAX_SCENE_STREAMS} onAdd={() => setSlots(addToSlots(draft.stream_ids, stream.id))} />
+                      ))}
+                    </ul>
+                  )}
+                </DataView>
+                {pages.hasMore && (
+                  <div className="list-more">
+                    <button type="button" className="button button--ghost button--small" onClick={pages.showMore} disabled={pages.loadingMore}>
+                      {pages.loadingMore ? 'Loading…' : 'Show more'}
+                    </button>
+                  </div>
                 )}
               </>
             )}

@@ -3,41 +3,44 @@
  * says how many screens follow it and asks first), the scene cards, and the scene editor.
  */
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { DefaultSceneDto, SceneDto } from '../../../../src/shared/api/index.ts';
+import type { SceneDto, StreamDto } from '../../../../src/shared/api/index.ts';
 import { EditIcon, PlusIcon, TrashIcon } from '../../../components/icons.tsx';
 import { ConfirmDialog, Modal } from '../../../components/Modal.tsx';
 import { sceneRef } from '../../../lib/api.ts';
 import { store } from '../../../lib/store.ts';
+import { DataView } from '../../../components/DataView.tsx';
+import { countOf, formFor } from '../../../lib/count.ts';
 import { adminApi } from '../admin-api.ts';
-import { defaultSceneIdAtom, readyOr, scenesAtom, screensAtom, streamsAtom, upsertById } from '../atoms.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
 import { saveScene } from '../saving.ts';
 import { formatDateTime } from '../format.ts';
-import { previewStreams } from '../rules.ts';
+import { itemsOf, valueOf } from '../live/live.ts';
+import { followingDefault } from '../presence/presence.live.ts';
+import { useStreamsById } from '../streams/streams.live.ts';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
-import { updateReady } from '../useAdminLive.ts';
 import { LayoutPreview, SceneEditor, sceneInput, type SceneDraft } from './SceneEditor.tsx';
+import { defaultSceneAtom, loadDefaultScene, loadScenes, rememberScene, scenesAtom, sceneStreamsAtom } from './scenes.live.ts';
+import { placedIds, slotsOf } from './slots.ts';
+
+/** A scene card shows up to this many of its streams. */
+const PREVIEWED = 4;
 
 const ALGORITHM_NAMES = { manual: 'Manual', ranked: 'Ranked', recent: 'Recent' } as const;
 
-function DefaultSceneSelector({ scenes, defaultId }: { scenes: readonly SceneDto[]; defaultId: number | null }) {
-  const screens = readyOr(useAtomValue(screensAtom, { store }), []);
-  const following = screens.filter((s) => s.online && (s.kind === 'wall' || s.kind === 'kiosk') && s.follows === null).length;
+function DefaultSceneSelector({ scenes }: { scenes: readonly SceneDto[] }) {
+  const following = useAtomValue(followingDefault, { store });
+  const info = valueOf(useAtomValue(defaultSceneAtom, { store }));
+  const defaultId = info?.scene_id ?? null;
   const [asking, setAsking] = useState<SceneDto | null>(null);
-  const [info, setInfo] = useState<DefaultSceneDto | null>(null);
   const active = scenes.filter((s) => s.active);
-
-  useEffect(() => {
-    adminApi.defaultScene().then(setInfo, () => setInfo(null));
-  }, [defaultId]);
 
   async function switchTo(scene: SceneDto) {
     setAsking(null);
     try {
       await adminApi.setDefaultScene(scene.id);
-      store.set(defaultSceneIdAtom, scene.id);
+      void loadDefaultScene();
       showSuccess(`Every wall following the default now shows "${scene.name}"`);
     } catch (error) {
       showFailure('Failed to change the default scene', error);
@@ -49,7 +52,7 @@ function DefaultSceneSelector({ scenes, defaultId }: { scenes: readonly SceneDto
       <div className="panel__header">
         <h2 id="default-scene-title">Default scene</h2>
         <p className="panel__hint">
-          <strong>{following}</strong> connected {following === 1 ? 'screen follows' : 'screens follow'} the default scene.
+          <strong>{following}</strong> connected {formFor(following, ['screen follows', 'screens follow'])} the default scene.
         </p>
       </div>
       <div className="default-selector">
@@ -82,7 +85,7 @@ function DefaultSceneSelector({ scenes, defaultId }: { scenes: readonly SceneDto
           title="Switch every wall?"
           message={
             <>
-              Make <strong>{asking.name}</strong> the default scene? {following} connected {following === 1 ? 'screen' : 'screens'} following the default will
+              Make <strong>{asking.name}</strong> the default scene? {countOf(following, ['connected screen', 'connected screens'])} following the default will
               switch at once.
             </>
           }
@@ -95,18 +98,35 @@ function DefaultSceneSelector({ scenes, defaultId }: { scenes: readonly SceneDto
   );
 }
 
+/**
+ * What a scene card shows: an active scene's streams as walls get them now; an inactive manual
+ * scene's slots (it shows nothing, but the operator recognises it).
+ */
+function ScenePreview({ scene }: { scene: SceneDto }) {
+  const shown = useAtomValue(sceneStreamsAtom, { store }).get(scene.id)?.value;
+  const slots = scene.active || scene.selection_algorithm !== 'manual' ? [] : placedIds(slotsOf(scene)).slice(0, PREVIEWED);
+  const slotStreams = useStreamsById(slots);
+  const streams: readonly Pick<StreamDto, 'id' | 'url' | 'name'>[] = scene.active ? (shown ?? []).slice(0, PREVIEWED) : slots.flatMap((id) => slotStreams.get(id) ?? []);
+  return (
+    <div className="scene-card__thumbs" aria-hidden="true">
+      {streams.map((s) => (
+        <Thumbnail key={s.id} url={s.url} name={s.name} />
+      ))}
+    </div>
+  );
+}
+
 export default function ScenesTab() {
-  const loaded = useAtomValue(scenesAtom, { store });
-  const scenes = readyOr(loaded, []);
-  const streams = readyOr(useAtomValue(streamsAtom, { store }), []);
-  const defaultId = useAtomValue(defaultSceneIdAtom, { store });
+  const list = useAtomValue(scenesAtom, { store });
+  const scenes = itemsOf(list);
+  const defaultId = valueOf(useAtomValue(defaultSceneAtom, { store }))?.scene_id ?? null;
   const [editing, setEditing] = useState<SceneDto | 'new' | null>(null);
   const [deleting, setDeleting] = useState<SceneDto | null>(null);
 
   async function save(draft: SceneDraft): Promise<string | null> {
     const saved = await saveScene(editing !== 'new' && editing ? editing.id : null, sceneInput(draft));
     if (!saved.ok) return saved.sentence;
-    updateReady(scenesAtom, (list) => upsertById(list, saved.value, true));
+    rememberScene(saved.value);
     setEditing(null);
     return null;
   }
@@ -115,7 +135,7 @@ export default function ScenesTab() {
     setDeleting(null);
     try {
       await adminApi.deleteScene(scene.id);
-      updateReady(scenesAtom, (list) => list.map((s) => (s.id === scene.id ? { ...s, active: false } : s)));
+      void loadScenes(); // deactivated, not gone: the row comes back inactive
       showSuccess(`Deleted "${scene.name}"`);
     } catch (error) {
       showFailure('Failed to delete scene', error);
@@ -124,7 +144,7 @@ export default function ScenesTab() {
 
   return (
     <>
-      <DefaultSceneSelector scenes={scenes} defaultId={defaultId} />
+      <DefaultSceneSelector scenes={scenes} />
       <section className="panel" aria-labelledby="scenes-title">
         <div className="panel__header">
           <h2 id="scenes-title">Scenes</h2>
@@ -132,26 +152,19 @@ export default function ScenesTab() {
             <PlusIcon width={18} height={18} /> Add Scene
           </button>
         </div>
-        {loaded.status === 'loading' ? (
-          <p className="empty">Loading scenes…</p>
-        ) : loaded.status === 'error' ? (
-          <p className="error-box" role="alert">
-            Failed to fetch scenes: {loaded.error}
-          </p>
-        ) : scenes.length === 0 ? (
-          <p className="empty">No scenes yet. Add one to build what walls show.</p>
-        ) : (
+        <DataView
+          value={list.status === 'loading' || list.status === 'error' ? null : scenes}
+          error={list.error && `Failed to fetch scenes: ${list.error}`}
+          loading="Loading scenes…"
+          empty="No scenes yet. Add one to build what walls show."
+        >
+          {(scenes) => (
           <ul className="scene-grid" aria-label="Scenes">
             {[...scenes].sort((a, b) => Number(b.id === defaultId) - Number(a.id === defaultId) || Number(b.active) - Number(a.active)).map((scene) => {
               const isDefault = scene.id === defaultId;
-              const thumbs = previewStreams(scene, streams);
               return (
                 <li key={scene.id} className={`scene-card${isDefault ? ' scene-card--default' : ''}`} data-scene-id={scene.id}>
-                  <div className="scene-card__thumbs" aria-hidden="true">
-                    {thumbs.map((s) => (
-                      <Thumbnail key={s.id} url={s.url} name={s.name} />
-                    ))}
-                  </div>
+                  <ScenePreview scene={scene} />
                   <div className="scene-card__title">
                     <h3>{scene.name}</h3>
                     {isDefault && <span className="badge badge--default">Default</span>}
@@ -191,11 +204,12 @@ export default function ScenesTab() {
               );
             })}
           </ul>
-        )}
+          )}
+        </DataView>
       </section>
       {editing && (
         <Modal title={editing === 'new' ? 'New Scene' : `Edit Scene: ${editing.name}`} onClose={() => setEditing(null)} wide>
-          <SceneEditor scene={editing === 'new' ? null : editing} streams={streams} onSave={save} onCancel={() => setEditing(null)} />
+          <SceneEditor scene={editing === 'new' ? null : editing} onSave={save} onCancel={() => setEditing(null)} />
         </Modal>
       )}
       {deleting && (

@@ -7,7 +7,11 @@ import { useAtomValue } from 'jotai';
 import type { ScreenPresence } from '../../../../src/shared/events.ts';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
-import { readyOr, scenesAtom, screensAtom, streamsAtom } from '../atoms.ts';
+import { DataView } from '../../../components/DataView.tsx';
+import { itemsOf } from '../live/live.ts';
+import { scenesAtom } from '../scenes/scenes.live.ts';
+import { useStreamsById } from '../streams/streams.live.ts';
+import { screensAtom } from '../presence/presence.live.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime, timeAgo } from '../format.ts';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
@@ -24,10 +28,11 @@ async function command(what: 'reload' | 'identify', screen?: ScreenPresence) {
 }
 
 export default function ScreensTab() {
-  const loaded = useAtomValue(screensAtom, { store });
-  const screens = readyOr(loaded, []);
-  const scenes = new Map(readyOr(useAtomValue(scenesAtom, { store }), []).map((s) => [s.id, s]));
-  const streams = new Map(readyOr(useAtomValue(streamsAtom, { store }), []).map((s) => [s.id, s]));
+  const { list, error } = useAtomValue(screensAtom, { store });
+  const screens = list?.value ?? [];
+  const scenes = new Map(itemsOf(useAtomValue(scenesAtom, { store })).map((s) => [s.id, s]));
+  // The streams screens report playing: looked up by id (the console holds no whole pool).
+  const streams = useStreamsById([...new Set(screens.flatMap((s) => Object.keys(s.health).map(Number)))]);
   const online = screens.filter((s) => s.online);
   // Walls and kiosks first (they are what an operator watches), online before offline.
   const rank = (s: ScreenPresence) => (s.online ? 0 : 2) + (s.kind === 'wall' || s.kind === 'kiosk' ? 0 : 1);
@@ -46,13 +51,8 @@ export default function ScreensTab() {
           </button>
         </div>
       </div>
-      {loaded.status === 'error' ? (
-        <p className="error-box" role="alert">
-          Failed to fetch screens: {loaded.error}
-        </p>
-      ) : sorted.length === 0 ? (
-        <p className="empty">{loaded.status === 'loading' ? 'Loading screens…' : 'No screen has connected in the last 24 hours.'}</p>
-      ) : (
+      <DataView value={list ? sorted : null} error={error && `Failed to fetch screens: ${error}`} loading="Loading screens…" empty="No screen has connected in the last 24 hours.">
+        {(sorted) => (
         <ul className="screen-list" aria-label="Screens">
           {sorted.map((screen) => {
             const shows = screen.scene_id === null ? null : scenes.get(screen.scene_id);
@@ -114,7 +114,8 @@ export default function ScreensTab() {
             );
           })}
         </ul>
-      )}
+        )}
+      </DataView>
     </section>
   );
 }

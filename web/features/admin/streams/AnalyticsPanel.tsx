@@ -1,19 +1,24 @@
-/** Streams at a glance: by category and grade, a score histogram, analysed and active counts. */
-import type { StreamDto } from '../../../../src/shared/api/index.ts';
+/** The whole pool at a glance, counted by the server: by category and grade, a score histogram, analysed and active counts. */
+import { useAtomValue } from 'jotai';
 import { CategoryLabel } from '../../../components/Badges.tsx';
 import type { Category } from '../../../../src/shared/constants.ts';
-import { streamAnalytics } from '../rules.ts';
+import { numberOf } from '../../../lib/count.ts';
+import { store } from '../../../lib/store.ts';
+import { GRADE_LABELS } from './stream-filters.ts';
+import { poolAnalyticsAtom } from './streams.live.ts';
 
-const BUCKETS: [string, string][] = [
-  ['A', 'A (80+)'],
-  ['B', 'B (60–79)'],
-  ['C', 'C (40–59)'],
-  ['failed', 'Failed (below 40)'],
-  ['not-analyzed', 'Not analyzed'],
-];
-
-export function AnalyticsPanel({ streams }: { streams: readonly StreamDto[] }) {
-  const a = streamAnalytics(streams);
+export function AnalyticsPanel() {
+  const a = useAtomValue(poolAnalyticsAtom, { store });
+  if (!a) {
+    return (
+      <section className="panel" aria-labelledby="analytics-title">
+        <div className="panel__header">
+          <h2 id="analytics-title">Stream analytics</h2>
+        </div>
+        <p className="empty">Loading…</p>
+      </section>
+    );
+  }
   const peak = Math.max(1, ...a.histogram);
   return (
     <section className="panel" aria-labelledby="analytics-title">
@@ -23,30 +28,30 @@ export function AnalyticsPanel({ streams }: { streams: readonly StreamDto[] }) {
       <div className="analytics">
         <div className="stat">
           <span className="stat__label">Streams</span>
-          <span className="stat__value">{a.found}</span>
+          <span className="stat__value">{numberOf(a.found)}</span>
           <ul className="stat__rows">
             <li>
-              <span>Active</span> <strong>{a.active}</strong>
+              <span>Active</span> <strong>{numberOf(a.active)}</strong>
             </li>
             <li>
-              <span>Inactive</span> <strong>{a.inactive}</strong>
+              <span>Inactive</span> <strong>{numberOf(a.inactive)}</strong>
             </li>
             <li>
-              <span>Analyzed</span> <strong>{a.analyzed}</strong>
+              <span>Analyzed</span> <strong>{numberOf(a.analyzed)}</strong>
             </li>
             <li>
-              <span>Pending analysis</span> <strong>{a.pending}</strong>
+              <span>Pending analysis</span> <strong>{numberOf(a.pending)}</strong>
             </li>
           </ul>
         </div>
         <div className="stat">
           <span className="stat__label">By category</span>
           <ul className="stat__rows">
-            {Object.entries(a.byCategory)
+            {Object.entries(a.by_category)
               .sort((x, y) => y[1] - x[1])
               .map(([category, count]) => (
                 <li key={category}>
-                  <CategoryLabel category={category as Category} /> <strong>{count}</strong>
+                  <CategoryLabel category={category as Category} /> <strong>{numberOf(count)}</strong>
                 </li>
               ))}
           </ul>
@@ -54,9 +59,9 @@ export function AnalyticsPanel({ streams }: { streams: readonly StreamDto[] }) {
         <div className="stat">
           <span className="stat__label">By grade</span>
           <ul className="stat__rows">
-            {BUCKETS.map(([key, label]) => (
+            {GRADE_LABELS.map(([key, label]) => (
               <li key={key}>
-                <span>{label}</span> <strong>{a.byBucket[key] ?? 0}</strong>
+                <span>{label}</span> <strong>{numberOf(a.by_grade[key])}</strong>
               </li>
             ))}
           </ul>

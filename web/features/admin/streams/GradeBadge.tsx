@@ -3,13 +3,13 @@ import type { StreamDto } from '../../../../src/shared/api/index.ts';
 import { adminScoreColor, gradeColor, qualityGrade } from '../../../../src/shared/quality/grade.ts';
 import { useAtomValue } from 'jotai';
 import { store } from '../../../lib/store.ts';
-import { lastAnalysisAtom } from '../atoms.ts';
+import { lastAnalysisAtom } from '../quality/quality.live.ts';
 import { formatDateTime } from '../format.ts';
 
 export function GradeBadge({ stream }: { stream: StreamDto }) {
   const score = stream.quality_score;
   // The faults of the newest analysis this console has seen (the history modal lists them all).
-  const last = useAtomValue(lastAnalysisAtom, { store }).get(stream.id);
+  const last = useAtomValue(lastAnalysisAtom, { store }).get(stream.id)?.value;
   return (
     <span className={`grade grade--${gradeColor(score)}`}>
       <button type="button" className="grade__badge" aria-label={score === null ? 'Not analyzed' : `Quality ${score} of 100, grade ${qualityGrade(score)}`}>

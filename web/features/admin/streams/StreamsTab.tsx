@@ -1,9 +1,14 @@
-/** The Streams tab (spec §2): analytics, add, search, filter, sort and the stream table. */
+/**
+ * The Streams tab (spec §2): analytics, add, search, filter, sort and the stream table. The
+ * table shows the server's pages (its one search rule, filters and sort, for a pool of any size):
+ * 50 rows, then "Show more"; beyond 200 rows only what is on screen is rendered. The counts are
+ * the server's, under the same filters.
+ */
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useAtomValue } from 'jotai';
-import { useMemo, useState } from 'react';
-import type { StreamDto } from '../../../../src/shared/api/index.ts';
-import type { QualityFilter } from '../../../../src/shared/quality/grade.ts';
+import { useDeferredValue, useState } from 'react';
+import type { StreamAnalyticsDto, StreamDto } from '../../../../src/shared/api/index.ts';
+import { CATEGORIES } from '../../../../src/shared/constants.ts';
 import { guessPlatform } from '../../../../src/shared/streams/platform.ts';
 import { CategoryLabel } from '../../../components/Badges.tsx';
 import { ChartIcon, EditIcon, ExternalIcon, TrashIcon } from '../../../components/icons.tsx';
@@ -14,16 +19,21 @@ import { HistoryModal } from '../quality/HistoryModal.tsx';
 import { ReanalyzeButton } from '../quality/ReanalyzeButton.tsx';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
 import { ConfirmDialog, Modal } from '../../../components/Modal.tsx';
+import { DataView, Table } from '../../../components/DataView.tsx';
+import { Options } from '../../../components/FormParts.tsx';
+import { call } from '../../../lib/api.ts';
+import { numberOf } from '../../../lib/count.ts';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
-import { readyOr, streamsAtom, upsertById } from '../atoms.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
-import { DEFAULT_QUERY, queryStreams, streamCounts, type StreamQuery } from '../rules.ts';
-import { updateReady } from '../useAdminLive.ts';
+import { useLiveFetch } from '../live/live.ts';
 import { AnalyticsPanel } from './AnalyticsPanel.tsx';
 import { GradeBadge } from './GradeBadge.tsx';
 import { EMPTY_STREAM, StreamForm, valuesOf, type StreamValues } from './StreamForm.tsx';
 import { saveStream } from '../saving.ts';
+import { DEFAULT_FILTERS, filterQuery, GRADE_LABELS, pageQuery, SORT_LABELS, type StreamFilters } from './stream-filters.ts';
+import { forgetDeleted, rememberWritten, streamsChangedAtom } from './streams.live.ts';
+import { useStreamPages } from './useStreamPages.ts';
 
 /** Above this many rows the table renders only what is on screen (a pool of thousands stays smooth). */
 const VIRTUAL_FROM = 200;
@@ -107,22 +117,44 @@ function StreamRows({ streams, actions }: { streams: readonly StreamDto[]; actio
   );
 }
 
+const COLUMNS = ['#', { label: 'Thumbnail', className: 'col-thumb' }, 'Name', 'Quality', 'Platform', 'Category', 'Status', 'Health', 'Actions'] as const;
+
+/** Found, analysed and pending under the table's filters (spec §2), from the server. */
+function Counts({ counts }: { counts: StreamAnalyticsDto | null }) {
+  return (
+    <p className="counts" aria-live="polite">
+      <span>
+        <strong>{counts ? numberOf(counts.found) : '…'}</strong> found
+      </span>
+      <span>
+        <strong>{counts ? numberOf(counts.analyzed) : '…'}</strong> analyzed
+      </span>
+      <span>
+        <strong>{counts ? numberOf(counts.pending) : '…'}</strong> pending
+      </span>
+    </p>
+  );
+}
+
 export default function StreamsTab() {
-  const loaded = useAtomValue(streamsAtom, { store });
-  const streams = readyOr(loaded, []);
-  const [query, setQuery] = useState<StreamQuery>(DEFAULT_QUERY);
+  const [filters, setFilters] = useState<StreamFilters>(DEFAULT_FILTERS);
+  // Typing stays responsive: the server is asked once the search has settled for a beat.
+  const search = useDeferredValue(filters.search);
+  const asked = { ...filters, search };
+  const pages = useStreamPages(pageQuery(asked));
+  const counted = filterQuery(asked);
+  const changed = useAtomValue(streamsChangedAtom, { store });
+  const counts = useLiveFetch(() => call('stream.analytics', { query: counted }), JSON.stringify(counted), changed, 'Failed to count streams');
   const [editing, setEditing] = useState<StreamDto | null>(null);
   const [deleting, setDeleting] = useState<StreamDto | null>(null);
   const [history, setHistory] = useState<StreamDto | null>(null);
-  const shown = useMemo(() => queryStreams(streams, query), [streams, query]);
-  const counts = streamCounts(shown);
-  const update = <K extends keyof StreamQuery>(key: K) => (event: { target: { value: string } }) =>
-    setQuery((q) => ({ ...q, [key]: event.target.value as StreamQuery[K] }));
+  const update = <K extends keyof StreamFilters>(key: K) => (event: { target: { value: string } }) =>
+    setFilters((f) => ({ ...f, [key]: event.target.value as StreamFilters[K] }));
 
   async function add(values: StreamValues): Promise<string | null> {
     const saved = await saveStream(null, values);
     if (!saved.ok) return saved.sentence;
-    updateReady(streamsAtom, (list) => upsertById(list, saved.value, true));
+    rememberWritten(saved.value);
     return null;
   }
 
@@ -130,7 +162,7 @@ export default function StreamsTab() {
     if (!editing) return null;
     const saved = await saveStream(editing.id, values);
     if (!saved.ok) return saved.sentence;
-    updateReady(streamsAtom, (list) => upsertById(list, saved.value));
+    rememberWritten(saved.value);
     setEditing(null);
     return null;
   }
@@ -139,16 +171,17 @@ export default function StreamsTab() {
     setDeleting(null);
     try {
       await adminApi.deleteStream(stream.id);
-      updateReady(streamsAtom, (list) => list.filter((s) => s.id !== stream.id));
+      forgetDeleted(stream.id);
       showSuccess(`Deleted "${stream.name}"`);
     } catch (error) {
       showFailure('Failed to delete stream', error);
     }
   }
 
+  const filtered = filters.search.trim() !== '' || filters.category !== '' || filters.grade !== '' || filters.status !== 'all';
   return (
     <>
-      <AnalyticsPanel streams={streams} />
+      <AnalyticsPanel />
       <section className="panel" aria-labelledby="add-stream-title">
         <div className="panel__header">
           <h2 id="add-stream-title">Add Stream</h2>
@@ -168,84 +201,51 @@ export default function StreamsTab() {
         <div className="toolbar">
           <label className="field toolbar__search">
             Search
-            <input type="search" value={query.search} onChange={update('search')} placeholder="Name, location or category" />
+            <input type="search" value={filters.search} onChange={update('search')} placeholder="Name, location, category or address" />
+          </label>
+          <label className="field">
+            Category
+            <select value={filters.category} onChange={update('category')}>
+              <Options values={[['', 'All categories'], ...CATEGORIES]} />
+            </select>
           </label>
           <label className="field">
             Quality
-            <select value={query.quality} onChange={update('quality')}>
-              {(
-                [
-                  ['all', 'All qualities'],
-                  ['A', 'A (80+)'],
-                  ['B', 'B (60–79)'],
-                  ['C', 'C (40–59)'],
-                  ['failed', 'Failed (below 40)'],
-                  ['not-analyzed', 'Not analyzed'],
-                ] as [QualityFilter, string][]
-              ).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
+            <select value={filters.grade} onChange={update('grade')}>
+              <Options values={[['', 'All qualities'], ...GRADE_LABELS]} />
             </select>
           </label>
           <label className="field">
             Status
-            <select value={query.status} onChange={update('status')}>
-              <option value="all">All</option>
-              <option value="active">Active</option>
-              <option value="inactive">Inactive</option>
+            <select value={filters.status} onChange={update('status')}>
+              <Options values={[['all', 'All'], ['active', 'Active'], ['inactive', 'Inactive']]} />
             </select>
           </label>
           <label className="field">
             Sort
-            <select value={query.sort} onChange={update('sort')}>
-              <option value="quality">Quality</option>
-              <option value="name">Name</option>
-              <option value="category">Category</option>
-              <option value="recent">Recent</option>
+            <select value={filters.sort} onChange={update('sort')}>
+              <Options values={SORT_LABELS} />
             </select>
           </label>
         </div>
-        <p className="counts" aria-live="polite">
-          <span>
-            <strong>{counts.found}</strong> found
-          </span>
-          <span>
-            <strong>{counts.analyzed}</strong> analyzed
-          </span>
-          <span>
-            <strong>{counts.pending}</strong> pending
-          </span>
-        </p>
-        {loaded.status === 'loading' ? (
-          <p className="empty">Loading streams…</p>
-        ) : loaded.status === 'error' ? (
-          <p className="error-box" role="alert">
-            Failed to fetch streams: {loaded.error}
-          </p>
-        ) : shown.length === 0 ? (
-          <p className="empty">No streams found. Add your first stream above.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col" className="col-thumb">
-                    Thumbnail
-                  </th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Quality</th>
-                  <th scope="col">Platform</th>
-                  <th scope="col">Category</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Health</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <StreamRows streams={shown} actions={{ onEdit: setEditing, onDelete: setDeleting, onHistory: setHistory }} />
-            </table>
+        <Counts counts={counts.value} />
+        <DataView
+          value={pages.rows}
+          error={pages.error && `Failed to fetch streams: ${pages.error}`}
+          loading="Loading streams…"
+          empty={filtered ? 'No streams match these filters.' : 'No streams found. Add your first stream above.'}
+        >
+          {(rows) => (
+            <Table columns={COLUMNS}>
+              <StreamRows streams={rows} actions={{ onEdit: setEditing, onDelete: setDeleting, onHistory: setHistory }} />
+            </Table>
+          )}
+        </DataView>
+        {pages.hasMore && pages.rows && (
+          <div className="list-more">
+            <button type="button" className="button button--ghost" onClick={pages.showMore} disabled={pages.loadingMore}>
+              {pages.loadingMore ? 'Loading…' : counts.value ? `Show more (${numberOf(Math.max(0, counts.value.found - pages.rows.length))} left)` : 'Show more'}
+            </button>
           </div>
         )}
       </section>

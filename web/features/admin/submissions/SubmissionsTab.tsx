@@ -17,9 +17,11 @@ import { Modal } from '../../../components/Modal.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
 import { ErrorBox, Options } from '../../../components/FormParts.tsx';
-import { submissionsVersionAtom } from '../atoms.ts';
+import { DataView, Table } from '../../../components/DataView.tsx';
+import { countOf, formFor, numberOf } from '../../../lib/count.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
-import { useRemote } from '../useRemote.ts';
+import { useLiveFetch } from '../live/live.ts';
+import { submissionsVersionAtom } from './submissions.live.ts';
 import { formatDateTime, timeAgo } from '../format.ts';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
 
@@ -90,7 +92,7 @@ function Review({ submission, onDone }: { submission: SubmissionDto; onDone: () 
 
 /** The page the console holds: the first page fetched for the filter, then each "Show more" appended. */
 interface Listing {
-  key: string;
+  first: unknown;
   submissions: SubmissionDto[];
   nextCursor: number | null;
   total: number;
@@ -110,12 +112,12 @@ export default function SubmissionsTab() {
   const filter = { ...(q ? { q } : {}), ...(submitter ? { submitted_by: submitter } : {}) };
   const key = `${status}|${q}|${submitter}`;
 
-  const { value: first, error } = useRemote(() => adminApi.submissions({ status, ...filter }), `${key}:${version}`, 'Failed to load submissions');
+  const { value: first, error } = useLiveFetch(() => adminApi.submissions({ status, ...filter }), key, version, 'Failed to load submissions');
   // Pages fetched with "Show more" belong to the first page they followed; a new first page starts over.
   const listing: Listing | null = first
-    ? more && more.key === `${key}:${version}`
+    ? more && more.first === first
       ? more
-      : { key: `${key}:${version}`, submissions: first.submissions, nextCursor: first.next_cursor, total: first.total, submitters: first.submitters ?? [] }
+      : { first, submissions: first.submissions, nextCursor: first.next_cursor, total: first.total, submitters: first.submitters ?? [] }
     : null;
 
   async function showMore() {
@@ -135,7 +137,7 @@ export default function SubmissionsTab() {
     setRejectingAll(false);
     try {
       const { rejected } = await adminApi.rejectMatching(filter, note);
-      showSuccess(`Rejected ${rejected.toLocaleString('en-US')} ${rejected === 1 ? 'submission' : 'submissions'}`);
+      showSuccess(`Rejected ${countOf(rejected, ['submission', 'submissions'])}`);
     } catch (failure) {
       showFailure('Failed to reject the submissions', failure);
     }
@@ -167,49 +169,34 @@ export default function SubmissionsTab() {
             {submitter && !listing?.submitters.some((s) => s.name === submitter) && <option value={submitter}>{submitter}</option>}
             {listing?.submitters.map((s) => (
               <option key={s.name} value={s.name}>
-                {s.name} ({s.count.toLocaleString('en-US')})
+                {s.name} ({numberOf(s.count)})
               </option>
             ))}
           </select>
         </label>
         {status === 'pending' && listing && listing.total > 0 && (
           <button type="button" className="button button--ghost button--danger-text" onClick={() => setRejectingAll(true)}>
-            Reject all {listing.total.toLocaleString('en-US')} shown
+            Reject all {numberOf(listing.total)} shown
           </button>
         )}
       </div>
       {listing && (
         <p className="counts" aria-live="polite">
           <span>
-            <strong>{listing.total.toLocaleString('en-US')}</strong> {status === 'pending' ? 'waiting' : status}
+            <strong>{numberOf(listing.total)}</strong> {status === 'pending' ? 'waiting' : status}
           </span>
           <span>
-            <strong>{listing.submissions.length.toLocaleString('en-US')}</strong> listed
+            <strong>{numberOf(listing.submissions.length)}</strong> listed
           </span>
         </p>
       )}
-      {error && (
-        <p className="error-box" role="alert">
-          {error}
-        </p>
-      )}
-      {list === null ? (
-        <p className="empty">Loading…</p>
-      ) : list.length === 0 ? (
-        <p className="empty">{q || submitter ? 'Nothing matches this filter.' : status === 'pending' ? 'No submissions are waiting. New ones appear here as visitors send them.' : 'None yet.'}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Thumbnail</th>
-                <th scope="col">Title</th>
-                <th scope="col">Platform</th>
-                <th scope="col">Submitted by</th>
-                <th scope="col">When</th>
-                <th scope="col">{status === 'pending' ? 'Actions' : 'Review'}</th>
-              </tr>
-            </thead>
+      <DataView
+        value={list}
+        error={error}
+        empty={q || submitter ? 'Nothing matches this filter.' : status === 'pending' ? 'No submissions are waiting. New ones appear here as visitors send them.' : 'None yet.'}
+      >
+        {(list) => (
+          <Table columns={['Thumbnail', 'Title', 'Platform', 'Submitted by', 'When', status === 'pending' ? 'Actions' : 'Review']}>
             <tbody>
               {list.map((s) => (
                 <tr key={s.id} data-submission-id={s.id}>
@@ -239,13 +226,13 @@ export default function SubmissionsTab() {
                 </tr>
               ))}
             </tbody>
-          </table>
-        </div>
-      )}
+          </Table>
+        )}
+      </DataView>
       {listing?.nextCursor && (
         <div className="list-more">
           <button type="button" className="button button--ghost" onClick={() => void showMore()} disabled={loadingMore}>
-            {loadingMore ? 'Loading…' : `Show more (${(listing.total - listing.submissions.length).toLocaleString('en-US')} left)`}
+            {loadingMore ? 'Loading…' : `Show more (${numberOf(listing.total - listing.submissions.length)} left)`}
           </button>
         </div>
       )}
@@ -266,7 +253,7 @@ function RejectAllDialog(props: { total: number; filter: string; onConfirm: (not
   return (
     <Modal title="Reject submissions" onClose={props.onCancel}>
       <div className="modal__text">
-        Reject all <strong>{props.total.toLocaleString('en-US')}</strong> waiting submissions{props.filter ? ` ${props.filter}` : ''}? They stay listed under Rejected.
+        Reject all <strong>{numberOf(props.total)}</strong> waiting {formFor(props.total, ['submission', 'submissions'])}{props.filter ? ` ${props.filter}` : ''}? They stay listed under Rejected.
       </div>
       <label className="field">
         Note (optional)
@@ -277,7 +264,7 @@ function RejectAllDialog(props: { total: number; filter: string; onConfirm: (not
           Cancel
         </button>
         <button type="button" className="button button--danger" onClick={() => props.onConfirm(note)}>
-          Reject {props.total.toLocaleString('en-US')}
+          Reject {numberOf(props.total)}
         </button>
       </div>
     </Modal>

@@ -2,22 +2,31 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ApiTokenDto, CreatedApiTokenDto } from '../../../../src/shared/api/index.ts';
 import { ConfirmDialog } from '../../../components/Modal.tsx';
+import { DataView, Table } from '../../../components/DataView.tsx';
+import { ErrorBox } from '../../../components/FormParts.tsx';
 import { adminApi } from '../admin-api.ts';
-import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
+import { reasonOf, serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime } from '../format.ts';
 
 export default function TokensTab() {
   const [tokens, setTokens] = useState<ApiTokenDto[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedApiTokenDto | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<ApiTokenDto | null>(null);
 
   const reload = () =>
-    adminApi.tokens().then(setTokens, (failure: unknown) => {
-      setTokens([]);
-      showFailure('Failed to load API tokens', failure);
-    });
+    adminApi.tokens().then(
+      (list) => {
+        setTokens(list);
+        setLoadError(null);
+      },
+      (failure: unknown) => {
+        setLoadError(reasonOf(failure));
+        showFailure('Failed to load API tokens', failure);
+      },
+    );
   useEffect(() => void reload(), []);
 
   async function create(event: FormEvent) {
@@ -60,11 +69,7 @@ export default function TokensTab() {
           Create token
         </button>
       </form>
-      {error && (
-        <p className="error-box" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorBox error={error} />
       {created && (
         <div className="panel" role="status">
           <strong>Copy the secret of "{created.name}" now: it is shown only once.</strong>
@@ -83,21 +88,9 @@ export default function TokensTab() {
           </div>
         </div>
       )}
-      {tokens === null ? (
-        <p className="empty">Loading…</p>
-      ) : tokens.length === 0 ? (
-        <p className="empty">No API tokens yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
+      <DataView value={tokens} error={loadError} empty="No API tokens yet.">
+        {(tokens) => (
+          <Table columns={['Name', 'Created', 'Last used', 'Actions']}>
             <tbody>
               {tokens.map((token) => (
                 <tr key={token.id}>
@@ -112,9 +105,9 @@ export default function TokensTab() {
                 </tr>
               ))}
             </tbody>
-          </table>
-        </div>
-      )}
+          </Table>
+        )}
+      </DataView>
       {revoking && (
         <ConfirmDialog
           title="Revoke token"
