@@ -18,10 +18,13 @@ import type { ErrorDto } from '../shared/api/index.ts';
 export class HttpError extends Error {
   readonly status: number;
   readonly details: ErrorDto['details'];
-  constructor(status: number, message: string, details?: ErrorDto['details']) {
+  /** Flags the answer carries beside the sentence (ErrorDto's `queueEmpty`). */
+  readonly flags: Pick<ErrorDto, 'queueEmpty'>;
+  constructor(status: number, message: string, details?: ErrorDto['details'], flags: Pick<ErrorDto, 'queueEmpty'> = {}) {
     super(message);
     this.status = status;
     this.details = details;
+    this.flags = flags;
   }
 }
 
@@ -125,7 +128,7 @@ export function errorHandler(availability?: DatabaseAvailability): Middleware {
       const known = toHttpError(error);
       if (known) {
         ctx.status = known.status;
-        ctx.body = { error: known.message, ...(known.details ? { details: known.details } : {}) } satisfies ErrorDto;
+        ctx.body = { error: known.message, ...(known.details ? { details: known.details } : {}), ...known.flags } satisfies ErrorDto;
         return;
       }
       if (availability ? availability.noteFailure(error) : isDatabaseUnavailable(error)) {

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { evaluationEndpoints as api, type ErrorDto } from '../../shared/api/index.ts';
+import { evaluationEndpoints as api } from '../../shared/api/index.ts';
 import type { CommandDeps } from '../../domain/command.ts';
 import type { AppContext, AppState } from '../../http/context.ts';
 import { runAs } from '../../http/command.ts';
@@ -42,13 +42,8 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
         return evaluatorStats(ctx.state.em, needEvaluator(query.evaluatorId));
       case 'next': {
         const item = await drawer.next(ctx.state.em, needEvaluator(query.evaluatorId));
-        if (!item) {
-          // Not an error of the pipeline but an answer raters expect: the Error schema's 404 with
-          // queueEmpty. It is no success body of the contract, so it is set here, not returned.
-          ctx.status = 404;
-          ctx.body = { queueEmpty: true, error: 'No streams available for evaluation. Check back later!' } satisfies ErrorDto & { queueEmpty: true };
-          return undefined as never;
-        }
+        // An answer raters expect, in the Error schema: a 404 flagged queueEmpty.
+        if (!item) throw new HttpError(404, 'No streams available for evaluation. Check back later!', undefined, { queueEmpty: true });
         return item;
       }
       default:

@@ -39,4 +39,6 @@ export const RequestHeadersDto = z.strictObject({ user_agent: z.string().nullabl
 export interface ErrorDto {
   error: string;
   details?: { path: string; message: string }[];
+  /** Raters' next item: nothing is waiting (a 404 raters expect, not a failure). */
+  queueEmpty?: true;
 }
