@@ -4,6 +4,7 @@
  * frame (scrolling wrapper, column headers). Styles in data-view.css.
  */
 import type { ReactNode } from 'react';
+import { numberOf } from '../lib/count.ts';
 import { ErrorBox } from './FormParts.tsx';
 import './data-view.css';
 
@@ -50,6 +51,17 @@ export function Table({ columns, children, label }: { columns: readonly Column[]
         </thead>
         {children}
       </table>
+    </div>
+  );
+}
+
+/** The one "Show more" under a paged list, with how many are left when that is known. */
+export function ShowMore({ onMore, loading, left, small }: { onMore: () => void; loading: boolean; left?: number | null; small?: boolean }) {
+  return (
+    <div className="list-more">
+      <button type="button" className={`button button--ghost${small ? ' button--small' : ''}`} onClick={onMore} disabled={loading}>
+        {loading ? 'Loading…' : left == null ? 'Show more' : `Show more (${numberOf(Math.max(0, left))} left)`}
+      </button>
     </div>
   );
 }

@@ -6,12 +6,13 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router-dom';
-import { toast, Toaster } from 'sonner';
-import { Brand } from '../../components/Brand.tsx';
+import { Toaster } from 'sonner';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { numberOf } from '../../lib/count.ts';
 import { store } from '../../lib/store.ts';
 import { adminApi } from './admin-api.ts';
 import { ADMIN_TABS, type AdminTab } from './tabs.ts';
+import { showFailure } from './feedback.ts';
 import { useAdminLive } from './useAdminLive.ts';
 import './admin.css';
 
@@ -39,18 +40,13 @@ export function AdminShell() {
       await adminApi.logout();
       navigate('/login', { replace: true });
     } catch (error) {
-      toast.error('Could not log out', { description: error instanceof Error ? error.message : 'Unknown error' });
+      showFailure('Could not log out', error);
     }
   }
 
   return (
     <div className="admin">
-      <title>Admin Dashboard · Nature Wall</title>
-      <header className="admin__header">
-        <div className="admin__title">
-          <Brand />
-          <h1>Admin Dashboard</h1>
-        </div>
+      <PageHeader title="Admin Dashboard">
         <div className="admin__actions">
           <Link className="button button--ghost button--small" to="/admin/evaluate">
             Evaluate Quality
@@ -70,7 +66,7 @@ export function AdminShell() {
             </button>
           </span>
         </div>
-      </header>
+      </PageHeader>
       <nav className="admin__tabs" aria-label="Admin sections">
         {ADMIN_TABS.map((tab) => (
           <NavLink key={tab.path} className="admin__tab" to={`/admin/${tab.path}`}>

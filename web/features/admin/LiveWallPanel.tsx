@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Toaster } from 'sonner';
 import type { SceneDto, StreamDto } from '../../../src/shared/api/index.ts';
-import { DataView } from '../../components/DataView.tsx';
+import { DataView, ShowMore } from '../../components/DataView.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { countOf } from '../../lib/count.ts';
 import { adminApi } from './admin-api.ts';
@@ -98,13 +98,7 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
             </ul>
               )}
             </DataView>
-            {streams.hasMore && (
-              <div className="list-more">
-                <button type="button" className="button button--ghost button--small" onClick={streams.showMore} disabled={streams.loadingMore}>
-                  {streams.loadingMore ? 'Loading…' : 'Show more'}
-                </button>
-              </div>
-            )}
+            {streams.hasMore && <ShowMore onMore={streams.showMore} loading={streams.loadingMore} small />}
           </div>
         )
       ) : editingScene ? (

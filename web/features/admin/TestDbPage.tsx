@@ -2,7 +2,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { DatabaseTestDto, InitializeDto } from '../../../src/shared/api/index.ts';
-import { Brand } from '../../components/Brand.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { reasonOf } from '../../lib/errors.ts';
 import { adminApi } from './admin-api.ts';
 import './admin.css';
 
@@ -17,7 +18,7 @@ export function TestDbPage() {
     try {
       setTest({ state: 'success', result: await adminApi.testDatabase() });
     } catch (error) {
-      setTest({ state: 'error', reason: error instanceof Error && error.message ? error.message : 'Unknown error' });
+      setTest({ state: 'error', reason: reasonOf(error) });
     }
   }
 
@@ -26,22 +27,17 @@ export function TestDbPage() {
     try {
       setInit({ result: await adminApi.initialize() });
     } catch (error) {
-      setInit({ error: error instanceof Error && error.message ? error.message : 'Unknown error' });
+      setInit({ error: reasonOf(error) });
     }
   }
 
   return (
     <div className="admin">
-      <title>Database test · Nature Wall</title>
-      <header className="admin__header">
-        <div className="admin__title">
-          <Brand />
-          <h1>Database connection test</h1>
-        </div>
+      <PageHeader title="Database connection test" documentTitle="Database test">
         <Link className="button button--ghost button--small" to="/admin">
           Back to the admin dashboard
         </Link>
-      </header>
+      </PageHeader>
       <main className="admin__main">
         <section className="panel" aria-labelledby="db-test-title">
           <div className="panel__header">

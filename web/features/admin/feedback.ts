@@ -1,8 +1,9 @@
 /** How the console reports: every failure as a toast with the spec's sentence and the server's reason. */
 import { toast } from 'sonner';
 import { ApiError } from '../../lib/api.ts';
+import { reasonOf } from '../../lib/errors.ts';
 
-export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : 'Unknown error');
+export { reasonOf };
 
 export function showFailure(what: string, error: unknown): void {
   toast.error(what, { description: reasonOf(error) });

@@ -6,10 +6,11 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { StreamDto } from '../../../src/shared/api/index.ts';
 import { analyzeStream, type StreamAnalysis } from '../../../src/shared/streams/analysis.ts';
-import { Brand } from '../../components/Brand.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { Player } from '../../components/Player/Player.tsx';
 import type { PlayerPhase } from '../../components/Player/machine.ts';
 import { call } from '../../lib/api.ts';
+import { reasonOf } from '../../lib/errors.ts';
 import '../admin/admin.css';
 import './debug.css';
 
@@ -78,7 +79,7 @@ export function DebugPage() {
       setSaveError(null);
       log(`Saved "${stream.name}" as stream #${stream.id}`);
     } catch (error) {
-      const message = `Failed to save stream: ${error instanceof Error ? error.message : 'Unknown error'}`;
+      const message = `Failed to save stream: ${reasonOf(error)}`;
       setSaveError(message);
       log(message);
     }
@@ -87,16 +88,11 @@ export function DebugPage() {
   const a = loaded?.analysis;
   return (
     <div className="admin">
-      <title>Stream Debug View · Nature Wall</title>
-      <header className="admin__header">
-        <div className="admin__title">
-          <Brand />
-          <h1>Stream Debug View</h1>
-        </div>
+      <PageHeader title="Stream Debug View">
         <Link className="button button--ghost button--small" to="/">
           Back to App
         </Link>
-      </header>
+      </PageHeader>
       <main className="admin__main debug">
         <section className="panel" aria-label="Load a stream">
           <form

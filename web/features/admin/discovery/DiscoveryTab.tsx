@@ -19,6 +19,7 @@ import { itemsOf } from '../live/live.ts';
 import { discoveryJobsAtom, discoverySourcesAtom, discoveryStatsAtom, loadDiscovery as reload, newestFirst } from './discovery.live.ts';
 import { cardState, foundAdded, jobSourceName, jobTally, lastRunText, newestJobOf, PLATFORM_LABELS } from './rules.ts';
 import { SourceForm } from './SourceForm.tsx';
+import './discovery.css';
 
 const SAFETY_REFRESH_MS = 30_000;
 const AFTER_RUN_MS = 2_000;

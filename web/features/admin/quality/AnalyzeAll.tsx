@@ -7,6 +7,7 @@ import { countOf } from '../../../lib/count.ts';
 import { valueOf } from '../live/live.ts';
 import { qualityRunAtom, runFailuresAtom, startedRun } from './quality.live.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
+import './quality.css';
 
 export function AnalyzeAllButton() {
   const run = valueOf(useAtomValue(qualityRunAtom, { store }));

@@ -11,6 +11,7 @@ import { adminApi } from '../admin-api.ts';
 import { formatDateTime } from '../format.ts';
 import { useLiveFetch } from '../live/live.ts';
 import { lastAnalysisAtom } from './quality.live.ts';
+import './quality.css';
 
 function ScoreChart({ analyses }: { analyses: readonly QualityAnalysisDto[] }) {
   const box = useRef<HTMLDivElement>(null);

@@ -9,6 +9,7 @@ import { store } from '../../../lib/store.ts';
 import { numberOf as count } from '../../../lib/count.ts';
 import { valueOf } from '../live/live.ts';
 import { qualityQueueAtom } from './quality.live.ts';
+import './quality.css';
 
 export function QueuePanel() {
   const queue = valueOf(useAtomValue(qualityQueueAtom, { store }));

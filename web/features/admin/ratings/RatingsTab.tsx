@@ -11,6 +11,7 @@ import { evaluationColor, evaluatorLabel } from '../../evaluate/evaluate-rules.t
 import { adminApi } from '../admin-api.ts';
 import { useLiveFetch } from '../live/live.ts';
 import { ratingsNewsAtom } from './ratings.live.ts';
+import './ratings.css';
 
 const RECENT_SHOWN = 5;
 

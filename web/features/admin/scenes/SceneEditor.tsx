@@ -25,11 +25,12 @@ import { CloseIcon, PlusIcon } from '../../../components/icons.tsx';
 import { sceneRef } from '../../../lib/api.ts';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
 import { ErrorBox } from '../../../components/FormParts.tsx';
-import { DataView } from '../../../components/DataView.tsx';
+import { DataView, ShowMore } from '../../../components/DataView.tsx';
 import { numberOf } from '../../../lib/count.ts';
 import { addToSlots, filledCount, moveSlot, placedIds, placeInSlot, removeFromSlots, slotsOf, type Slots } from './slots.ts';
 import { useStreamsById } from '../streams/streams.live.ts';
 import { useStreamPages } from '../streams/useStreamPages.ts';
+import './scenes.css';
 
 export interface SceneDraft {
   name: string;
@@ -289,13 +290,7 @@ export function SceneEditor(props: {
                     </ul>
                   )}
                 </DataView>
-                {pages.hasMore && (
-                  <div className="list-more">
-                    <button type="button" className="button button--ghost button--small" onClick={pages.showMore} disabled={pages.loadingMore}>
-                      {pages.loadingMore ? 'Loading…' : 'Show more'}
-                    </button>
-                  </div>
-                )}
+                {pages.hasMore && <ShowMore onMore={pages.showMore} loading={pages.loadingMore} small />}
               </>
             )}
           </fieldset>

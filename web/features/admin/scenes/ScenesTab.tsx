@@ -23,6 +23,7 @@ import { Thumbnail } from '../../../components/Thumbnail.tsx';
 import { LayoutPreview, SceneEditor, sceneInput, type SceneDraft } from './SceneEditor.tsx';
 import { defaultSceneAtom, loadDefaultScene, loadScenes, rememberScene, scenesAtom, sceneStreamsAtom } from './scenes.live.ts';
 import { placedIds, slotsOf } from './slots.ts';
+import './scenes.css';
 
 /** A scene card shows up to this many of its streams. */
 const PREVIEWED = 4;

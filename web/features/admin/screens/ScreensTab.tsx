@@ -15,6 +15,7 @@ import { screensAtom } from '../presence/presence.live.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime, timeAgo } from '../format.ts';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
+import './screens.css';
 
 const KIND_NAMES = { wall: 'Wall', kiosk: 'Kiosk', admin: 'Admin console', rater: 'Rater' } as const;
 

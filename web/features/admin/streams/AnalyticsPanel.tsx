@@ -6,6 +6,7 @@ import { numberOf } from '../../../lib/count.ts';
 import { store } from '../../../lib/store.ts';
 import { GRADE_LABELS } from './stream-filters.ts';
 import { poolAnalyticsAtom } from './streams.live.ts';
+import './streams.css';
 
 export function AnalyticsPanel() {
   const a = useAtomValue(poolAnalyticsAtom, { store });

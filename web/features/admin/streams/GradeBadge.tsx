@@ -5,6 +5,7 @@ import { useAtomValue } from 'jotai';
 import { store } from '../../../lib/store.ts';
 import { lastAnalysisAtom } from '../quality/quality.live.ts';
 import { formatDateTime } from '../format.ts';
+import './streams.css';
 
 export function GradeBadge({ stream }: { stream: StreamDto }) {
   const score = stream.quality_score;

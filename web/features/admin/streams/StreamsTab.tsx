@@ -19,7 +19,7 @@ import { HistoryModal } from '../quality/HistoryModal.tsx';
 import { ReanalyzeButton } from '../quality/ReanalyzeButton.tsx';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
 import { ConfirmDialog, Modal } from '../../../components/Modal.tsx';
-import { DataView, Table } from '../../../components/DataView.tsx';
+import { DataView, ShowMore, Table } from '../../../components/DataView.tsx';
 import { Options } from '../../../components/FormParts.tsx';
 import { call } from '../../../lib/api.ts';
 import { numberOf } from '../../../lib/count.ts';
@@ -34,6 +34,7 @@ import { saveStream } from '../saving.ts';
 import { DEFAULT_FILTERS, filterQuery, GRADE_LABELS, pageQuery, SORT_LABELS, type StreamFilters } from './stream-filters.ts';
 import { forgetDeleted, rememberWritten, streamsChangedAtom } from './streams.live.ts';
 import { useStreamPages } from './useStreamPages.ts';
+import './streams.css';
 
 /** Above this many rows the table renders only what is on screen (a pool of thousands stays smooth). */
 const VIRTUAL_FROM = 200;
@@ -241,13 +242,7 @@ export default function StreamsTab() {
             </Table>
           )}
         </DataView>
-        {pages.hasMore && pages.rows && (
-          <div className="list-more">
-            <button type="button" className="button button--ghost" onClick={pages.showMore} disabled={pages.loadingMore}>
-              {pages.loadingMore ? 'Loading…' : counts.value ? `Show more (${numberOf(Math.max(0, counts.value.found - pages.rows.length))} left)` : 'Show more'}
-            </button>
-          </div>
-        )}
+        {pages.hasMore && pages.rows && <ShowMore onMore={pages.showMore} loading={pages.loadingMore} left={counts.value ? counts.value.found - pages.rows.length : null} />}
       </section>
       {editing && (
         <Modal title="Edit Stream" onClose={() => setEditing(null)} wide>

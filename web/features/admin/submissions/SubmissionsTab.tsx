@@ -17,7 +17,7 @@ import { Modal } from '../../../components/Modal.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
 import { ErrorBox, Options } from '../../../components/FormParts.tsx';
-import { DataView, Table } from '../../../components/DataView.tsx';
+import { DataView, ShowMore, Table } from '../../../components/DataView.tsx';
 import { countOf, formFor, numberOf } from '../../../lib/count.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { useLiveFetch } from '../live/live.ts';
@@ -229,13 +229,7 @@ export default function SubmissionsTab() {
           </Table>
         )}
       </DataView>
-      {listing?.nextCursor && (
-        <div className="list-more">
-          <button type="button" className="button button--ghost" onClick={() => void showMore()} disabled={loadingMore}>
-            {loadingMore ? 'Loading…' : `Show more (${numberOf(listing.total - listing.submissions.length)} left)`}
-          </button>
-        </div>
-      )}
+      {listing?.nextCursor && <ShowMore onMore={() => void showMore()} loading={loadingMore} left={listing.total - listing.submissions.length} />}
       {reviewing && (
         <Modal title="Review submission" onClose={() => setReviewing(null)} wide>
           <Review submission={reviewing} onDone={() => setReviewing(null)} />
