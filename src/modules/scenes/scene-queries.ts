@@ -8,6 +8,7 @@ import type { SceneDto, SceneStreamDto } from '../../shared/api/index.ts';
 import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
 import { selectSceneStreams, type Placement } from '../../shared/scenes/selection.ts';
 import type { EntityManager } from '../../db.ts';
+import { preparedRead } from '../../database/prepared-read.ts';
 import { presentStream, streamColumns, type StreamFields } from '../streams/stream.presenter.ts';
 import { presentScene, type SceneFields } from './scene.presenter.ts';
 
@@ -76,13 +77,14 @@ type SceneRow = SceneFields & {
   manual: StreamFields[];
 };
 
+/** A prepared read, planned once per connection: this is every push's and cache fill's query. */
 async function findSceneRow(em: EntityManager, where: SceneWhere): Promise<SceneRow | null> {
   let rows: SceneRow[];
-  if (where === 'default') rows = await em.execute<SceneRow[]>(BY_DEFAULT);
-  else if ('id' in where) rows = await em.execute<SceneRow[]>(BY_ID, [where.id]);
+  if (where === 'default') rows = await preparedRead<SceneRow>(em, BY_DEFAULT);
+  else if ('id' in where) rows = await preparedRead<SceneRow>(em, BY_ID, [where.id]);
   else {
     const id = /^\d{1,10}$/.test(where.ref) && Number(where.ref) <= MAX_INT ? Number(where.ref) : -1;
-    rows = await em.execute<SceneRow[]>(BY_REF, [where.ref, id, where.ref]);
+    rows = await preparedRead<SceneRow>(em, BY_REF, [where.ref, id, where.ref]);
   }
   return rows[0] ?? null;
 }

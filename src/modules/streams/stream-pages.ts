@@ -5,6 +5,7 @@
  * filters count the pool for the analytics (streamAnalytics).
  */
 import type { EntityManager } from '../../db.ts';
+import { preparedRead } from '../../database/prepared-read.ts';
 import { invalid } from '../../domain/errors.ts';
 import type { StreamAnalyticsDto, StreamFilterQuery, StreamListQuery, StreamPageDto, StreamSort } from '../../shared/api/streams.ts';
 import { CATEGORIES } from '../../shared/constants.ts';
@@ -100,18 +101,19 @@ export async function streamPage(em: EntityManager, query: StreamListQuery & { a
     params.push(cursor.key, cursor.id);
   }
   const clause = (parts: string[]) => (parts.length ? `where ${parts.join(' and ')}` : '');
-  const rows = await em.execute<(StreamFields & { sortKey: string })[]>(
+  // Prepared: the SQL takes one of a bounded set of shapes (which filters, which sort).
+  const rows = await preparedRead<StreamFields & { sortKey: string }>(
+    em,
     `select ${COLUMNS}, (${sort.key})::text as "sortKey" from streams st ${clause(where)}
       order by ${sort.key} ${sort.dir}, id ${sort.dir} limit ?`,
     [...params, limit + 1],
-    'all',
   );
   // Counted on the first page only (later pages keep it), and only up to COUNT_CAP: "1,000+"
   // tells an operator as much as 9,412 does, at a fraction of the cost on a pool of thousands.
   // A search is not counted: it answers as the admin types, and its count would double its cost.
   const total = query.cursor || query.q
     ? null
-    : ((await em.execute<{ n: number }[]>(`select count(*)::int as n from (select 1 from streams st ${clause(filters)} limit ${COUNT_CAP + 1}) c`, filterParams, 'all'))[0]?.n ?? 0);
+    : ((await preparedRead<{ n: number }>(em, `select count(*)::int as n from (select 1 from streams st ${clause(filters)} limit ${COUNT_CAP + 1}) c`, filterParams))[0]?.n ?? 0);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
