@@ -8,6 +8,7 @@ import { parseAllowHosts } from './http/safe-fetch.ts';
 import type { JobSettings } from './jobs/queue.ts';
 import type { PlatformSettings } from './modules/platforms/settings.ts';
 import type { QualitySettings } from './modules/quality/quality.jobs.ts';
+import { DEFAULT_FLIP_LEAD_MS } from './realtime/clock.ts';
 
 const flag = (fallback: boolean) =>
   z
@@ -29,6 +30,7 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   EMBEDDED_PG_PORT: port.optional().or(z.literal('').transform(() => undefined)),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  SCENE_FLIP_LEAD_MS: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_FLIP_LEAD_MS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO: flag(true),
   WEB_DIST: z.string().min(1).default('dist/web'),
@@ -76,6 +78,8 @@ export type Config = {
   dataDir: string;
   embeddedPgPort: number | undefined;
   dbPoolMax: number;
+  /** How long after a commit screens show a change (all at once). */
+  sceneFlipLeadMs: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   seedDemo: boolean;
   webDist: string;
@@ -113,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     dbPoolMax: e.DB_POOL_MAX,
+    sceneFlipLeadMs: e.SCENE_FLIP_LEAD_MS,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO,
     webDist: path.resolve(e.WEB_DIST),

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   });
   const server = http.createServer(app.koa.callback());
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
-  const hub = await app.attachHub({ server, adapter });
+  const hub = await app.attachHub({ server, adapter, flipLeadMs: config.sceneFlipLeadMs });
   await app.startJobs();
 
   let closing: Promise<void> | undefined;

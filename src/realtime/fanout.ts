@@ -8,11 +8,14 @@
  *
  * The write's answer waits for the version and the notice (so a read after it sees the new
  * state on any node), not for the pushes to every socket: see README, "Writes and fan-out".
+ * The notice carries the instant screens show the change at (commit + flip lead): walls flip
+ * together, each on its own estimate of the server's clock (src/shared/clock.ts).
  */
 import { z } from 'zod';
 import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
 import type { ChangePublisher, DomainChange } from '../domain/changes.ts';
 import type { Logger } from '../logger.ts';
+import { serverNow } from './clock.ts';
 import type { ChangeNotice, HubServer } from './io-server.ts';
 import type { FeaturePushes, Push } from './pushes.ts';
 import type { SceneDirectory } from './scene-directory.ts';
@@ -25,6 +28,7 @@ const NoticeShape = z.object({
   version: z.number().int().nonnegative(),
   changes: z.array(z.looseObject({ type: z.string() })),
   scenes: z.object({ sceneIds: z.array(z.number().int()), defaultChanged: z.boolean() }),
+  at: z.number(),
 });
 
 export interface Fanout {
@@ -43,8 +47,10 @@ export function createFanout(options: {
   features: readonly FeaturePushes[];
   logger: Logger;
   availability?: DatabaseAvailability | undefined;
+  /** How long after the commit screens show a change (SCENE_FLIP_LEAD_MS): the fan-out and the preload fit in it. */
+  flipLeadMs: number;
 }): Fanout {
-  const { io, directory, versions, screenStates, features, availability } = options;
+  const { io, directory, versions, screenStates, features, availability, flipLeadMs } = options;
   const log = options.logger.child({ component: 'fanout' });
 
   function hasLocalSockets(rooms: readonly string[]): boolean {
@@ -70,7 +76,7 @@ export function createFanout(options: {
     const refs = screenStates.refsToRefresh(notice.scenes);
     if (admins && notice.scenes.defaultChanged && !refs.includes(null)) refs.push(null);
     const resolution = await directory.resolveChange({ sceneIds: admins ? notice.scenes.sceneIds : [], refs });
-    screenStates.apply(notice.version, notice.scenes, resolution);
+    screenStates.apply(notice.version, notice.scenes, resolution, notice.at);
     for (const feature of features) {
       if (!hasLocalSockets(feature.rooms)) continue;
       try {
@@ -100,7 +106,8 @@ export function createFanout(options: {
       directory.invalidate(); // before the write's answer goes out: read-your-writes on this node
       try {
         const [version, scenes] = await Promise.all([versions.next(), directory.affected(changes)]);
-        const notice: ChangeNotice = { version, changes: [...changes], scenes };
+        // One instant for every screen on every node, taken once the change is committed.
+        const notice: ChangeNotice = { version, changes: [...changes], scenes, at: serverNow() + flipLeadMs };
         io.serverSideEmit('nw:changes', notice);
         void enqueue(notice);
       } catch (err) {

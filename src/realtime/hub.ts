@@ -15,6 +15,7 @@ import type { ChangePublisher } from '../domain/changes.ts';
 import type { Logger } from '../logger.ts';
 import type { ScreenCommandName } from '../shared/api/screens.ts';
 import type { AdapterSetup } from './adapter.ts';
+import { DEFAULT_FLIP_LEAD_MS } from './clock.ts';
 import { createFanout } from './fanout.ts';
 import { createIoServer, type HubServer } from './io-server.ts';
 import { createPresence, type PresenceJournal, type ScreenList } from './presence.ts';
@@ -53,6 +54,8 @@ export interface HubOptions {
   presenceJournal?: PresenceJournal;
   /** The features that hear what screens report (playback health…), see reports.ts. */
   reports?: readonly FeatureReports[];
+  /** SCENE_FLIP_LEAD_MS: how long after a commit screens show the change, all at once. */
+  flipLeadMs?: number;
 }
 
 export interface Hub {
@@ -94,6 +97,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     features: options.features ?? [],
     logger,
     availability: options.availability,
+    flipLeadMs: options.flipLeadMs ?? DEFAULT_FLIP_LEAD_MS,
   });
   handleSockets({ io, node, screenStates, presence, logger: log, authorize: options.authorize, availability: options.availability, reports: options.reports });
 

@@ -6,7 +6,7 @@ import type http from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import type { DomainChange } from '../domain/changes.ts';
 import { isAllowedOrigin } from '../http/origin.ts';
-import type { ClientToServerEvents, PlaybackState, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
+import type { ClientToServerEvents, ClockReport, PlaybackState, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
 import type { AdapterSetup } from './adapter.ts';
 import type { Affected } from './scene-directory.ts';
 
@@ -15,6 +15,8 @@ export interface ChangeNotice {
   version: number;
   changes: DomainChange[];
   scenes: Affected;
+  /** The server time at which screens show what the changes alter (see SceneStatePayload.at). */
+  at: number;
 }
 
 /** A node's answer to a presence request: its own screens. */
@@ -41,6 +43,8 @@ export interface Presence {
   connectedAt: number;
   heartbeatAt: number;
   health: Record<string, PlaybackState> | null;
+  /** The screen's last clock report. */
+  clock: ClockReport | null;
   node: string;
 }
 

@@ -67,6 +67,7 @@ function present(id: string, p: Presence): ScreenPresence {
     connected_at: new Date(p.connectedAt).toISOString(),
     last_heartbeat: new Date(p.heartbeatAt).toISOString(),
     health: p.health ?? {},
+    clock: p.clock,
     node: p.node,
   };
 }

@@ -7,13 +7,24 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
 import type { Logger } from '../logger.ts';
-import { HealthReport, Registration, type Ack, type PlaybackState } from '../shared/events.ts';
+import { ClockQuestion, HealthReport, Registration, type Ack, type ClockReport, type PlaybackState } from '../shared/events.ts';
+import { serverNow } from './clock.ts';
 import type { HubServer, HubSocket } from './io-server.ts';
 import type { Presence, PresenceTracker } from './presence.ts';
 import type { FeatureReports, ScreenReport } from './reports.ts';
 import { KIND_ROOMS, sessionRoom, targetOf, targetRoom } from './rooms.ts';
 import type { ScreenStates } from './screen-state.ts';
 
+
+/**
+ * Whether a clock report is news for the admins' list: the first one, or one that moved by more
+ * than 10 ms (each refresh moves it by a fraction; pushing every one would be noise).
+ */
+function clockChanged(before: ClockReport | null, after: ClockReport | undefined): boolean {
+  if (!after) return false;
+  if (!before) return true;
+  return Math.abs(after.offset_ms - before.offset_ms) > 10 || Math.abs(after.error_ms - before.error_ms) > 10;
+}
 
 export type Authorization = { ok: true; sessionHash?: string | undefined } | { ok: false; error: string };
 export type Authorize = (registration: Registration, handshake: HubSocket['handshake']) => Promise<Authorization>;
@@ -45,6 +56,8 @@ export function handleSockets(options: {
     }
   }
   const limiter = new RateLimiterMemory({ points: 30, duration: 10 });
+  // Clock samples have a budget of their own: a burst at every (re)connect and every refresh.
+  const clockLimiter = new RateLimiterMemory({ points: 40, duration: 10 });
 
   function reply<T>(ack: unknown, result: Ack<T>): void {
     if (typeof ack === 'function') (ack as (r: Ack<T>) => void)(result);
@@ -91,6 +104,7 @@ export function handleSockets(options: {
         connectedAt: socket.data.presence?.connectedAt ?? now,
         heartbeatAt: now,
         health: null,
+        clock: socket.data.presence?.clock ?? null,
         node,
       };
       socket.data.presence = p;
@@ -125,9 +139,22 @@ export function handleSockets(options: {
       if (changes.length > 0) deliver({ kind: 'playback', screen: { id: this.id, kind: p.kind, device: p.device, sceneId: p.sceneId }, changes });
     }
     p.health = health;
+    const clockMoved = clockChanged(p.clock, parsed.data.clock);
+    if (parsed.data.clock) p.clock = parsed.data.clock;
     p.heartbeatAt = Date.now(); // screens report in periodically: that is their heartbeat
-    if (changed) presence.seen(this.id, p);
+    if (changed || clockMoved) presence.seen(this.id, p);
     reply(ack, { data: { ok: true } });
+  }
+
+  /** One clock sample: the server's time, read as late as possible (just before the answer). */
+  async function onClock(this: HubSocket, raw: unknown, ack: unknown): Promise<void> {
+    try {
+      await clockLimiter.consume(this.id);
+    } catch {
+      return reply(ack, { error: 'Too many clock questions; slow down' });
+    }
+    if (!ClockQuestion.safeParse(raw).success) return reply(ack, { error: 'Invalid clock question: send {}' });
+    reply(ack, { data: { now: serverNow() } });
   }
 
   function onDisconnect(this: HubSocket): void {
@@ -140,6 +167,7 @@ export function handleSockets(options: {
     (socket.conn as { request: unknown }).request = null;
     socket.on('screen:register', onRegister);
     socket.on('screen:health', onHealth);
+    socket.on('clock:sync', onClock);
     socket.on('disconnect', onDisconnect);
     // A recovered connection comes back with its rooms and no registration: check it again.
     if (socket.recovered && socket.data.presence && authorize) {

@@ -9,10 +9,11 @@ import type { HubServer } from './io-server.ts';
 import { parseTargetRoom, targetOf, targetRoom, type Target } from './rooms.ts';
 import { refKey, type Affected, type ResolvedScene, type SceneDirectory, type SceneResolution } from './scene-directory.ts';
 
-export function wallState(version: number, ref: string | null, resolved: ResolvedScene | null): WallState {
+export function wallState(version: number, ref: string | null, resolved: ResolvedScene | null, at?: number): WallState {
   return {
     kind: 'wall',
     version,
+    ...(at === undefined ? {} : { at }),
     follows: ref,
     scene: resolved?.scene ?? null,
     streams: resolved?.streams ?? [],
@@ -20,11 +21,12 @@ export function wallState(version: number, ref: string | null, resolved: Resolve
   };
 }
 
-export function kioskState(version: number, ref: string | null, position: number, resolved: ResolvedScene | null): KioskState {
+export function kioskState(version: number, ref: string | null, position: number, resolved: ResolvedScene | null, at?: number): KioskState {
   const stream = resolved?.streams.find((s) => s.position === position) ?? null;
   return {
     kind: 'kiosk',
     version,
+    ...(at === undefined ? {} : { at }),
     follows: ref,
     position,
     scene: resolved?.scene ?? null,
@@ -38,8 +40,8 @@ export interface ScreenStates {
   stateFor(registration: Registration): Promise<ScreenState>;
   /** The followed references with screens here that a change touching `scenes` must re-resolve. */
   refsToRefresh(scenes: Affected): (string | null)[];
-  /** Pushes fresh state to the screens here that `scenes` concerns, from the change's resolution. */
-  apply(version: number, scenes: Affected, resolution: SceneResolution): void;
+  /** Pushes fresh state to the screens here that `scenes` concerns, from the change's resolution, to be shown at `at`. */
+  apply(version: number, scenes: Affected, resolution: SceneResolution, at: number): void;
   /** Every followed reference with screens here (a resync re-resolves them all). */
   localRefs(): (string | null)[];
   /** Pushes every screen here its current state, under `version` (after an outage). */
@@ -93,6 +95,7 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
     version: number,
     resolution: SceneResolution,
     pushWall: (room: string, ref: string | null, before: number | null | undefined, resolved: ResolvedScene | null) => void,
+    at?: number,
   ): void {
     appliedVersion = Math.max(appliedVersion, version);
     for (const [ref, targets] of localTargets()) {
@@ -103,7 +106,7 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
       for (const target of targets) {
         const room = targetRoom(target);
         markShown(room, resolved?.scene.id ?? null);
-        if (target.kind === 'kiosk') io.local.to(room).emit('kiosk:stream', kioskState(version, ref, target.position, resolved));
+        if (target.kind === 'kiosk') io.local.to(room).emit('kiosk:stream', kioskState(version, ref, target.position, resolved, at));
         else pushWall(room, ref, before, resolved);
       }
     }
@@ -129,17 +132,22 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
       return [...localTargets().keys()].filter(touched);
     },
 
-    apply(version, scenes, resolution) {
-      pushLocal(version, resolution, (room, ref, before, resolved) => {
-        if (resolved) {
-          const payload = { version, scene: resolved.scene, streams: resolved.streams };
-          io.local.to(room).emit(ref === null && scenes.defaultChanged ? 'scene:default-changed' : 'scene:updated', payload);
-        } else if (typeof before === 'number') {
-          io.local.to(room).emit('scene:deleted', { version, scene_id: before });
-        } else {
-          io.local.to(room).emit('screen:state', wallState(version, ref, null));
-        }
-      });
+    apply(version, scenes, resolution, at) {
+      pushLocal(
+        version,
+        resolution,
+        (room, ref, before, resolved) => {
+          if (resolved) {
+            const payload = { version, at, scene: resolved.scene, streams: resolved.streams };
+            io.local.to(room).emit(ref === null && scenes.defaultChanged ? 'scene:default-changed' : 'scene:updated', payload);
+          } else if (typeof before === 'number') {
+            io.local.to(room).emit('scene:deleted', { version, at, scene_id: before });
+          } else {
+            io.local.to(room).emit('screen:state', wallState(version, ref, null, at));
+          }
+        },
+        at,
+      );
     },
 
     localRefs: () => [...localTargets().keys()],

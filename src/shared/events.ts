@@ -43,12 +43,26 @@ export const Registration = z.discriminatedUnion('kind', [
 ]);
 export type Registration = z.infer<typeof Registration>;
 
-/** A screen's report of how its players are doing (presence for admins). */
+/**
+ * How far the screen's own wall clock (`Date`) is from the server's, by its clock estimate
+ * (src/shared/clock.ts), and the bound of that estimate: shown to admins, never used by the server.
+ */
+export const ClockReport = z.strictObject({
+  offset_ms: z.number().min(-366 * 86_400_000).max(366 * 86_400_000),
+  error_ms: z.number().min(0).max(3_600_000),
+});
+export type ClockReport = z.infer<typeof ClockReport>;
+
+/** A screen's report of how its players are doing (presence for admins), and of its clock. */
 export const HealthReport = z.object({
   streams: z
     .array(z.object({ stream_id: z.number().int().positive(), state: z.enum(PLAYBACK_STATES) }))
     .max(MAX_SCENE_STREAMS * 2),
+  clock: ClockReport.optional(),
 });
+
+/** A clock question carries nothing: the answer is the server's time when it was read. */
+export const ClockQuestion = z.strictObject({});
 export type HealthReport = z.infer<typeof HealthReport>;
 
 /** Why a screen has nothing to show. */
@@ -58,6 +72,8 @@ export type ScreenProblem = 'no-default-scene' | 'scene-not-found' | 'no-stream-
 export interface WallState {
   kind: 'wall';
   version: number;
+  /** Pushed changes only: the server time (ms since the epoch) at which every screen shows it. */
+  at?: number;
   /** The slug or id it follows, or null when it follows the default scene. */
   follows: string | null;
   scene: SceneDto | null;
@@ -69,6 +85,8 @@ export interface WallState {
 export interface KioskState {
   kind: 'kiosk';
   version: number;
+  /** Pushed changes only: the server time (ms since the epoch) at which every screen shows it. */
+  at?: number;
   follows: string | null;
   position: number;
   scene: SceneDto | null;
@@ -92,6 +110,11 @@ export type Ack<T> = { data: T } | { error: string; retryAfterMs?: number };
 
 export interface SceneStatePayload {
   version: number;
+  /**
+   * The server time (ms since the epoch) at which every screen shows this: the commit plus the
+   * flip lead (SCENE_FLIP_LEAD_MS). A screen that learns of it later shows it at once.
+   */
+  at?: number;
   scene: SceneDto;
   streams: SceneStreamDto[];
 }
@@ -104,7 +127,7 @@ export interface ServerToClientEvents {
   /** A scene a wall shows changed (its fields, slots, or the streams it resolves to). */
   'scene:updated': (payload: SceneStatePayload) => void;
   /** A scene a wall shows was deleted (deactivated). */
-  'scene:deleted': (payload: { version: number; scene_id: number }) => void;
+  'scene:deleted': (payload: { version: number; at?: number; scene_id: number }) => void;
   /** A kiosk's stream at its position changed. */
   'kiosk:stream': (state: KioskState) => void;
   /** For admin consoles: the stream pool changed. */
@@ -137,6 +160,8 @@ export interface ServerToClientEvents {
 export interface ClientToServerEvents {
   'screen:register': (registration: Registration, ack: (result: Ack<ScreenState>) => void) => void;
   'screen:health': (report: HealthReport, ack?: (result: Ack<{ ok: true }>) => void) => void;
+  /** One sample of the screen's clock estimate: the server's time (ms since the epoch, fractional) when it answered. */
+  'clock:sync': (question: Record<string, never>, ack: (result: Ack<{ now: number }>) => void) => void;
 }
 
 export { SOCKET_OPTIONS } from './socket-options.ts';

@@ -6,7 +6,8 @@
  */
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import type { ScreenCommandName } from './api/screens.ts';
-import type { ClientToServerEvents, HealthReport, Registration, ServerToClientEvents } from './events.ts';
+import { CLOCK_BURST, CLOCK_REFRESH_MS, estimateClock, type ClockEstimate, type ClockSample } from './clock.ts';
+import type { Ack, ClientToServerEvents, HealthReport, Registration, ServerToClientEvents } from './events.ts';
 import { SOCKET_OPTIONS } from './socket-options.ts'; // not events.ts: a screen need not download zod
 import type { ScreenMessage } from './screen-state.ts';
 
@@ -23,6 +24,8 @@ export interface ScreenClientOptions {
   onCommand?: (command: ScreenCommandName) => void;
   /** `retrying`: a passing failure (the database is away); the client asks again by itself. */
   onError?: (error: string, retrying: boolean) => void;
+  /** A fresh estimate of the server's clock (after each burst of samples: connect, reconnect, refresh). */
+  onClock?: (estimate: ClockEstimate) => void;
   socketOptions?: Partial<ManagerOptions & SocketOptions>;
 }
 
@@ -30,8 +33,13 @@ export interface ScreenClient {
   socket: ScreenSocket;
   /** Tell the hub how the players are doing (presence for admins). */
   reportHealth(report: HealthReport): void;
+  /** The latest estimate of the server's clock, null before the first burst has answered. */
+  clock(): ClockEstimate | null;
   close(): void;
 }
+
+/** How long one clock sample may take before it is given up (a lost answer must not stall a burst). */
+const CLOCK_SAMPLE_TIMEOUT_MS = 2_000;
 
 export function connectScreen(options: ScreenClientOptions): ScreenClient {
   const socketOptions = { ...SOCKET_OPTIONS, ...options.socketOptions } as Partial<ManagerOptions & SocketOptions>;
@@ -40,9 +48,48 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
 
   options.onStatus?.('connecting');
   let retry: ReturnType<typeof setTimeout> | undefined;
+
+  // The server's clock: a burst of samples, one at a time (never queued behind each other),
+  // at every connect and every CLOCK_REFRESH_MS; each burst's estimate replaces the last.
+  let estimate: ClockEstimate | null = null;
+  let syncing = false;
+  const sample = () =>
+    new Promise<ClockSample | null>((resolve) => {
+      const sentAt = performance.now();
+      socket.timeout(CLOCK_SAMPLE_TIMEOUT_MS).emit('clock:sync', {}, (err: Error | null, result: Ack<{ now: number }>) => {
+        const receivedAt = performance.now();
+        resolve(!err && 'data' in result ? { sentAt, serverTime: result.data.now, receivedAt } : null);
+      });
+    });
+  // Only screens flip on the server's clock; consoles and raters have no use for it.
+  const keepsTime = options.registration.kind === 'wall' || options.registration.kind === 'kiosk';
+  const syncClock = async () => {
+    if (syncing || !keepsTime) return;
+    syncing = true;
+    try {
+      const samples: ClockSample[] = [];
+      for (let i = 0; i < CLOCK_BURST && socket.connected; i++) {
+        const s = await sample();
+        if (s) samples.push(s);
+      }
+      const next = estimateClock(samples);
+      if (next) {
+        estimate = next;
+        options.onClock?.(next);
+      }
+    } finally {
+      syncing = false;
+    }
+  };
+  const clockRefresh = keepsTime
+    ? setInterval(() => {
+        if (socket.connected) void syncClock();
+      }, CLOCK_REFRESH_MS)
+    : undefined;
   const register = () => {
     clearTimeout(retry);
     socket.emit('screen:register', options.registration, (result) => {
+      void syncClock(); // after the state: what to show first comes before when to flip next
       if ('data' in result) return onMessage({ type: 'state', state: result.data });
       const retrying = result.retryAfterMs !== undefined;
       options.onError?.(result.error, retrying);
@@ -72,8 +119,10 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
     reportHealth(report) {
       if (socket.connected) socket.emit('screen:health', report);
     },
+    clock: () => estimate,
     close() {
       clearTimeout(retry);
+      clearInterval(clockRefresh);
       socket.close();
     },
   };

@@ -8,7 +8,7 @@ import type { KioskState, Registration, SceneStatePayload, ScreenState, WallStat
 export type ScreenMessage =
   | { type: 'state'; state: ScreenState }
   | { type: 'scene'; payload: SceneStatePayload }
-  | { type: 'scene-deleted'; payload: { version: number; scene_id: number } }
+  | { type: 'scene-deleted'; payload: { version: number; at?: number; scene_id: number } }
   | { type: 'kiosk'; state: KioskState };
 
 /** What the screen registered as: the frame every message is read in. */

@@ -5,7 +5,7 @@
  * playback health, Reload; failures shown.
  */
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, markWindow, test, windowMarker, world } from './support/fixtures.ts';
+import { expect, markWindow, shownCardNames, test, windowMarker, world } from './support/fixtures.ts';
 import { signIn } from './support/admin.ts';
 
 async function adminPage(context: BrowserContext, path = '/admin/streams'): Promise<Page> {
@@ -129,7 +129,7 @@ test('scenes: build a manual scene by dragging, reorder with the keyboard, make 
   await expect(confirm).toContainText('connected');
   await confirm.getByRole('button', { name: 'Switch all screens' }).click();
   await expect(wall.getByRole('heading', { level: 1 })).toHaveText('Dragged Together');
-  await expect(wall.locator('.stream-card h2')).toHaveText([world.streams.dusk.name, world.streams.reef.name, world.streams.savanna.name]);
+  await expect.poll(() => shownCardNames(wall)).toEqual([world.streams.dusk.name, world.streams.reef.name, world.streams.savanna.name]);
   await expect(kiosk.getByRole('heading', { level: 1 })).toHaveText(world.streams.reef.name);
   expect(await windowMarker(wall)).toBe('kept');
   expect(await windowMarker(kiosk)).toBe('kept');

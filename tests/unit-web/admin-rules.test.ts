@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { adminScoreColor, gradeColor, qualityGrade } from '../../src/shared/quality/grade.ts';
 import { addToSlots, filledCount, moveSlot, placedIds, placeInSlot, removeFromSlots, slotsOf } from '../../web/features/admin/scenes/slots.ts';
 import { DEFAULT_FILTERS, filterQuery, pageQuery, type StreamFilters } from '../../web/features/admin/streams/stream-filters.ts';
+import { clockText } from '../../web/features/admin/format.ts';
 
 describe('the stream table asks the server (spec §5: search, filters, sort are the server\'s one rule)', () => {
   it.each([
@@ -72,5 +73,15 @@ describe('scene slots (spec §5)', () => {
   });
   it('names the placed streams (hidden from the available list)', () => {
     expect(placedIds([4, null, 9, null, null])).toEqual([4, 9]);
+  });
+});
+
+describe("a screen's clock, as its row in the Screens tab says it", () => {
+  it.each([
+    ['a clock that is right', { offset_ms: 2, error_ms: 0.4 }, 'Own clock right · in step to ±0.4 ms'],
+    ['a screen behind the server (positive offset)', { offset_ms: 1_850, error_ms: 3.25 }, 'Own clock 1.9 s behind · in step to ±3.3 ms'],
+    ['a screen ahead of it', { offset_ms: -420, error_ms: 12.6 }, 'Own clock 420 ms ahead · in step to ±13 ms'],
+  ])('%s', (_rule, clock, text) => {
+    expect(clockText(clock)).toBe(text);
   });
 });

@@ -40,6 +40,7 @@ function present(row: ScreenSighting): ScreenPresence {
     connected_at: row.connectedAt.toISOString(),
     last_heartbeat: row.lastSeenAt.toISOString(),
     health: row.health as Record<string, PlaybackState>,
+    clock: null, // a screen that is not connected has no clock to speak of
     node: row.node,
   };
 }

@@ -44,6 +44,10 @@ export const ScreenPresence = z.strictObject({
   connected_at: IsoDate,
   last_heartbeat: IsoDate,
   health: z.record(z.string(), z.enum(PLAYBACK_STATES)).describe('Playback per stream id as last reported by the screen'),
+  clock: z
+    .strictObject({ offset_ms: z.number(), error_ms: z.number() })
+    .nullable()
+    .describe("How far the screen's own clock is from the server's, and the bound of that estimate (null: not reported, or offline)"),
   node: z.string(),
 });
 export type ScreenPresence = z.output<typeof ScreenPresence>;

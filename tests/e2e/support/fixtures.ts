@@ -38,3 +38,16 @@ export async function windowMarker(page: Page): Promise<string | undefined> {
 export async function videoTime(page: Page, selector = 'video'): Promise<number> {
   return page.locator(selector).first().evaluate((video: HTMLVideoElement) => video.currentTime);
 }
+
+/**
+ * The names a viewer's cards show, in the order a visitor sees them (their positions): the card
+ * elements themselves keep their DOM order across flips, so that no player is moved or reloaded.
+ */
+export async function shownCardNames(page: Page): Promise<string[]> {
+  return page.$$eval('.stream-card:not(.stream-card--incoming)', (cards) =>
+    cards
+      .map((card) => ({ position: Number(card.getAttribute('data-position')), name: card.querySelector('h2')?.textContent ?? '' }))
+      .sort((a, b) => a.position - b.position)
+      .map((card) => card.name),
+  );
+}

@@ -15,3 +15,17 @@ export function timeAgo(iso: string, now = Date.now()): string {
   if (hours < 24) return `${hours} h ago`;
   return formatDateTime(iso);
 }
+
+/**
+ * A screen's clock as its row says it: how far the screen's own clock is from the server's (it
+ * flips on the server's, so this is for the technician who wonders why its page shows another
+ * time), and how closely it flips in step — the bound of its estimate.
+ */
+export function clockText(clock: { offset_ms: number; error_ms: number }): string {
+  const off = Math.abs(clock.offset_ms);
+  const amount = off >= 1000 ? `${(off / 1000).toFixed(1)} s` : `${Math.round(off)} ms`;
+  // offset = server − screen: a positive offset is a screen behind the server.
+  const own = off < 5 ? 'Own clock right' : `Own clock ${amount} ${clock.offset_ms > 0 ? 'behind' : 'ahead'}`;
+  const bound = clock.error_ms < 10 ? clock.error_ms.toFixed(1) : String(Math.round(clock.error_ms));
+  return `${own} · in step to ±${bound} ms`;
+}

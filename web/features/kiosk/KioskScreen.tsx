@@ -3,14 +3,18 @@
  * scene, full screen. It follows the default scene (or the named one) through the scene
  * controller, so a new default scene or an edited stream shows at once.
  */
+import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { ConnectionPill } from '../../components/ConnectionPill.tsx';
 import { RefreshIcon } from '../../components/icons.tsx';
 import { Player } from '../../components/Player/Player.tsx';
 import { StatusScreen } from '../../components/StatusScreen.tsx';
+import { store } from '../../lib/store.ts';
 import { useElapsed } from '../../lib/useElapsed.ts';
+import { waitingStateAtom } from '../screen/atoms.ts';
 import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
+import { useStagedStreams } from '../screen/staging.ts';
 import { useKioskState } from '../screen/useWallState.ts';
 import { invalidPositionMessage, KIOSK_REFETCH_MS, parseKioskPosition } from './position.ts';
 import './kiosk.css';
@@ -38,6 +42,9 @@ export function KioskScreen() {
     { resyncEveryMs: KIOSK_REFETCH_MS },
   );
   const { state, error } = useKioskState();
+  const waiting = useAtomValue(waitingStateAtom, { store });
+  const next = waiting?.state.kind === 'kiosk' ? waiting.state.stream : null;
+  const players = useStagedStreams(state?.stream ? [state.stream] : [], next ? [next] : null);
   const timedOut = useElapsed(position !== null && state === null && error === null, FIRST_STATE_TIMEOUT_MS, generation);
   const retry = () => {
     setGeneration((n) => n + 1);
@@ -83,18 +90,23 @@ export function KioskScreen() {
     <main className="kiosk" data-stream-id={stream.id} data-scene-id={state.scene?.id ?? ''}>
       <title>{`${stream.name} · Stream ${position} · Nature Wall`}</title>
       <div className="kiosk__player">
-        <Player
-          key={playerKey}
-          stream={stream}
-          deferMedia={false}
-          renderLoading={() => (
-            <div className="player__overlay" role="status">
-              <span className="spinner" aria-hidden="true" />
-              <p>Loading Stream {position}...</p>
-            </div>
-          )}
-          renderError={(retryPlayer) => <KioskFailure message={couldNotLoad} onRetry={retryPlayer} />}
-        />
+        {/* The stream shown, and the one its position shows after the next flip, loading beneath. */}
+        {players.map(({ item, incoming }) => (
+          <div key={item.id} className={incoming ? 'kiosk__stage kiosk__stage--incoming' : 'kiosk__stage'} aria-hidden={incoming || undefined} inert={incoming}>
+            <Player
+              key={playerKey}
+              stream={item}
+              deferMedia={false}
+              renderLoading={() => (
+                <div className="player__overlay" role="status">
+                  <span className="spinner" aria-hidden="true" />
+                  <p>Loading Stream {position}...</p>
+                </div>
+              )}
+              renderError={(retryPlayer) => <KioskFailure message={couldNotLoad} onRetry={retryPlayer} />}
+            />
+          </div>
+        ))}
       </div>
       <header className="kiosk__label">
         <span className="kiosk__position" aria-label={`Position ${position}`}>

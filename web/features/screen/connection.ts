@@ -1,8 +1,9 @@
 /**
- * A screen's live link to the scene controller: register (again after every reconnect), fold
- * every push into the one store through screenMessageAtom (version rule), and report playback
- * health. Screens call useScreenConnection with what they show; everything they render comes
- * from screenStateAtom.
+ * A screen's live link to the scene controller: register (again after every reconnect), keep an
+ * estimate of the server's clock, fold every push into the one store through screenMessageAtom
+ * (version rule; a change waits for its instant, then flip-scheduler.ts shows it), and report
+ * playback health and the clock. Screens call useScreenConnection with what they show; what they
+ * render comes from screenStateAtom, and what they prepare from waitingStateAtom.
  */
 import { atom, useSetAtom } from 'jotai';
 import { useLayoutEffect } from 'react';
@@ -11,13 +12,21 @@ import type { Registration } from '../../../src/shared/events.ts';
 import { openSocket } from '../../lib/socket.ts';
 import { screenTargetOf } from '../../../src/shared/screen-state.ts';
 import { store } from '../../lib/store.ts';
-import { connectionStatusAtom, followAtom, screenMessageAtom, screenStateAtom } from './atoms.ts';
+import type { ClockEstimate } from '../../../src/shared/clock.ts';
+import type { ClockReport, HealthReport } from '../../../src/shared/events.ts';
+import { clockAtom, connectionStatusAtom, followAtom, screenMessageAtom, screenStateAtom } from './atoms.ts';
+import { startFlipScheduler } from './flip-scheduler.ts';
 import { createHealthReporter } from './health-reporter.ts';
 import { IDENTIFY_MS, identifyAtom, screenDevice, screenName } from './identity.ts';
 import { healthReportAtom } from './playback.ts';
 
 /** How long a screen waits for its first state before it offers Retry. */
 export const FIRST_STATE_TIMEOUT_MS = 10_000;
+
+/** What admins see of this screen's clock: how far its own clock (Date) is from the server's, and the bound. */
+function clockReport(estimate: ClockEstimate): ClockReport {
+  return { offset_ms: Math.round(performance.now() + estimate.offsetMs - Date.now()), error_ms: Math.ceil(estimate.errorMs * 10) / 10 };
+}
 
 /** The hub refused the registration (or could not answer it): shown as the screen's error. */
 export const registrationErrorAtom = atom<string | null>(null);
@@ -43,6 +52,9 @@ export function useScreenConnection(
     const reg = { ...given, ...(device ? { device } : {}), ...(name ? { name } : {}) } as Registration;
     store.set(followAtom, screenTargetOf(given));
     setError(null);
+    const stopFlips = startFlipScheduler();
+    let clock: ClockReport | undefined;
+    const report = (): HealthReport => ({ ...store.get(healthReportAtom), ...(clock ? { clock } : {}) });
     const client = openSocket({
       registration: reg,
       onMessage: (message) => {
@@ -55,6 +67,11 @@ export function useScreenConnection(
         }
       },
       onStatus: (status) => store.set(connectionStatusAtom, status),
+      onClock: (estimate) => {
+        store.set(clockAtom, estimate);
+        clock = clockReport(estimate);
+        reporter.update(report());
+      },
       onCommand: (command) => {
         if (command === 'reload') window.location.reload();
         else store.set(identifyAtom, { name: reg.name ?? 'Nature Wall screen', until: Date.now() + IDENTIFY_MS });
@@ -65,8 +82,8 @@ export function useScreenConnection(
       },
     });
     const reporter = createHealthReporter({ send: (report) => client.reportHealth(report) });
-    reporter.update(store.get(healthReportAtom));
-    const unsubscribe = store.sub(healthReportAtom, () => reporter.update(store.get(healthReportAtom)));
+    reporter.update(report());
+    const unsubscribe = store.sub(healthReportAtom, () => reporter.update(report()));
     // Safety net (spec: kiosks refetch every 30 minutes): register again on the open socket.
     // The answer goes through the version rule, so an unchanged state is no re-render.
     const resync = options.resyncEveryMs
@@ -79,6 +96,7 @@ export function useScreenConnection(
       : undefined;
     return () => {
       clearInterval(resync);
+      stopFlips();
       unsubscribe();
       reporter.stop();
       client.close();

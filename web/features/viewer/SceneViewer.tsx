@@ -4,14 +4,18 @@
  * comes from the scene controller, so when the default scene switches `/` switches with it,
  * without a reload.
  */
+import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { Clock } from '../../components/Clock.tsx';
 import { ConnectionPill } from '../../components/ConnectionPill.tsx';
 import { Brand } from '../../components/Brand.tsx';
 import { StatusScreen } from '../../components/StatusScreen.tsx';
+import { store } from '../../lib/store.ts';
 import { useElapsed } from '../../lib/useElapsed.ts';
+import { waitingStateAtom } from '../screen/atoms.ts';
 import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
+import { useStagedStreams } from '../screen/staging.ts';
 import { useWallState } from '../screen/useWallState.ts';
 import { useSceneList } from '../scenes/useSceneList.ts';
 import { SceneBar } from './SceneBar.tsx';
@@ -23,6 +27,8 @@ export function SceneViewer() {
   const [generation, setGeneration] = useState(0);
   useScreenConnection({ kind: 'wall', name: 'Scene viewer', ...(sceneSlug ? { sceneSlug } : {}) }, generation);
   const { state, error } = useWallState();
+  const waiting = useAtomValue(waitingStateAtom, { store });
+  const cards = useStagedStreams(state?.streams ?? [], waiting?.state.kind === 'wall' ? waiting.state.streams : null);
   const scene = state?.scene ?? null;
   const list = useSceneList(scene);
   const timedOut = useElapsed(state === null && error === null, FIRST_STATE_TIMEOUT_MS, generation);
@@ -78,8 +84,8 @@ export function SceneViewer() {
           </section>
         ) : (
           <div className="viewer__cards">
-            {state.streams.map((stream) => (
-              <StreamCard key={stream.id} stream={stream} />
+            {cards.map(({ item, incoming, index }) => (
+              <StreamCard key={item.id} stream={item} order={index} incoming={incoming} />
             ))}
           </div>
         )}

@@ -7,11 +7,22 @@ import { PinIcon } from '../../components/icons.tsx';
 import { Player } from '../../components/Player/Player.tsx';
 import { Weather } from '../../components/Weather.tsx';
 
-export function StreamCard({ stream }: { stream: SceneStreamDto }) {
+/**
+ * `order`: where it shows among the cards (CSS order: the card element itself never moves, so
+ * its player keeps playing when the scene reorders). `incoming`: prepared for the next flip.
+ */
+export function StreamCard({ stream, order, incoming = false }: { stream: SceneStreamDto; order: number; incoming?: boolean }) {
   const headingId = `stream-${stream.position}-name`;
   const hasCoordinates = stream.latitude !== null && stream.longitude !== null;
   return (
-    <article className="stream-card" aria-labelledby={headingId} data-position={stream.position}>
+    <article
+      className={incoming ? 'stream-card stream-card--incoming' : 'stream-card'}
+      style={incoming ? undefined : { order }}
+      aria-labelledby={headingId}
+      aria-hidden={incoming || undefined}
+      inert={incoming}
+      data-position={stream.position}
+    >
       <div className="stream-card__media">
         <Player stream={stream} />
         <span className="stream-card__position" aria-label={`Position ${stream.position}`}>

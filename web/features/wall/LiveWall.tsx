@@ -3,7 +3,7 @@
  * one screen without scrolling, a clock, the scene switcher at the bottom edge, the gear button
  * and the fullscreen player. It follows the default scene until a scene is picked.
  */
-import { useAtom } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
 import { useCallback, useEffect, useState } from 'react';
 import type { SceneDto, SceneStreamDto } from '../../../src/shared/api/index.ts';
 import { SELECTION_ALGORITHM_LABELS } from '../../../src/shared/constants.ts';
@@ -14,7 +14,9 @@ import { StatusScreen } from '../../components/StatusScreen.tsx';
 import { sceneRef } from '../../lib/api.ts';
 import { store } from '../../lib/store.ts';
 import { useElapsed } from '../../lib/useElapsed.ts';
+import { waitingStateAtom } from '../screen/atoms.ts';
 import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
+import { useStagedStreams } from '../screen/staging.ts';
 import { useWallState } from '../screen/useWallState.ts';
 import { useSceneList } from '../scenes/useSceneList.ts';
 import { AdminMenu } from './AdminMenu.tsx';
@@ -25,16 +27,20 @@ import { SceneSwitcher } from './SceneSwitcher.tsx';
 import { WallTile } from './WallTile.tsx';
 import './wall.css';
 
-function WallGrid({ scene, streams, onOpen }: { scene: SceneDto; streams: SceneStreamDto[]; onOpen: (s: SceneStreamDto) => void }) {
-  if (streams.length === 0) {
+function WallGrid({ scene, streams, incoming, onOpen }: { scene: SceneDto; streams: SceneStreamDto[]; incoming: SceneStreamDto[] | null; onOpen: (s: SceneStreamDto) => void }) {
+  const shown = streams.slice(0, TILE_AREAS.length);
+  const tiles = useStagedStreams(shown, incoming?.slice(0, TILE_AREAS.length) ?? null).map(({ item: stream, incoming: preparing, index }) => (
+    <WallTile key={stream.id} stream={stream} area={preparing ? null : TILE_AREAS[index]!} onOpen={onOpen} />
+  ));
+  if (shown.length === 0) {
     return (
       <div className="wall-grid wall-grid--empty">
         <h2>No streams available</h2>
         <p>Configure streams in the admin panel</p>
+        {tiles}
       </div>
     );
   }
-  const shown = streams.slice(0, TILE_AREAS.length);
   const layout = wallLayout(scene.layout_type, shown.length);
   return (
     <div
@@ -42,9 +48,7 @@ function WallGrid({ scene, streams, onOpen }: { scene: SceneDto; streams: SceneS
       data-layout={scene.layout_type}
       style={{ gridTemplateColumns: layout.columns, gridTemplateRows: layout.rows, gridTemplateAreas: areasTemplate(layout) }}
     >
-      {shown.map((stream, index) => (
-        <WallTile key={stream.id} stream={stream} area={TILE_AREAS[index]!} onOpen={onOpen} />
-      ))}
+      {tiles}
     </div>
   );
 }
@@ -54,6 +58,8 @@ export function LiveWall() {
   const [generation, setGeneration] = useState(0);
   const [open, setOpen] = useState<SceneStreamDto | null>(null);
   const { state, error } = useWallState();
+  const waiting = useAtomValue(waitingStateAtom, { store });
+  const incoming = waiting?.state.kind === 'wall' ? waiting.state.streams : null;
   const list = useSceneList(state?.scene ?? null);
   const haveScenes = list.status === 'ready' && list.scenes.length > 0;
 
@@ -130,7 +136,7 @@ export function LiveWall() {
         </div>
       </header>
       <main className="wall__main">
-        <WallGrid scene={scene} streams={state.streams} onOpen={openStream} />
+        <WallGrid scene={scene} streams={state.streams} incoming={incoming} onOpen={openStream} />
       </main>
       <SceneSwitcher scenes={list.scenes} currentId={scene.id} onPick={pick} />
       {openStreamNow && <FullscreenPlayer stream={openStreamNow} onClose={() => setOpen(null)} />}

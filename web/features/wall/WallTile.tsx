@@ -7,13 +7,21 @@ import { Weather } from '../../components/Weather.tsx';
 
 interface WallTileProps {
   stream: SceneStreamDto;
-  area: string;
+  /** Its grid area; null while it is prepared for the next flip (loading, out of sight). */
+  area: string | null;
   onOpen: (stream: SceneStreamDto, opener: HTMLElement) => void;
 }
 
 export function WallTile({ stream, area, onOpen }: WallTileProps) {
   return (
-    <article className="wall-tile" style={{ gridArea: area }} data-position={stream.position} aria-label={stream.name}>
+    <article
+      className={area ? 'wall-tile' : 'wall-tile wall-tile--incoming'}
+      style={area ? { gridArea: area } : undefined}
+      data-position={stream.position}
+      aria-label={stream.name}
+      aria-hidden={area ? undefined : true}
+      inert={!area}
+    >
       <Player stream={stream} />
       <span className="wall-tile__live">
         <LiveBadge />

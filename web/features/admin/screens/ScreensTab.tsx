@@ -13,7 +13,7 @@ import { scenesAtom } from '../scenes/scenes.live.ts';
 import { useStreamsById } from '../streams/streams.live.ts';
 import { screensAtom } from '../presence/presence.live.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
-import { formatDateTime, timeAgo } from '../format.ts';
+import { clockText, formatDateTime, timeAgo } from '../format.ts';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
 import './screens.css';
 
@@ -85,6 +85,7 @@ export default function ScreensTab() {
                     Since {formatDateTime(screen.connected_at)} · node {screen.node}
                   </div>
                   {screen.online && <div>Heartbeat {timeAgo(screen.last_heartbeat)}</div>}
+                  {screen.online && screen.clock && <div className="screen-row__clock">{clockText(screen.clock)}</div>}
                 </div>
                 <ul className="health" aria-label="Playback">
                   {health.length === 0 && <li className="screen-row__meta">{player ? 'No playback reported yet' : '—'}</li>}

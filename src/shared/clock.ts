@@ -1,0 +1,75 @@
+/**
+ * A screen's estimate of the server's clock, from request/answer samples over its socket (the
+ * NTP idea, kept small). Pure, so the browser, the Node screen client and the tests share it.
+ *
+ * Times on the screen are its monotonic clock (`performance.now()`), never `Date`: a system
+ * clock that is changed or slewed under a running wall cannot move its flips. A sample is the
+ * local instant the question left, the server's time in its answer, and the local instant the
+ * answer arrived. Whatever the delays, the server read its clock somewhere in between, so the
+ * offset (server time − local time) lies in `[server − received, server − sent]`. Every sample
+ * kept narrows that interval: the estimate is the middle of their intersection and the error
+ * bound is its half-width — about half the smallest round trip, and never smaller than half
+ * the difference between the two directions' delays, which no exchange of messages can see.
+ */
+
+export interface ClockSample {
+  /** Local monotonic ms when the question was sent. */
+  sentAt: number;
+  /** The server's clock in its answer (ms since the Unix epoch, fractional). */
+  serverTime: number;
+  /** Local monotonic ms when the answer arrived. */
+  receivedAt: number;
+}
+
+export interface ClockEstimate {
+  /** Server time ≈ local monotonic time + offsetMs. */
+  offsetMs: number;
+  /** The true offset lies within offsetMs ± errorMs (for a server that answers at once). */
+  errorMs: number;
+  /** The smallest round trip among the samples used. */
+  rttMs: number;
+  /** How many samples the estimate rests on. */
+  samples: number;
+}
+
+/** Samples per burst: at connect, after a reconnect, and at every refresh. */
+export const CLOCK_BURST = 6;
+/** Of a burst, the samples with the smallest round trips are kept (the others waited in queues). */
+export const CLOCK_KEEP = 3;
+/** A fresh burst this often keeps the estimate honest against the two clocks' drift. */
+export const CLOCK_REFRESH_MS = 30_000;
+/** The server's clock is read to the microsecond, but allow for a coarse one. */
+const SERVER_RESOLUTION_MS = 0.5;
+
+/**
+ * The estimate from one burst of samples, or null without a usable sample. Samples whose round
+ * trip is far above the best are left out; when the kept intervals do not meet (a clock
+ * stepped during the burst), the best sample alone decides.
+ */
+export function estimateClock(samples: readonly ClockSample[], keep = CLOCK_KEEP): ClockEstimate | null {
+  const usable = samples.filter((s) => Number.isFinite(s.sentAt) && Number.isFinite(s.serverTime) && Number.isFinite(s.receivedAt) && s.receivedAt >= s.sentAt);
+  if (usable.length === 0) return null;
+  const best = [...usable].sort((a, b) => a.receivedAt - a.sentAt - (b.receivedAt - b.sentAt)).slice(0, Math.max(1, keep));
+  const interval = (s: ClockSample): [number, number] => [s.serverTime - s.receivedAt - SERVER_RESOLUTION_MS, s.serverTime - s.sentAt + SERVER_RESOLUTION_MS];
+  let [low, high] = interval(best[0]!);
+  let used = 1;
+  for (const sample of best.slice(1)) {
+    const [l, h] = interval(sample);
+    if (Math.max(low, l) > Math.min(high, h)) continue; // inconsistent with the best: left out
+    low = Math.max(low, l);
+    high = Math.min(high, h);
+    used++;
+  }
+  const rtt = best[0]!.receivedAt - best[0]!.sentAt;
+  return { offsetMs: (low + high) / 2, errorMs: (high - low) / 2, rttMs: rtt, samples: used };
+}
+
+/** Server time now, by an estimate (`localNow`: the screen's monotonic clock). */
+export function serverTimeAt(estimate: Pick<ClockEstimate, 'offsetMs'>, localNow: number): number {
+  return localNow + estimate.offsetMs;
+}
+
+/** The local monotonic instant at which the server's clock reads `serverTime`. */
+export function localTimeOf(estimate: Pick<ClockEstimate, 'offsetMs'>, serverTime: number): number {
+  return serverTime - estimate.offsetMs;
+}
