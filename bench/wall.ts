@@ -1,6 +1,15 @@
 /**
  * `npm run bench:wall`: what a screen feels, in a real browser against the real server.
  *
+ * 0. In step: 5 Live Walls (`/app`), each in its own browser context with its own wrong clock
+ *    (Date and performance.timeOrigin shifted by up to ±2 s) and its own delaying proxy on
+ *    127.0.0.1 (0–150 ms one way, different per wall and per direction); 20 default-scene
+ *    changes between two scenes that share three streams (which move). Per change: the spread
+ *    of the true instants at which the walls rendered the new scene (flip_skew), each true
+ *    instant minus the scheduled one (flip_late), the share of new direct tiles with a decoded
+ *    frame within a frame of the flip (ready_at_flip), and reloads of kept players. Then the
+ *    same with each wall's delay equal both ways (what the first run's asymmetry costs is
+ *    `path_asymmetry_floor_ms`: no exchange of messages can see it).
  * 1. Switch: 5 scene-viewer pages (`/`, following the default scene) in one headless Chromium,
  *    each playing its scene's five local videos; 20 default-scene changes over REST (after 3
  *    unmeasured ones). For each change and page: ms from the start of the REST call to the
@@ -29,8 +38,10 @@ import { generateMedia, serveMedia } from '../tests/e2e/support/media.ts';
 import { buildWorld } from '../tests/e2e/support/world.ts';
 import { benchArgs } from './args.ts';
 import { BENCH_TOKEN, startServerProcess } from './server-process.ts';
+import { startDelayProxy } from './delay-proxy.ts';
+import { connectScreen } from '../src/shared/screen-client.ts';
 
-const args = benchArgs({ pages: 5, changes: 20, runs: 10 }, ['no-build']);
+const args = benchArgs({ pages: 5, changes: 20, runs: 10 }, ['no-build', 'in-step-only']);
 const { pages: PAGES, changes: CHANGES, runs: RUNS } = args;
 const WARMUP = 3;
 const root = path.resolve(import.meta.dirname, '..');
@@ -168,6 +179,176 @@ async function measureSwitch(pageCount: number) {
   };
 }
 
+// ---- 0. walls in step ------------------------------------------------------------------------
+/**
+ * Each wall in its own browser context: its Date and performance.timeOrigin shifted (a wrong
+ * clock; the page keeps its real origin for the benchmark), its own delaying proxy, and a
+ * record of every flip: the true instant of the frame it was rendered in, how many new direct
+ * tiles had a decoded frame by then (or the next frame), and how many kept streams' players
+ * were replaced or reloaded since the last flip.
+ */
+const IN_STEP_WATCH = `
+  const shift = __SHIFT__;
+  const RealDate = Date;
+  const realOrigin = performance.timeOrigin;
+  window.__realNow = () => realOrigin + performance.now();
+  class ShiftedDate extends RealDate {
+    constructor(...args) { if (args.length === 0) super(RealDate.now() + shift); else super(...args); }
+    static now() { return RealDate.now() + shift; }
+  }
+  globalThis.Date = ShiftedDate;
+  Object.defineProperty(performance, 'timeOrigin', { get: () => realOrigin + shift });
+  window.__clock = null;
+  window.addEventListener('nw:clock', (e) => { window.__clock = e.detail; });
+  const count = (e) => { e.target.__loads = (e.target.__loads || 0) + 1; };
+  document.addEventListener('loadstart', count, true);
+  document.addEventListener('emptied', count, true);
+  document.addEventListener('load', (e) => { if (e.target.tagName === 'IFRAME') count(e); }, true);
+  const shown = () => [...document.querySelectorAll('.wall-tile:not(.wall-tile--incoming)')].map((tile) => ({
+    id: Number(tile.querySelector('.player')?.getAttribute('data-stream-id')), media: tile.querySelector('video, iframe'), tile,
+  }));
+  let before = new Map();
+  window.__snapshot = () => { before = new Map(shown().map((t) => [t.id, { tile: t.tile, media: t.media, loads: t.media?.__loads || 0 }])); };
+  window.__flips = [];
+  window.addEventListener('nw:flip', (e) => {
+    const tiles = shown();
+    const fresh = tiles.filter((t) => !before.has(t.id) && t.media?.tagName === 'VIDEO');
+    let keptReloads = 0;
+    for (const t of tiles) {
+      const b = before.get(t.id);
+      if (b && (b.tile !== t.tile || b.media !== t.media || (t.media?.__loads || 0) !== b.loads)) keptReloads++;
+    }
+    const ready = () => fresh.filter((t) => t.media.readyState >= 2).length;
+    const record = { version: e.detail.version, at: e.detail.at, real: realOrigin + e.detail.frameTime, fresh: fresh.length, readyAtFlip: ready(), ready: 0, keptReloads };
+    requestAnimationFrame(() => { record.ready = ready(); }); // within one frame of the flip
+    window.__flips.push(record);
+    window.__snapshot();
+  });
+`;
+
+interface FlipRecord {
+  version: number;
+  at: number;
+  real: number;
+  fresh: number;
+  ready: number;
+  keptReloads: number;
+}
+
+/** page's real clock − this process's clock, from the tightest of several round trips. */
+async function realClockOffset(page: Page): Promise<number> {
+  let best = { rtt: Infinity, offset: 0 };
+  for (let i = 0; i < 15; i++) {
+    const before = nodeNow();
+    const pageNow = await page.evaluate(() => (globalThis as unknown as { __realNow(): number }).__realNow());
+    const after = nodeNow();
+    if (after - before < best.rtt) best = { rtt: after - before, offset: pageNow - (before + after) / 2 };
+  }
+  return best.offset;
+}
+
+/** The server's clock − this process's, from the product's own screen client on loopback. */
+async function serverClockOffset(): Promise<number> {
+  const client = connectScreen({ url: server.base, registration: { kind: 'wall', name: 'bench clock' }, onMessage: () => undefined, socketOptions: { transports: ['websocket'], forceNew: true } });
+  try {
+    for (let i = 0; i < 500 && !client.clock(); i++) await new Promise((r) => setTimeout(r, 10));
+    const estimate = client.clock();
+    if (!estimate) throw new Error('no clock estimate from the server');
+    return estimate.offsetMs - performance.timeOrigin; // server = perf.now + offset = nodeNow + (offset − timeOrigin)
+  } finally {
+    client.close();
+  }
+}
+
+/** Per wall: its clock's shift and its one-way delays (ms). Different for every wall and direction. */
+const WALLS = [
+  { shift: -1_900, up: 12, down: 138 },
+  { shift: 1_950, up: 150, down: 24 },
+  { shift: -650, up: 70, down: 55 },
+  { shift: 1_200, up: 0, down: 95 },
+  { shift: 400, up: 118, down: 41 },
+];
+
+async function measureInStep(links: 'asymmetric' | 'symmetric') {
+  await api.setDefaultScene(world.scenes.morning.id);
+  const walls = WALLS.slice(0, PAGES).map((w) => (links === 'asymmetric' ? w : { ...w, up: (w.up + w.down) / 2, down: (w.up + w.down) / 2 }));
+  const proxies = await Promise.all(walls.map((w) => startDelayProxy(server.port, { upMs: w.up, downMs: w.down })));
+  const contexts = await Promise.all(walls.map(() => browser.newContext({ viewport: { width: 1280, height: 720 } })));
+  try {
+    const pages = await Promise.all(
+      contexts.map(async (context, i) => {
+        await context.addInitScript(IN_STEP_WATCH.replace('__SHIFT__', String(walls[i]!.shift)));
+        const page = await context.newPage();
+        await page.goto(`${proxies[i]!.base}/app`);
+        await page.waitForSelector(`.wall[data-scene-id="${world.scenes.morning.id}"]`, { timeout: 30_000 });
+        await page.waitForFunction(() => (globalThis as unknown as { __clock: unknown }).__clock !== null, null, { timeout: 30_000 });
+        return page;
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 2_000)); // players start
+    for (const page of pages) await page.evaluate(() => (globalThis as unknown as { __snapshot(): void }).__snapshot());
+    const server_offset = await serverClockOffset();
+    const offsets = await Promise.all(pages.map(realClockOffset));
+    const clockErrors = await Promise.all(pages.map((page) => page.evaluate(() => (globalThis as unknown as { __clock: { errorMs: number } }).__clock.errorMs)));
+
+    const skews: number[] = [];
+    const lates: number[] = [];
+    let fresh = 0;
+    let ready = 0;
+    let reloads = 0;
+    let missed = 0;
+    const targets = [world.scenes.ocean.id, world.scenes.morning.id];
+    for (let i = 0; i < WARMUP + CHANGES; i++) {
+      const target = targets[i % 2]!;
+      const counts = await Promise.all(pages.map((page) => page.evaluate(() => (globalThis as unknown as { __flips: unknown[] }).__flips.length)));
+      await api.setDefaultScene(target);
+      const flips = await Promise.all(
+        pages.map((page, p) =>
+          page
+            .waitForFunction(([n, id]) => (globalThis as unknown as { __flips: unknown[] }).__flips.length > n && (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } }).document.querySelector('.wall')?.getAttribute('data-scene-id') === String(id), [counts[p]!, target] as const, { timeout: 10_000 })
+            .then(() => page.waitForTimeout(50)) // the next frame's readiness check
+            .then(() => page.evaluate((n) => (globalThis as unknown as { __flips: FlipRecord[] }).__flips[n]!, counts[p]!))
+            .catch(() => null),
+        ),
+      );
+      if (i < WARMUP) continue;
+      const instants: number[] = [];
+      flips.forEach((flip, p) => {
+        if (!flip) return void missed++;
+        // The frame's true instant on the server's clock: page real → this process → server.
+        const trueAt = flip.real - offsets[p]! + server_offset;
+        instants.push(trueAt);
+        lates.push(trueAt - flip.at);
+        fresh += flip.fresh;
+        ready += flip.ready;
+        reloads += flip.keptReloads;
+      });
+      if (instants.length > 1) skews.push(Math.max(...instants) - Math.min(...instants));
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    skews.sort((a, b) => a - b);
+    const absLate = lates.map(Math.abs).sort((a, b) => a - b);
+    lates.sort((a, b) => a - b);
+    // What no exchange of messages can see: half the difference of each wall's two delays.
+    const blind = walls.map((w) => (w.up - w.down) / 2);
+    return {
+      links,
+      walls: walls.map((w, i) => ({ clock_shift_ms: w.shift, up_ms: w.up, down_ms: w.down, clock_error_bound_ms: round(clockErrors[i]!) })),
+      changes: CHANGES,
+      flip_skew: { p50_ms: round(percentile(skews, 50)), p95_ms: round(percentile(skews, 95)), max_ms: round(skews.at(-1) ?? NaN) },
+      flip_late: { p50_ms: round(percentile(lates, 50)), p95_ms: round(percentile(absLate, 95)) },
+      path_asymmetry_floor_ms: round(Math.max(...blind) - Math.min(...blind)),
+      ready_at_flip: fresh ? Math.round((ready / fresh) * 1000) / 1000 : null,
+      new_direct_tiles: fresh,
+      unchanged_reloads: reloads,
+      missed,
+    };
+  } finally {
+    await Promise.all(contexts.map((c) => c.close()));
+    await Promise.all(proxies.map((p) => p.close()));
+  }
+}
+
 // ---- 2. HLS first frame ------------------------------------------------------------------------
 const FIRST_FRAME = `
   new MutationObserver((_, observer) => {
@@ -240,32 +421,51 @@ async function measureScripts(route: string) {
   };
 }
 
+let result: Record<string, unknown>;
 try {
-  log(`switch: ${PAGES} pages, ${CHANGES} changes`);
-  const scene_switch = await measureSwitch(PAGES);
-  log(`switch: 1 page, ${CHANGES} changes`);
-  const scene_switch_one_wall = await measureSwitch(1);
-  log('HLS first frame');
-  const hls_first_frame = await measureFirstFrame();
-  log('JavaScript per route');
-  await api.setDefaultScene(world.scenes.morning.id); // its position 1 is the HLS camera
-  const javascript = {
-    '/': await measureScripts('/'),
-    '/streams/1': await measureScripts('/streams/1'),
-    '/admin': await measureScripts('/admin'),
+  log(`in step: ${PAGES} walls, asymmetric links`);
+  const in_step = await measureInStep('asymmetric');
+  log(`in step: ${PAGES} walls, symmetric links`);
+  const in_step_symmetric = await measureInStep('symmetric');
+  const inStepGoals = {
+    // On links whose two directions differ, no clock exchange can do better than the floor: see README.
+    flip_skew_p95_le_17ms: { asymmetric: in_step.flip_skew.p95_ms <= 17, symmetric: in_step_symmetric.flip_skew.p95_ms <= 17 },
+    flip_late_p95_le_17ms: { asymmetric: in_step.flip_late.p95_ms <= 17, symmetric: in_step_symmetric.flip_late.p95_ms <= 17 },
+    ready_at_flip_ge_095: (in_step.ready_at_flip ?? 0) >= 0.95 && (in_step_symmetric.ready_at_flip ?? 0) >= 0.95,
+    unchanged_reloads_0: in_step.unchanged_reloads === 0 && in_step_symmetric.unchanged_reloads === 0,
   };
-  const goals = {
-    switch_p95_le_150ms: {
-      five_walls: scene_switch.p95_ms <= 150 && scene_switch.missed === 0,
-      one_wall: scene_switch_one_wall.p95_ms <= 150 && scene_switch_one_wall.missed === 0,
-    },
-    hls_first_frame_le_600ms: { cold: hls_first_frame.cold.p50_ms <= 600, warm: hls_first_frame.warm.p50_ms <= 600 },
-    viewer_and_kiosk_le_150kb_before_hls_without_admin_code:
-      javascript['/'].gzip_kb_before_hls <= 150 && javascript['/streams/1'].gzip_kb_before_hls <= 150 && !javascript['/'].admin_code && !javascript['/streams/1'].admin_code,
-  };
-  console.log(JSON.stringify({ scene_switch, scene_switch_one_wall, hls_first_frame, javascript, goals, machine: { cpus: os.cpus().length } }));
+  if (args.on('in-step-only')) {
+    result = { in_step, in_step_symmetric, goals: inStepGoals };
+  } else {
+    log(`switch: ${PAGES} pages, ${CHANGES} changes`);
+    const scene_switch = await measureSwitch(PAGES);
+    log(`switch: 1 page, ${CHANGES} changes`);
+    const scene_switch_one_wall = await measureSwitch(1);
+    log('HLS first frame');
+    const hls_first_frame = await measureFirstFrame();
+    log('JavaScript per route');
+    await api.setDefaultScene(world.scenes.morning.id); // its position 1 is the HLS camera
+    const javascript = {
+      '/': await measureScripts('/'),
+      '/streams/1': await measureScripts('/streams/1'),
+      '/admin': await measureScripts('/admin'),
+    };
+    const goals = {
+      ...inStepGoals,
+      // The push must reach every wall well within the flip lead (the walls then show it at the instant).
+      push_p95_le_150ms: {
+        five_walls: scene_switch.push_p95_ms <= 150 && scene_switch.missed === 0,
+        one_wall: scene_switch_one_wall.push_p95_ms <= 150 && scene_switch_one_wall.missed === 0,
+      },
+      hls_first_frame_le_400ms: { cold: hls_first_frame.cold.p50_ms <= 400, warm: hls_first_frame.warm.p50_ms <= 400 },
+      viewer_and_kiosk_le_150kb_before_hls_without_admin_code:
+        javascript['/'].gzip_kb_before_hls <= 150 && javascript['/streams/1'].gzip_kb_before_hls <= 150 && !javascript['/'].admin_code && !javascript['/streams/1'].admin_code,
+    };
+    result = { in_step, in_step_symmetric, scene_switch, scene_switch_one_wall, hls_first_frame, javascript, goals, machine: { cpus: os.cpus().length } };
+  }
 } finally {
   await browser.close();
   await server.stop();
   await media.close();
 }
+console.log(JSON.stringify(result));

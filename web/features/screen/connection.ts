@@ -69,6 +69,7 @@ export function useScreenConnection(
       onStatus: (status) => store.set(connectionStatusAtom, status),
       onClock: (estimate) => {
         store.set(clockAtom, estimate);
+        window.dispatchEvent(new CustomEvent('nw:clock', { detail: estimate })); // for benchmarks and debugging
         clock = clockReport(estimate);
         reporter.update(report());
       },
