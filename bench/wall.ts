@@ -324,6 +324,7 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
         reloads += flip.keptReloads;
       });
       if (instants.length > 1) skews.push(Math.max(...instants) - Math.min(...instants));
+      if (process.env.NW_BENCH_DEBUG) log(links, 'lates', flips.map((f, p) => (f ? round(f.real - offsets[p]! + server_offset - f.at) : null)).join(' '));
       await new Promise((r) => setTimeout(r, 300));
     }
     skews.sort((a, b) => a - b);

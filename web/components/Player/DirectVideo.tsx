@@ -20,6 +20,8 @@ interface DirectVideoProps {
 }
 
 const HLS_MIME = 'application/vnd.apple.mpegurl';
+/** How long after a player leaves its decoder and connection are released. */
+const TEARDOWN_DELAY_MS = 250;
 
 /** hls.js wherever MSE exists (one code path for retries and errors); native HLS otherwise. */
 function useNativeHls(video: HTMLVideoElement): boolean {
@@ -121,12 +123,14 @@ export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: D
       clearStall();
       listeners.abort();
       const destroy = destroyHls;
+      video.pause(); // at once and cheap: it decodes nothing more
       setTimeout(() => {
-        // Off the switch's critical path too; then the connection and decoder go now, not at GC.
+        // The teardown waits until a flip's frames are past (on every wall of a venue at once, it
+        // would otherwise compete with them); then the connection and decoder go, not at GC.
         destroy?.();
         video.removeAttribute('src');
         video.load();
-      }, 0);
+      }, TEARDOWN_DELAY_MS);
     };
   }, [source.kind, source.src]);
 

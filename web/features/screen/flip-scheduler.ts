@@ -1,7 +1,7 @@
 /**
  * Shows a waiting state in the animation frame of its instant, so walls that agree on the
  * server's time flip on the same frame: a timer wakes a few frames early, then each frame asks
- * "is this the frame nearest the instant?" and, in the first that is, renders the change
+ * "is this the frame of the instant?" and, in the first that is, renders the change
  * synchronously (flushSync), before that frame is painted. The incoming players have been
  * loading out of sight since the push arrived, so the flip itself only changes classes.
  *
@@ -22,10 +22,16 @@ export interface FlipDetail {
 }
 
 const FALLBACK_AFTER_MS = 100;
+/**
+ * A frame is the flip's when it begins at most this long before the instant: half a 60 Hz
+ * frame, the same constant on every screen — screens driven by one display clock then pick the
+ * same frame whatever frame rate each has measured lately.
+ */
+const HALF_FRAME_MS = 8;
+/** The animation-frame loop starts this long before the instant (timers are coarse, frames are not). */
+const WAKE_EARLY_MS = 100;
 
 export function startFlipScheduler(): () => void {
-  let frameMs = 1000 / 60;
-  let lastFrame = 0;
   let wake: ReturnType<typeof setTimeout> | undefined;
   let fallback: ReturnType<typeof setTimeout> | undefined;
   let frame: number | undefined;
@@ -52,13 +58,10 @@ export function startFlipScheduler(): () => void {
     if (!waiting) return;
     const { localAt } = waiting;
     const onFrame = (time: number) => {
-      // The display's frame period, learned as frames go by (60 Hz until known).
-      if (lastFrame && time - lastFrame > 4 && time - lastFrame < 50) frameMs = frameMs * 0.8 + (time - lastFrame) * 0.2;
-      lastFrame = time;
-      if (time >= localAt - frameMs / 2) commit(time);
+      if (time >= localAt - HALF_FRAME_MS) commit(time);
       else frame = requestAnimationFrame(onFrame);
     };
-    wake = setTimeout(() => (frame = requestAnimationFrame(onFrame)), Math.max(0, localAt - performance.now() - 3 * frameMs));
+    wake = setTimeout(() => (frame = requestAnimationFrame(onFrame)), Math.max(0, localAt - performance.now() - WAKE_EARLY_MS));
     fallback = setTimeout(() => commit(performance.now()), Math.max(0, localAt - performance.now()) + FALLBACK_AFTER_MS);
   };
 
