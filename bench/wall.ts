@@ -41,7 +41,7 @@ import { BENCH_TOKEN, startServerProcess } from './server-process.ts';
 import { startDelayProxy } from './delay-proxy.ts';
 import { connectScreen } from '../src/shared/screen-client.ts';
 
-const args = benchArgs({ pages: 5, changes: 20, runs: 10 }, ['no-build', 'in-step-only']);
+const args = benchArgs({ pages: 5, changes: 20, runs: 10 }, ['no-build', 'in-step-only', 'playback-only']);
 const { pages: PAGES, changes: CHANGES, runs: RUNS } = args;
 const WARMUP = 3;
 const root = path.resolve(import.meta.dirname, '..');
@@ -350,6 +350,78 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
   }
 }
 
+// ---- 0b. the same moment on every wall -----------------------------------------------------
+/**
+ * Three walls (scene viewers, each in its own context with its own wrong clock) play the
+ * barcoded live HLS fixture with program date-time. After 10 s, each page reads, for every frame
+ * it presents (requestVideoFrameCallback), the frame number from the picture and the true
+ * instant it was shown; per frame number shown by all three, the spread of those instants.
+ */
+async function measurePlaybackSkew() {
+  const stream = await api.createStream({ name: 'Barcode Live', url: media.syncUrl, category: 'nature' });
+  const scene = await api.createScene({ name: 'Barcode Sync', layout_type: 'grid', selection_algorithm: 'manual', max_streams: 5, stream_ids: [stream.id] });
+  const shifts = [-1_500, 600, 1_800];
+  const contexts = await Promise.all(shifts.map(() => browser.newContext({ viewport: { width: 1280, height: 720 } })));
+  try {
+    const pages = await Promise.all(
+      contexts.map(async (context, i) => {
+        await context.addInitScript(IN_STEP_WATCH.replace('__SHIFT__', String(shifts[i]!)));
+        const page = await context.newPage();
+        await page.goto(`${server.base}/scenes/${scene.slug ?? scene.id}`);
+        await page.waitForSelector('.stream-card video', { timeout: 30_000 });
+        return page;
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 10_000)); // "after 10 s": players converge meanwhile
+    const offsets = await Promise.all(pages.map(realClockOffset));
+    const samples = await Promise.all(
+      pages.map((page) =>
+        page.evaluate(async (durationMs) => {
+          const g = globalThis as unknown as { __realNow(): number; document: { querySelector(s: string): unknown; createElement(t: string): unknown } };
+          const video = g.document.querySelector('.stream-card video') as {
+            videoWidth: number;
+            requestVideoFrameCallback(cb: (now: number, meta: { expectedDisplayTime: number }) => void): void;
+          };
+          const canvas = g.document.createElement('canvas') as { width: number; height: number; getContext(k: string, o: object): { drawImage(...a: unknown[]): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+          canvas.width = 640;
+          canvas.height = 48;
+          const ctx = canvas.getContext('2d', { willReadFrequently: true });
+          const out: { n: number; t: number }[] = [];
+          const end = performance.now() + durationMs;
+          await new Promise<void>((resolve) => {
+            const onFrame = (_now: number, meta: { expectedDisplayTime: number }) => {
+              ctx.drawImage(video, 0, 0, 640, 48, 0, 0, 640, 48);
+              const row = ctx.getImageData(0, 24, 640, 1).data;
+              let n = 0;
+              for (let b = 0; b < 16; b++) if (row[(b * 40 + 20) * 4]! > 128) n |= 1 << b;
+              out.push({ n, t: g.__realNow() - performance.now() + meta.expectedDisplayTime });
+              if (performance.now() < end) video.requestVideoFrameCallback(onFrame);
+              else resolve();
+            };
+            video.requestVideoFrameCallback(onFrame);
+          });
+          return out;
+        }, 3_000),
+      ),
+    );
+    // Frame number → the instant each wall first showed it, on this process's clock.
+    const shown = samples.map((list, p) => {
+      const map = new Map<number, number>();
+      for (const { n, t } of list) if (!map.has(n)) map.set(n, t - offsets[p]!);
+      return map;
+    });
+    const spreads: number[] = [];
+    for (const [n, t0] of shown[0]!) {
+      const times = [t0, ...shown.slice(1).map((m) => m.get(n))];
+      if (times.every((t) => t !== undefined)) spreads.push(Math.max(...(times as number[])) - Math.min(...(times as number[])));
+    }
+    spreads.sort((a, b) => a - b);
+    return { walls: pages.length, frames_compared: spreads.length, p50_ms: round(percentile(spreads, 50)), p95_ms: round(percentile(spreads, 95)), max_ms: round(spreads.at(-1) ?? NaN) };
+  } finally {
+    await Promise.all(contexts.map((c) => c.close()));
+  }
+}
+
 // ---- 2. HLS first frame ------------------------------------------------------------------------
 const FIRST_FRAME = `
   new MutationObserver((_, observer) => {
@@ -422,13 +494,20 @@ async function measureScripts(route: string) {
   };
 }
 
-let result: Record<string, unknown>;
+let result: Record<string, unknown> = {};
 try {
+  if (args.on('playback-only')) {
+    const playback_skew = await measurePlaybackSkew();
+    result = { playback_skew, goals: { playback_skew_p95_le_34ms: playback_skew.p95_ms <= 34 } };
+  } else {
   log(`in step: ${PAGES} walls, asymmetric links`);
   const in_step = await measureInStep('asymmetric');
   log(`in step: ${PAGES} walls, symmetric links`);
   const in_step_symmetric = await measureInStep('symmetric');
+  log('playback: 3 walls on one live HLS stream with program date-time');
+  const playback_skew = await measurePlaybackSkew();
   const inStepGoals = {
+    playback_skew_p95_le_34ms: playback_skew.p95_ms <= 34,
     // On links whose two directions differ, no clock exchange can do better than the floor: see README.
     flip_skew_p95_le_17ms: { asymmetric: in_step.flip_skew.p95_ms <= 17, symmetric: in_step_symmetric.flip_skew.p95_ms <= 17 },
     flip_late_p95_le_17ms: { asymmetric: in_step.flip_late.p95_ms <= 17, symmetric: in_step_symmetric.flip_late.p95_ms <= 17 },
@@ -436,7 +515,7 @@ try {
     unchanged_reloads_0: in_step.unchanged_reloads === 0 && in_step_symmetric.unchanged_reloads === 0,
   };
   if (args.on('in-step-only')) {
-    result = { in_step, in_step_symmetric, goals: inStepGoals };
+    result = { in_step, in_step_symmetric, playback_skew, goals: inStepGoals };
   } else {
     log(`switch: ${PAGES} pages, ${CHANGES} changes`);
     const scene_switch = await measureSwitch(PAGES);
@@ -462,7 +541,8 @@ try {
       viewer_and_kiosk_le_150kb_before_hls_without_admin_code:
         javascript['/'].gzip_kb_before_hls <= 150 && javascript['/streams/1'].gzip_kb_before_hls <= 150 && !javascript['/'].admin_code && !javascript['/streams/1'].admin_code,
     };
-    result = { in_step, in_step_symmetric, scene_switch, scene_switch_one_wall, hls_first_frame, javascript, goals, machine: { cpus: os.cpus().length } };
+    result = { in_step, in_step_symmetric, playback_skew, scene_switch, scene_switch_one_wall, hls_first_frame, javascript, goals, machine: { cpus: os.cpus().length } };
+  }
   }
 } finally {
   await browser.close();

@@ -56,6 +56,19 @@ export async function generateMedia(dir: string): Promise<void> {
       ]),
     );
   }
+  await mkdir(path.join(dir, 'sync'), { recursive: true });
+  if (!existsSync(path.join(dir, 'sync', 'vod.m3u8'))) {
+    // Frame numbers as a barcode across the top 48 rows (bit b: the 40-px band b is white), so a
+    // screen's canvas can read which frame it shows; 30 fps, one-second segments.
+    jobs.push(
+      ffmpeg([
+        '-f', 'lavfi', '-i', `color=c=0x2e5a44:s=${SIZE}:r=${SYNC_FPS},geq=lum='if(lt(Y,48),255*mod(floor(N/pow(2,floor(X/40))),2),90)':cb=128:cr=128`,
+        '-t', String(HLS_SEGMENTS), ...X264.map((a) => (a === String(FPS) ? String(SYNC_FPS) : a)),
+        '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_playlist_type', 'vod',
+        '-hls_segment_filename', path.join(dir, 'sync', 'seg%03d.ts'), path.join(dir, 'sync', 'vod.m3u8'),
+      ]),
+    );
+  }
   await Promise.all(jobs);
   const segments = (await readdir(path.join(dir, 'hls'))).filter((f) => f.endsWith('.ts'));
   if (segments.length < HLS_SEGMENTS) throw new Error(`expected ${HLS_SEGMENTS} HLS segments, found ${segments.length}`);
@@ -73,6 +86,25 @@ export function livePlaylist(seconds: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Frames per second of the barcoded stream (frame n of the loop shows n as bits). */
+export const SYNC_FPS = 30;
+
+/**
+ * The barcoded live stream, with EXT-X-PROGRAM-DATE-TIME: segment i began at `startedAt` + i s,
+ * so every screen that shows program time T shows the same frame.
+ */
+export function syncPlaylist(seconds: number, startedAt: number): string {
+  const first = Math.max(0, Math.floor(seconds));
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', `#EXT-X-MEDIA-SEQUENCE:${first}`];
+  lines.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${first === 0 ? 0 : Math.floor((first - 1) / HLS_SEGMENTS)}`);
+  for (let i = first; i < first + HLS_WINDOW; i++) {
+    if (i > 0 && i % HLS_SEGMENTS === 0) lines.push('#EXT-X-DISCONTINUITY');
+    lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(startedAt + i * 1000).toISOString()}`);
+    lines.push('#EXTINF:1.000000,', `/sync/seg${String(i % HLS_SEGMENTS).padStart(3, '0')}.ts`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 const TYPES: Record<string, string> = {
   '.mp4': 'video/mp4',
   '.ts': 'video/mp2t',
@@ -83,6 +115,8 @@ export interface MediaServer {
   base: string;
   /** A live HLS stream (sliding window). */
   hlsUrl: string;
+  /** A live HLS stream with program date-time whose frames carry their number (syncPlaylist). */
+  syncUrl: string;
   clipUrl(name: ClipName, tag?: string): string;
   /** An address that answers 404: a dead camera. */
   deadUrl: string;
@@ -151,6 +185,10 @@ export async function serveMedia(dir: string, port = 0): Promise<MediaServer> {
       res.writeHead(200, { 'Content-Type': 'audio/x-mpegurl' });
       return res.end(`${lines.join('\n')}\n`);
     }
+    if (url.pathname === '/sync/live.m3u8') {
+      res.writeHead(200, { 'Content-Type': TYPES['.m3u8']!, 'Cache-Control': 'no-cache' });
+      return res.end(syncPlaylist((Date.now() - started) / 1000, started));
+    }
     if (url.pathname === '/live/index.m3u8') {
       res.writeHead(200, { 'Content-Type': TYPES['.m3u8']!, 'Cache-Control': 'no-cache' });
       return res.end(livePlaylist((Date.now() - started) / 1000));
@@ -174,6 +212,7 @@ export async function serveMedia(dir: string, port = 0): Promise<MediaServer> {
   return {
     base,
     hlsUrl: `${base}/live/index.m3u8`,
+    syncUrl: `${base}/sync/live.m3u8`,
     clipUrl: (name, tag) => `${base}/${name}.mp4${tag ? `?cam=${encodeURIComponent(tag)}` : ''}`,
     deadUrl: `${base}/offline/camera.m3u8`,
     pageUrl: `${base}/pages/river-cams.html`,

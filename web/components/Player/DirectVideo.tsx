@@ -4,6 +4,10 @@
  * screen) or the browser's own HLS where it has no Media Source Extensions (iPhone Safari).
  */
 import { useEffect, useRef } from 'react';
+import type HlsType from 'hls.js';
+import { clockAtom } from '../../features/screen/atoms.ts';
+import { store } from '../../lib/store.ts';
+import { defaultLatencyMs, loopErrorMs, programErrorMs, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
 import { STALL_REPORT_MS, STALL_RETRY_MS, type MediaEvent } from './machine.ts';
 import { hasMediaSource, loadHls } from './hls-loader.ts';
 import type { PlayerSource } from './source.ts';
@@ -84,6 +88,29 @@ export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: D
     listen('stalled', onWaiting);
     listen('error', onError);
 
+    // The same moment on every screen (live-sync.ts): steered on the server's clock, once a
+    // screen knows it (the console and other pages have no clock and play as they come).
+    let hlsPlayer: HlsType | undefined;
+    const steer = setInterval(() => {
+      const clock = store.get(clockAtom);
+      if (!clock || video.paused || video.readyState < 2) return;
+      const serverNow = performance.now() + clock.offsetMs;
+      let error: number;
+      if (hlsPlayer) {
+        const shown = hlsPlayer.playingDate;
+        const details = hlsPlayer.latestLevelDetails;
+        if (!shown || !details) return; // no program date-time: hls.js's own live position
+        error = programErrorMs(shown.getTime(), serverNow, defaultLatencyMs(details.targetduration));
+      } else if (source.kind === 'file' && video.loop && Number.isFinite(video.duration)) {
+        error = loopErrorMs(video.currentTime, video.duration, serverNow);
+      } else return;
+      const step = syncStep(error);
+      if (step.kind === 'seek') {
+        const to = video.currentTime + step.bySeconds;
+        video.currentTime = hlsPlayer ? to : ((to % video.duration) + video.duration) % video.duration;
+      } else if (video.playbackRate !== step.rate) video.playbackRate = step.rate;
+    }, SYNC_PERIOD_MS);
+
     const start = () => {
       if (source.kind === 'hls' && !useNativeHls(video)) {
         loadHls()
@@ -106,6 +133,7 @@ export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: D
             hls.loadSource(source.src);
             hls.attachMedia(video);
             play(video);
+            hlsPlayer = hls;
             destroyHls = () => hls.destroy();
           })
           .catch(() => {
@@ -120,6 +148,7 @@ export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: D
 
     return () => {
       cancelled = true;
+      clearInterval(steer);
       clearStall();
       listeners.abort();
       const destroy = destroyHls;

@@ -1,0 +1,59 @@
+/**
+ * The same moment on every wall. A direct player on a screen that knows the server's clock
+ * steers its playback toward one shared target:
+ *
+ * - live HLS with EXT-X-PROGRAM-DATE-TIME: the picture of (server time − the stream's shared
+ *   latency), read through hls.js's `playingDate`;
+ * - a looping file: (server time − the Unix epoch) modulo its duration.
+ *
+ * Small errors are closed by nudging the playback rate (the picture never jumps), large ones by
+ * a seek. Live HLS without program date-time is left to hls.js's own live position, the same
+ * distance behind the playlist's end on every screen (within one playlist refresh). Embedded
+ * players (YouTube, Twitch…) are cross-origin iframes and cannot be steered.
+ */
+
+/** Below this error, the rate goes back to 1: a frame at 60 Hz is 16.7 ms. */
+export const SYNC_DEADBAND_MS = 4;
+/** Above this error a seek is cheaper than catching up (at 10 % it would take five seconds). */
+export const SYNC_SEEK_MS = 500;
+/** The rate moves by at most this much either way (10 %: unnoticeable on a nature camera). */
+export const SYNC_MAX_RATE_DELTA = 0.1;
+/** Rate change per ms of error (100 ms ahead → 0.95, closed in about two seconds). */
+const SYNC_GAIN = 0.0005;
+/** How often a player checks its error. */
+export const SYNC_PERIOD_MS = 250;
+
+export type SyncStep = { kind: 'seek'; bySeconds: number } | { kind: 'rate'; rate: number };
+
+/** What to do about an error (ms; positive: this screen shows a later moment than the target). */
+export function syncStep(errorMs: number): SyncStep {
+  if (!Number.isFinite(errorMs)) return { kind: 'rate', rate: 1 };
+  if (Math.abs(errorMs) >= SYNC_SEEK_MS) return { kind: 'seek', bySeconds: -errorMs / 1000 };
+  if (Math.abs(errorMs) < SYNC_DEADBAND_MS) return { kind: 'rate', rate: 1 };
+  const delta = Math.max(-SYNC_MAX_RATE_DELTA, Math.min(SYNC_MAX_RATE_DELTA, errorMs * SYNC_GAIN));
+  return { kind: 'rate', rate: 1 - delta };
+}
+
+/** A looping file's error: where it plays against (server time mod duration), wrapped to the nearer side. */
+export function loopErrorMs(currentTime: number, duration: number, serverNowMs: number): number {
+  if (!(duration > 0)) return Number.NaN;
+  const target = (serverNowMs / 1000) % duration;
+  let error = currentTime - target;
+  if (error > duration / 2) error -= duration;
+  if (error < -duration / 2) error += duration;
+  return error * 1000;
+}
+
+/** A live HLS stream's error: the program date-time it shows against (server time − latency). */
+export function programErrorMs(playingDateMs: number, serverNowMs: number, latencyMs: number): number {
+  return playingDateMs - (serverNowMs - latencyMs);
+}
+
+/**
+ * The shared latency behind program time, when the server has not chosen one: three target
+ * durations and a second (what hls.js keeps buffered, and time for a slow screen to fetch).
+ * Every screen computes the same from the same playlist.
+ */
+export function defaultLatencyMs(targetDurationSeconds: number): number {
+  return Math.round((3 * targetDurationSeconds + 1) * 1000);
+}
