@@ -494,7 +494,7 @@ async function measureScripts(route: string) {
   };
 }
 
-let result: Record<string, unknown> = {};
+let result: Record<string, unknown>;
 try {
   if (args.on('playback-only')) {
     const playback_skew = await measurePlaybackSkew();
