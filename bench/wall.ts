@@ -463,7 +463,7 @@ async function measureFirstFrame() {
 }
 
 // ---- 3. JavaScript each route loads -------------------------------------------------------------
-const ADMIN_CODE = /(Admin|RequireAdmin|LoginPage|auth-api|DebugPage|EvaluatePage|SubmitPage)-/;
+const ADMIN_CODE = /(Admin|admin-api|feedback|RequireAdmin|LoginPage|auth-api|DebugPage|EvaluatePage|SubmitPage)-/;
 
 async function measureScripts(route: string) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });

@@ -11,12 +11,13 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { numberOf } from '../../lib/count.ts';
 import { store } from '../../lib/store.ts';
 import { adminApi } from './admin-api.ts';
-import { ADMIN_TABS, type AdminTab } from './tabs.ts';
+import { TAB_BADGES, type TabBadge as Badge } from './tab-badges.ts';
+import { ADMIN_TABS } from './tabs.ts';
 import { showFailure } from './feedback.ts';
 import { useAdminLive } from './useAdminLive.ts';
 import './admin.css';
 
-function TabBadge({ badge }: { badge: NonNullable<AdminTab['badge']> }) {
+function TabBadge({ badge }: { badge: Badge }) {
   const count = useAtomValue(badge.count, { store });
   if (count <= 0) return null;
   return (
@@ -71,7 +72,7 @@ export function AdminShell() {
         {ADMIN_TABS.map((tab) => (
           <NavLink key={tab.path} className="admin__tab" to={`/admin/${tab.path}`}>
             {tab.label}
-            {tab.badge && <TabBadge badge={tab.badge} />}
+            {TAB_BADGES[tab.path] && <TabBadge badge={TAB_BADGES[tab.path]!} />}
           </NavLink>
         ))}
       </nav>
