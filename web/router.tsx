@@ -14,23 +14,8 @@ async function adminOnly<M extends Record<K, ComponentType>, K extends string>(p
   return auth.adminOnly(module[name]);
 }
 
-/**
- * Screens start fetching hls.js together with their page, not after their first state: a camera
- * they show is likely to be HLS, and the player's chunk was the longest wait before its playlist
- * (bench:wall, first frame). A failure here is silent: the player asks again when it needs it.
- */
-function preloadHls(): void {
-  void import('./components/Player/hls-loader.ts').then((hls) => (hls.hasMediaSource() ? hls.loadHls() : undefined)).catch(() => undefined);
-}
-
-const viewer = async () => {
-  preloadHls();
-  return { Component: (await import('./features/viewer/SceneViewer.tsx')).SceneViewer };
-};
-const kiosk = async () => {
-  preloadHls();
-  return { Component: (await import('./features/kiosk/KioskScreen.tsx')).KioskScreen };
-};
+const viewer = async () => ({ Component: (await import('./features/viewer/SceneViewer.tsx')).SceneViewer });
+const kiosk = async () => ({ Component: (await import('./features/kiosk/KioskScreen.tsx')).KioskScreen });
 
 export const router = createBrowserRouter([
   {
@@ -42,13 +27,7 @@ export const router = createBrowserRouter([
       { path: 'scenes/:sceneSlug', lazy: viewer },
       { path: 'scenes/:sceneSlug/:position', lazy: kiosk },
       { path: 'streams/:position', lazy: kiosk },
-      {
-        path: 'app',
-        lazy: async () => {
-          preloadHls();
-          return { Component: (await import('./features/wall/LiveWall.tsx')).LiveWall };
-        },
-      },
+      { path: 'app', lazy: async () => ({ Component: (await import('./features/wall/LiveWall.tsx')).LiveWall }) },
       { path: 'setup', lazy: async () => ({ Component: (await import('./features/setup/SetupGuide.tsx')).SetupGuide }) },
       // Administrators only: a visitor is sent to /login and brought back.
       { path: 'debug', lazy: async () => ({ Component: await adminOnly(import('./features/debug/DebugPage.tsx'), 'DebugPage') }) },
