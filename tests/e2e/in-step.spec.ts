@@ -5,7 +5,11 @@
  * element and its video — nothing is reloaded.
  */
 import type { Browser, Page } from '@playwright/test';
+import path from 'node:path';
+import { signIn } from './support/admin.ts';
 import { expect, test, world } from './support/fixtures.ts';
+
+const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 
 const { scenes, streams } = world;
 
@@ -86,6 +90,22 @@ test('walls with clocks off in opposite directions flip together, a kiosk with t
       });
       // Shown in area c now (it was b): the same element, never moved in the DOM, its video never reloaded.
       expect(kept).toEqual({ tile: true, moves: 0, video: true, loads: 0, area: 'c' });
+    }
+
+    // The Screens tab tells the technician how far each screen's own clock is off (the first wall's
+    // Date runs 1.7 s behind, the second's 1.9 s ahead) and how closely it flips in step.
+    const admin = await browser.newPage({ baseURL });
+    try {
+      for (const [width, height] of [[1440, 900], [768, 1024]] as const) {
+        await admin.setViewportSize({ width, height });
+        await signIn(admin, '/admin/screens');
+        const rows = admin.locator('.screen-row', { has: admin.locator('.screen-row__clock') });
+        await expect(rows.filter({ hasText: /Own clock 1\.7 s behind · in step to ±/ })).toHaveCount(1);
+        await expect(rows.filter({ hasText: /Own clock 1\.9 s ahead · in step to ±/ })).toHaveCount(1);
+        await admin.screenshot({ path: path.join(ARTIFACTS, `admin-screens-in-step-${width}.png`), fullPage: width !== 1440 });
+      }
+    } finally {
+      await admin.close();
     }
   } finally {
     for (const page of [...walls, kiosk]) await page.context().close();
