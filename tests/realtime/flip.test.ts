@@ -13,25 +13,18 @@ import { screenTargetOf, type ScreenMessage } from '../../src/shared/screen-stat
 import { seed } from '../../src/modules/seed/seed.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { openScreen, type TestScreen } from '../support/screens.ts';
+import { screenPool, type TestScreen } from '../support/screens.ts';
 
 const LEAD_MS = 700;
 let app: TestApp;
-let screens: TestScreen[] = [];
-const open = (...args: Parameters<typeof openScreen>) => {
-  const screen = openScreen(...args);
-  screens.push(screen);
-  return screen;
-};
+const screens = screenPool();
+const open = screens.open;
 
 beforeAll(async () => {
   app = await startTestApp({ hub: { flipLeadMs: LEAD_MS } });
   await seed(app.orm.em.fork(), { demo: true, logger: createLogger('silent') });
 });
-afterEach(() => {
-  screens.forEach((s) => s.close());
-  screens = [];
-});
+afterEach(screens.closeAll);
 afterAll(async () => app?.close());
 
 async function clockOf(screen: TestScreen) {
@@ -50,7 +43,8 @@ describe('the shared clock', () => {
     // The server's clock is this process's own (same machine): the estimate must contain it.
     const serverNow = performance.timeOrigin + performance.now();
     expect(Math.abs(serverTimeAt(clock, performance.now()) - serverNow)).toBeLessThanOrEqual(clock.errorMs + 1);
-    expect(clock.errorMs).toBeLessThanOrEqual(clock.rttMs / 2 + 0.5 + 1e-6);
+    // Server times near 1.8e12 ms carry about 2.4e-4 ms of float rounding.
+    expect(clock.errorMs).toBeLessThanOrEqual(clock.rttMs / 2 + 0.5 + 1e-3);
     expect(clock.samples).toBeGreaterThanOrEqual(1);
   });
 

@@ -5,24 +5,17 @@ import { seed } from '../../src/modules/seed/seed.ts';
 import { createLogger } from '../../src/logger.ts';
 import { adminHeaders, startTestApp, type TestApp } from '../support/app.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
-import { openScreen, type TestScreen } from '../support/screens.ts';
+import { screenPool, type TestScreen } from '../support/screens.ts';
 
 let app: TestApp;
-let screens: TestScreen[] = [];
-const open = (...args: Parameters<typeof openScreen>) => {
-  const screen = openScreen(...args);
-  screens.push(screen);
-  return screen;
-};
+const screens = screenPool();
+const open = screens.open;
 
 beforeAll(async () => {
   app = await startTestApp({ hub: true });
   await seed(app.orm.em.fork(), { demo: true, logger: createLogger('silent') });
 });
-afterEach(() => {
-  screens.forEach((s) => s.close());
-  screens = [];
-});
+afterEach(screens.closeAll);
 afterAll(async () => app?.close());
 
 const wall = (s: TestScreen) => s.state as WallState | null;

@@ -48,3 +48,19 @@ export function openScreen(baseUrl: string, registration: Registration, headers?
     close: () => client.close(),
   };
 }
+
+/** The screens a test file opens, all closed after each test (`afterEach(pool.closeAll)`). */
+export function screenPool(): { open: typeof openScreen; closeAll: () => void } {
+  let opened: TestScreen[] = [];
+  return {
+    open(...args) {
+      const screen = openScreen(...args);
+      opened.push(screen);
+      return screen;
+    },
+    closeAll() {
+      opened.forEach((s) => s.close());
+      opened = [];
+    },
+  };
+}
