@@ -9,6 +9,7 @@ export default defineConfig({
     outDir: '../dist/web',
     emptyOutDir: true,
     sourcemap: true,
+    manifest: true, // the server reads it to hint a screen route's chunks (src/http/web-hints.ts)
   },
   server: {
     port: 5173,

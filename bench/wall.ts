@@ -24,7 +24,8 @@
  *
  * Media are generated with ffmpeg and served on 127.0.0.1 (tests/e2e/support/media.ts); the
  * server runs in its own process on a throw-away database. The last line is one JSON object.
- * Options: --no-build (use dist/web as it is), --changes N, --pages N, --runs N.
+ * Options: --no-build (use dist/web as it is), --changes N, --pages N, --runs N, --in-step-only,
+ * --playback-only, --first-frame-only (WALL_TIMELINE=1 prints where each cold load's time went).
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -41,7 +42,7 @@ import { BENCH_TOKEN, startServerProcess } from './server-process.ts';
 import { startDelayProxy } from './delay-proxy.ts';
 import { connectScreen } from '../src/shared/screen-client.ts';
 
-const args = benchArgs({ pages: 5, changes: 20, runs: 10 }, ['no-build', 'in-step-only', 'playback-only']);
+const args = benchArgs({ pages: 5, changes: 20, runs: 10 }, ['no-build', 'in-step-only', 'playback-only', 'first-frame-only']);
 const { pages: PAGES, changes: CHANGES, runs: RUNS } = args;
 const WARMUP = 3;
 const root = path.resolve(import.meta.dirname, '..');
@@ -430,7 +431,30 @@ const FIRST_FRAME = `
     observer.disconnect();
     video.requestVideoFrameCallback((now) => { window.__firstFrame = now; });
   }).observe(document, { subtree: true, childList: true });
+  window.__mediaEvents = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__mediaEvents.push('long task ' + Math.round(e.startTime) + '+' + Math.round(e.duration)); }).observe({ type: 'longtask', buffered: true });
+  const NativeWS = window.WebSocket;
+  window.WebSocket = class extends NativeWS {
+    constructor(...a) {
+      super(...a);
+      window.__mediaEvents.push('ws new ' + Math.round(performance.now()));
+      this.addEventListener('open', () => window.__mediaEvents.push('ws open ' + Math.round(performance.now())));
+      this.addEventListener('message', (m) => window.__mediaEvents.push('ws msg ' + Math.round(performance.now()) + ' ' + String(m.data).slice(0, 40)));
+    }
+  };
+  for (const type of ['loadstart', 'loadedmetadata', 'loadeddata', 'canplay', 'canplaythrough', 'play', 'playing', 'seeking', 'seeked', 'waiting', 'ratechange']) {
+    document.addEventListener(type, (e) => window.__mediaEvents.push(type + ' ' + Math.round(performance.now()) + ' t=' + e.target.currentTime.toFixed(2)), true);
+  }
 `;
+
+/** Where a cold load's time went: each resource's start and end, ms from navigation. */
+async function timeline(page: Page): Promise<string> {
+  return page.evaluate(`(() => {
+    const rows = performance.getEntriesByType('resource').map((e) => Math.round(e.startTime) + '–' + Math.round(e.responseEnd) + ' ' + e.name.replace(location.origin, ''));
+    const nav = performance.getEntriesByType('navigation')[0];
+    return ['nav response ' + Math.round(nav.responseEnd) + ' dcl ' + Math.round(nav.domContentLoadedEventEnd), ...rows, ...window.__mediaEvents, 'first frame ' + Math.round(window.__firstFrame)].join('\\n');
+  })()`);
+}
 
 /**
  * Cold: a fresh browser context each run (empty HTTP and code caches: a tablet's first visit).
@@ -451,6 +475,7 @@ async function measureFirstFrame() {
     const page = await context.newPage();
     await page.goto(kiosk);
     cold.push(await firstFrame(page));
+    if (process.env.WALL_TIMELINE) log(await timeline(page));
     await page.goto(kiosk);
     warm.push(await firstFrame(page));
     await context.close();
@@ -496,7 +521,10 @@ async function measureScripts(route: string) {
 
 let result: Record<string, unknown>;
 try {
-  if (args.on('playback-only')) {
+  if (args.on('first-frame-only')) {
+    const hls_first_frame = await measureFirstFrame();
+    result = { hls_first_frame, goals: { hls_first_frame_le_400ms: { cold: hls_first_frame.cold.p50_ms <= 400, warm: hls_first_frame.warm.p50_ms <= 400 } } };
+  } else if (args.on('playback-only')) {
     const playback_skew = await measurePlaybackSkew();
     result = { playback_skew, goals: { playback_skew_p95_le_34ms: playback_skew.p95_ms <= 34 } };
   } else {

@@ -21,6 +21,7 @@ import { assertEveryRouteDeclared, SOCKET_POLICY } from './modules/auth/policy.t
 import { errorHandler, HttpError, notFound } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
 import { webApp } from './http/web.ts';
+import { createWebHints } from './http/web-hints.ts';
 import type { Logger } from './logger.ts';
 import { defaultSceneRouter } from './modules/scenes/default-scene.routes.ts';
 import { discoveryRouter, type DiscoveryRouteDeps } from './modules/discovery/discovery.routes.ts';
@@ -264,7 +265,7 @@ export function createApp(deps: AppDeps): NatureWall {
   koa.use(compress({ threshold: 1024 }));
   koa.use(healthRouter({ availability }).routes());
   koa.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx as AppContext, next) : next()));
-  if (deps.webDist) koa.use(webApp(deps.webDist));
+  if (deps.webDist) koa.use(webApp(deps.webDist, createWebHints({ distDir: deps.webDist, stateFor: async (registration) => (hub ? hub.stateFor(registration) : null) })));
 
   return {
     koa,

@@ -1,20 +1,43 @@
 import { Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router-dom';
+import { matchPath, RouterProvider } from 'react-router-dom';
 import { installFirstInteractionPlay } from './lib/interaction.ts';
 import { store } from './lib/store.ts';
 import { IdentifyOverlay } from './features/screen/IdentifyOverlay.tsx';
 import { router } from './router.tsx';
 import './styles/base.css';
+import { SCREEN_PAGES, type ScreenPageName } from '../src/shared/screen-pages.ts';
 
 installFirstInteractionPlay();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Provider store={store}>
-      <RouterProvider router={router} />
-      <IdentifyOverlay />
-    </Provider>
-  </StrictMode>,
-);
+const render = () =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Provider store={store}>
+        <RouterProvider router={router} />
+        <IdentifyOverlay />
+      </Provider>
+    </StrictMode>,
+  );
+
+/**
+ * A screen page opens its connection first and renders after: its handshake runs while React
+ * puts the page together, so the first state arrives sooner (the connection's chunk is hinted
+ * in the HTML, src/http/web-hints.ts, so waiting for it costs a task, not a download).
+ */
+function screenPageHere(): { name: ScreenPageName; params: Record<string, string | undefined> } | null {
+  for (const name of Object.keys(SCREEN_PAGES) as ScreenPageName[]) {
+    const match = SCREEN_PAGES[name].paths.map((path) => matchPath(path, location.pathname)).find(Boolean);
+    if (match) return { name, params: match.params };
+  }
+  return null;
+}
+
+const screen = screenPageHere();
+if (screen) {
+  import('./features/screen/connection.ts')
+    .then(({ connectEarly }) => connectEarly(screen.name, screen.params))
+    .catch(() => {}) // the page connects by itself when it mounts
+    .finally(render);
+} else render();

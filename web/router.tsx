@@ -7,6 +7,7 @@ import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { RouteError } from './components/RouteError.tsx';
 import { StatusScreen } from './components/StatusScreen.tsx';
 import { ADMIN_TABS } from './features/admin/tabs.ts';
+import { SCREEN_PAGES, type ScreenPageName } from '../src/shared/screen-pages.ts';
 
 /** A page behind the sign-in check; the check's code loads with the page, not before. */
 async function adminOnly<M extends Record<K, ComponentType>, K extends string>(page: Promise<M>, name: K): Promise<ComponentType> {
@@ -14,8 +15,12 @@ async function adminOnly<M extends Record<K, ComponentType>, K extends string>(p
   return auth.adminOnly(module[name]);
 }
 
-const viewer = async () => ({ Component: (await import('./features/viewer/SceneViewer.tsx')).SceneViewer });
-const kiosk = async () => ({ Component: (await import('./features/kiosk/KioskScreen.tsx')).KioskScreen });
+// Screen pages (their paths are shared with the server, which hints their chunks in the HTML).
+const screens: Record<ScreenPageName, () => Promise<{ Component: ComponentType }>> = {
+  viewer: async () => ({ Component: (await import('./features/viewer/SceneViewer.tsx')).SceneViewer }),
+  kiosk: async () => ({ Component: (await import('./features/kiosk/KioskScreen.tsx')).KioskScreen }),
+  wall: async () => ({ Component: (await import('./features/wall/LiveWall.tsx')).LiveWall }),
+};
 
 export const router = createBrowserRouter([
   {
@@ -23,11 +28,9 @@ export const router = createBrowserRouter([
     errorElement: <RouteError />,
     hydrateFallbackElement: <StatusScreen tone="loading" title="Nature Wall" />,
     children: [
-      { index: true, lazy: viewer },
-      { path: 'scenes/:sceneSlug', lazy: viewer },
-      { path: 'scenes/:sceneSlug/:position', lazy: kiosk },
-      { path: 'streams/:position', lazy: kiosk },
-      { path: 'app', lazy: async () => ({ Component: (await import('./features/wall/LiveWall.tsx')).LiveWall }) },
+      ...(Object.keys(SCREEN_PAGES) as ScreenPageName[]).flatMap((name) =>
+        SCREEN_PAGES[name].paths.map((path) => (path === '/' ? { index: true, lazy: screens[name] } : { path, lazy: screens[name] })),
+      ),
       { path: 'setup', lazy: async () => ({ Component: (await import('./features/setup/SetupGuide.tsx')).SetupGuide }) },
       // Administrators only: a visitor is sent to /login and brought back.
       { path: 'debug', lazy: async () => ({ Component: await adminOnly(import('./features/debug/DebugPage.tsx'), 'DebugPage') }) },

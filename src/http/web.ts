@@ -7,8 +7,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 import serve from 'koa-static';
+import type { WebHints } from './web-hints.ts';
 
-export function webApp(distDir: string): Middleware {
+/** `hints`: a screen page's HTML names what the page will load (web-hints.ts). */
+export function webApp(distDir: string, hints?: WebHints): Middleware {
   const indexFile = path.join(distDir, 'index.html');
   const assets = serve(distDir, {
     index: false,
@@ -36,6 +38,8 @@ export function webApp(distDir: string): Middleware {
     index ??= readFile(indexFile, 'utf8');
     ctx.type = 'text/html';
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = await index;
+    const html = await index;
+    const links = hints ? await hints.forPath(ctx.path, ctx.host) : '';
+    ctx.body = links ? html.replace('</head>', `${links}</head>`) : html;
   };
 }

@@ -14,6 +14,7 @@ import type { DatabaseAvailability } from '../database/availability.ts';
 import type { ChangePublisher } from '../domain/changes.ts';
 import type { Logger } from '../logger.ts';
 import type { ScreenCommandName } from '../shared/api/screens.ts';
+import type { Registration, ScreenState } from '../shared/events.ts';
 import type { AdapterSetup } from './adapter.ts';
 import { DEFAULT_FLIP_LEAD_MS } from './clock.ts';
 import { createFanout } from './fanout.ts';
@@ -64,6 +65,8 @@ export interface Hub {
   disconnectSession(sessionHash: string): Promise<void>;
   /** Hand this to runCommand: it pushes every committed change to every screen. */
   publisher: ChangePublisher;
+  /** What a screen registering this way is answered with (a screen page's HTML carries it, src/http/web-hints.ts). */
+  stateFor(registration: Registration): Promise<ScreenState>;
   /** Every connected, registered screen on every node; `partial` when a node did not answer in time. */
   screens(options?: { includeOffline?: boolean }): Promise<ScreenList>;
   /** Tells one screen (a connection id, on any node) or every wall and kiosk to reload or identify itself. */
@@ -116,6 +119,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     io,
     publisher: fanout.publisher,
     screens: presence.screens,
+    stateFor: (registration) => screenStates.stateFor(registration, { track: false }),
     resync: fanout.resync,
     idle: fanout.idle,
     command(command, id) {

@@ -36,8 +36,11 @@ export function kioskState(version: number, ref: string | null, position: number
 }
 
 export interface ScreenStates {
-  /** The full state for a registration, labelled with the highest version applied here. */
-  stateFor(registration: Registration): Promise<ScreenState>;
+  /**
+   * The full state for a registration, labelled with the highest version applied here.
+   * `track: false` (a page's HTML, no socket): what it resolved is not remembered for pushes.
+   */
+  stateFor(registration: Registration, options?: { track?: boolean }): Promise<ScreenState>;
   /** The followed references with screens here that a change touching `scenes` must re-resolve. */
   refsToRefresh(scenes: Affected): (string | null)[];
   /** Pushes fresh state to the screens here that `scenes` concerns, from the change's resolution, to be shown at `at`. */
@@ -118,12 +121,12 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
   });
 
   return {
-    async stateFor(registration) {
+    async stateFor(registration, { track = true } = {}) {
       const version = appliedVersion; // read before the state: a push with a higher version may follow
       const target = targetOf(registration);
       if (!target) return { kind: registration.kind as 'admin' | 'rater', version };
       const resolved = await directory.resolve(target.ref);
-      resolvedRefs.set(refKey(target.ref), resolved?.scene.id ?? null);
+      if (track) resolvedRefs.set(refKey(target.ref), resolved?.scene.id ?? null);
       return target.kind === 'wall' ? wallState(version, target.ref, resolved) : kioskState(version, target.ref, target.position, resolved);
     },
 

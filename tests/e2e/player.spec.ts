@@ -36,6 +36,19 @@ test('an MP4 stream plays in a muted looping video, and hls.js is not downloaded
   expect(scripts.some((s) => /Admin|LiveWall|SceneViewer/.test(s))).toBe(false);
 });
 
+test("a kiosk's HTML says ahead what it will need: its state, and hls.js and the playlist only for HLS", async ({ request }) => {
+  const hlsPage = await (await request.get(`/scenes/${scenes.morning.slug}/1`)).text();
+  const state = JSON.parse(/<script type="application\/json" id="nw-screen-state">(.*?)<\/script>/s.exec(hlsPage)![1]!) as { kind: string; stream: { name: string; url: string } };
+  expect(state).toMatchObject({ kind: 'kiosk', stream: { name: streams.forest.name } });
+  expect(hlsPage).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/KioskScreen-[\w-]+\.js">/);
+  expect(hlsPage).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/hls\.light-[\w-]+\.js" data-player="hls">/);
+  expect(hlsPage).toContain(`<link rel="preload" as="fetch" crossorigin href="${state.stream.url}">`);
+  const filePage = await (await request.get(`/scenes/${scenes.morning.slug}/2`)).text();
+  expect(filePage).toContain('nw-screen-state');
+  expect(filePage).not.toContain('hls');
+  expect(await (await request.get('/submit')).text()).not.toContain('modulepreload" crossorigin href="/assets/KioskScreen');
+});
+
 test('the kiosk reports playback health to the hub', async ({ page, api }) => {
   await page.goto(`/scenes/${scenes.morning.slug}/2`);
   await expectPlaying(page);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialPlayerState, playerReducer, retryDelay, type PlayerEvent, type PlayerState } from '../../web/components/Player/machine.ts';
-import { candidateUrls, resolvePlayerSource } from '../../web/components/Player/source.ts';
+import { candidateUrls, resolvePlayerSource } from '../../src/shared/streams/player-source.ts';
 import { youtubeIsPlaying } from '../../web/components/Player/youtube.ts';
 
 const run = (events: PlayerEvent[], from: PlayerState = initialPlayerState) => events.reduce(playerReducer, from);

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SceneDto } from '../../src/shared/api/index.ts';
 import { SOCKET_OPTIONS as contractOptions } from '../../src/shared/events.ts';
 import { SOCKET_OPTIONS } from '../../src/shared/socket-options.ts';
-import { invalidPositionMessage, parseKioskPosition } from '../../web/features/kiosk/position.ts';
+import { invalidPositionMessage, parseKioskPosition } from '../../web/features/screen/kiosk-position.ts';
 import { sceneRef } from '../../web/lib/api.ts';
 import { listIsStale } from '../../web/features/scenes/atoms.ts';
 import { createHealthReporter } from '../../web/features/screen/health-reporter.ts';

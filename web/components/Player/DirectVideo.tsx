@@ -10,7 +10,7 @@ import { store } from '../../lib/store.ts';
 import { defaultLatencyMs, loopErrorMs, programErrorMs, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
 import { STALL_REPORT_MS, STALL_RETRY_MS, type MediaEvent } from './machine.ts';
 import { hasMediaSource, loadHls } from './hls-loader.ts';
-import type { PlayerSource } from './source.ts';
+import type { PlayerSource } from '../../../src/shared/streams/player-source.ts';
 
 type DirectSource = Extract<PlayerSource, { kind: 'hls' | 'file' }>;
 

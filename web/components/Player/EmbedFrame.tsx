@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { EMBED_READY_FULLSCREEN_MS, EMBED_READY_MS, TAP_TO_PLAY_MS, type MediaEvent } from './machine.ts';
-import type { PlayerSource } from './source.ts';
+import type { PlayerSource } from '../../../src/shared/streams/player-source.ts';
 import { youtubeIsPlaying } from './youtube.ts';
 
 type EmbedSource = Extract<PlayerSource, { kind: 'embed' }>;

@@ -13,7 +13,7 @@ import { DirectVideo } from './DirectVideo.tsx';
 import { EmbedFrame } from './EmbedFrame.tsx';
 import { hasMediaSource, loadHls } from './hls-loader.ts';
 import { initialPlayerState, playerReducer, retryDelay, type MediaEvent, type PlayerPhase } from './machine.ts';
-import { candidateUrls, isDirect, resolvePlayerSource } from './source.ts';
+import { candidateUrls, isDirect, resolvePlayerSource } from '../../../src/shared/streams/player-source.ts';
 import './player.css';
 
 export type PlayerStream = Pick<StreamDto, 'id' | 'name' | 'url' | 'fallback_url'>;

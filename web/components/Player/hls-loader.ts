@@ -22,3 +22,7 @@ export function hasMediaSource(): boolean {
   const mse = (window as { ManagedMediaSource?: unknown }).ManagedMediaSource ?? window.MediaSource;
   return typeof mse === 'function';
 }
+
+// The server hinted hls.js in this page's HTML because the screen's stream is HLS
+// (src/http/web-hints.ts): evaluate it now, while the page waits for its first state.
+if (typeof document !== 'undefined' && document.querySelector('link[data-player="hls"]') && hasMediaSource()) loadHls().catch(() => {});

@@ -16,7 +16,8 @@ import { waitingStateAtom } from '../screen/atoms.ts';
 import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
 import { useStagedStreams } from '../screen/staging.ts';
 import { useKioskState } from '../screen/useWallState.ts';
-import { invalidPositionMessage, KIOSK_REFETCH_MS, parseKioskPosition } from './position.ts';
+import { invalidPositionMessage, parseKioskPosition } from '../screen/kiosk-position.ts';
+import { screenRegistration } from '../screen/registration.ts';
 import './kiosk.css';
 
 function KioskFailure({ message, onRetry }: { message: string; onRetry: () => void }) {
@@ -36,11 +37,8 @@ export function KioskScreen() {
   const position = parseKioskPosition(rawPosition);
   const [generation, setGeneration] = useState(0);
   const [playerKey, setPlayerKey] = useState(0);
-  useScreenConnection(
-    position === null ? null : { kind: 'kiosk', name: `Kiosk ${position}`, position, ...(sceneSlug ? { sceneSlug } : {}) },
-    generation,
-    { resyncEveryMs: KIOSK_REFETCH_MS },
-  );
+  const screen = screenRegistration('kiosk', { position: rawPosition, sceneSlug });
+  useScreenConnection(screen?.registration ?? null, generation, screen?.options);
   const { state, error } = useKioskState();
   const waiting = useAtomValue(waitingStateAtom, { store });
   const next = waiting?.state.kind === 'kiosk' ? waiting.state.stream : null;

@@ -5,7 +5,7 @@
  * playback health and the clock. Screens call useScreenConnection with what they show; what they
  * render comes from screenStateAtom, and what they prepare from waitingStateAtom.
  */
-import { atom, useSetAtom } from 'jotai';
+import { atom } from 'jotai';
 import { useLayoutEffect } from 'react';
 import { flushSync } from 'react-dom';
 import type { Registration } from '../../../src/shared/events.ts';
@@ -13,12 +13,14 @@ import { openSocket } from '../../lib/socket.ts';
 import { screenTargetOf } from '../../../src/shared/screen-state.ts';
 import { store } from '../../lib/store.ts';
 import type { ClockEstimate } from '../../../src/shared/clock.ts';
-import type { ClockReport, HealthReport } from '../../../src/shared/events.ts';
+import type { ClockReport, HealthReport, ScreenState } from '../../../src/shared/events.ts';
 import { clockAtom, connectionStatusAtom, followAtom, screenMessageAtom, screenStateAtom } from './atoms.ts';
 import { startFlipScheduler } from './flip-scheduler.ts';
 import { createHealthReporter } from './health-reporter.ts';
 import { IDENTIFY_MS, identifyAtom, screenDevice, screenName } from './identity.ts';
 import { healthReportAtom } from './playback.ts';
+import { screenRegistration, type ScreenParams } from './registration.ts';
+import { SCREEN_STATE_ELEMENT, type ScreenPageName } from '../../../src/shared/screen-pages.ts';
 
 /** How long a screen waits for its first state before it offers Retry. */
 export const FIRST_STATE_TIMEOUT_MS = 10_000;
@@ -31,76 +33,111 @@ function clockReport(estimate: ClockEstimate): ClockReport {
 /** The hub refused the registration (or could not answer it): shown as the screen's error. */
 export const registrationErrorAtom = atom<string | null>(null);
 
+interface SessionOptions {
+  resyncEveryMs?: number;
+}
+
+/** One registration's live link (what useScreenConnection keeps while mounted); returns its close. */
+function openSession(given: Registration, options: SessionOptions): () => void {
+  const device = screenDevice();
+  const name = screenName(given.name);
+  const reg = { ...given, ...(device ? { device } : {}), ...(name ? { name } : {}) } as Registration;
+  store.set(followAtom, screenTargetOf(given));
+  store.set(registrationErrorAtom, null);
+  const stopFlips = startFlipScheduler();
+  let clock: ClockReport | undefined;
+  const report = (): HealthReport => ({ ...store.get(healthReportAtom), ...(clock ? { clock } : {}) });
+  const client = openSocket({
+    registration: reg,
+    onMessage: (message) => {
+      // Rendered in the socket's own task, not queued behind media and timer work: a wall
+      // shows a new scene the moment its push arrives (bench/wall.ts measures this).
+      flushSync(() => store.set(screenMessageAtom, message));
+      if (message.type === 'state') {
+        store.set(registrationErrorAtom, null);
+        reporter.resend(); // a fresh registration starts with no health on the hub
+      }
+    },
+    onStatus: (status) => store.set(connectionStatusAtom, status),
+    onClock: (estimate) => {
+      store.set(clockAtom, estimate);
+      window.dispatchEvent(new CustomEvent('nw:clock', { detail: estimate })); // for benchmarks and debugging
+      clock = clockReport(estimate);
+      reporter.update(report());
+    },
+    onCommand: (command) => {
+      if (command === 'reload') window.location.reload();
+      else store.set(identifyAtom, { name: reg.name ?? 'Nature Wall screen', until: Date.now() + IDENTIFY_MS });
+    },
+    // A screen that shows something keeps showing it while the hub retries for it.
+    onError: (error, retrying) => {
+      if (!retrying || store.get(screenStateAtom) === null) store.set(registrationErrorAtom, error);
+    },
+  });
+  const reporter = createHealthReporter({ send: (report) => client.reportHealth(report) });
+  reporter.update(report());
+  const unsubscribe = store.sub(healthReportAtom, () => reporter.update(report()));
+  // Safety net (spec: kiosks refetch every 30 minutes): register again on the open socket.
+  // The answer goes through the version rule, so an unchanged state is no re-render.
+  const resync = options.resyncEveryMs
+    ? setInterval(() => {
+        if (!client.socket.connected) return;
+        client.socket.emit('screen:register', reg, (result) => {
+          if ('data' in result) store.set(screenMessageAtom, { type: 'state', state: result.data });
+        });
+      }, options.resyncEveryMs)
+    : undefined;
+  return () => {
+    clearInterval(resync);
+    stopFlips();
+    unsubscribe();
+    reporter.stop();
+    client.close();
+  };
+}
+
+const sessionKey = (registration: Registration, options: SessionOptions) => JSON.stringify([registration, options.resyncEveryMs ?? null]);
+
+/** A session opened before the page rendered (connectEarly), until the page adopts it. */
+let early: { key: string; close: () => void } | null = null;
+
+/**
+ * Opens the screen page's session from the entry script, before React has rendered the page:
+ * the page's mount adopts it when it registers the same way (else it is closed). A cold kiosk
+ * gets its state while its page is still being put together.
+ */
+export function connectEarly(page: ScreenPageName, params: ScreenParams): void {
+  const screen = screenRegistration(page, params);
+  if (!screen || early) return;
+  early = { key: sessionKey(screen.registration, screen.options), close: openSession(screen.registration, screen.options) };
+  // The page's HTML carries the state its registration will be answered with (web-hints.ts):
+  // shown at once, so the players mount on the first render. Provisional: labelled just below
+  // its version, so that answer replaces it even when it is the same version.
+  try {
+    const carried = document.getElementById(SCREEN_STATE_ELEMENT)?.textContent;
+    if (carried) {
+      const state = JSON.parse(carried) as ScreenState;
+      store.set(screenMessageAtom, { type: 'state', state: { ...state, version: state.version - 0.5 } });
+    }
+  } catch {
+    /* unreadable: the registration's answer comes anyway */
+  }
+}
+
 /**
  * Connects while mounted. `registration` null means "not yet" (nothing to follow);
  * bump `generation` to drop the connection and register afresh (Retry, Refresh, safety net).
  */
-export function useScreenConnection(
-  registration: Registration | null,
-  generation = 0,
-  options: { resyncEveryMs?: number } = {},
-): void {
-  const setError = useSetAtom(registrationErrorAtom, { store });
-  const key = registration ? JSON.stringify(registration) : null;
+export function useScreenConnection(registration: Registration | null, generation = 0, options: SessionOptions = {}): void {
+  const key = registration ? sessionKey(registration, options) : null;
 
   // A layout effect: the socket opens right after the first commit, not after the first paint.
   useLayoutEffect(() => {
+    const adopted = early && early.key === key && generation === 0 ? early.close : null;
+    if (early && !adopted) early.close();
+    early = null;
     if (!key) return;
-    const given = JSON.parse(key) as Registration;
-    const device = screenDevice();
-    const name = screenName(given.name);
-    const reg = { ...given, ...(device ? { device } : {}), ...(name ? { name } : {}) } as Registration;
-    store.set(followAtom, screenTargetOf(given));
-    setError(null);
-    const stopFlips = startFlipScheduler();
-    let clock: ClockReport | undefined;
-    const report = (): HealthReport => ({ ...store.get(healthReportAtom), ...(clock ? { clock } : {}) });
-    const client = openSocket({
-      registration: reg,
-      onMessage: (message) => {
-        // Rendered in the socket's own task, not queued behind media and timer work: a wall
-        // shows a new scene the moment its push arrives (bench/wall.ts measures this).
-        flushSync(() => store.set(screenMessageAtom, message));
-        if (message.type === 'state') {
-          setError(null);
-          reporter.resend(); // a fresh registration starts with no health on the hub
-        }
-      },
-      onStatus: (status) => store.set(connectionStatusAtom, status),
-      onClock: (estimate) => {
-        store.set(clockAtom, estimate);
-        window.dispatchEvent(new CustomEvent('nw:clock', { detail: estimate })); // for benchmarks and debugging
-        clock = clockReport(estimate);
-        reporter.update(report());
-      },
-      onCommand: (command) => {
-        if (command === 'reload') window.location.reload();
-        else store.set(identifyAtom, { name: reg.name ?? 'Nature Wall screen', until: Date.now() + IDENTIFY_MS });
-      },
-      // A screen that shows something keeps showing it while the hub retries for it.
-      onError: (error, retrying) => {
-        if (!retrying || store.get(screenStateAtom) === null) setError(error);
-      },
-    });
-    const reporter = createHealthReporter({ send: (report) => client.reportHealth(report) });
-    reporter.update(report());
-    const unsubscribe = store.sub(healthReportAtom, () => reporter.update(report()));
-    // Safety net (spec: kiosks refetch every 30 minutes): register again on the open socket.
-    // The answer goes through the version rule, so an unchanged state is no re-render.
-    const resync = options.resyncEveryMs
-      ? setInterval(() => {
-          if (!client.socket.connected) return;
-          client.socket.emit('screen:register', reg, (result) => {
-            if ('data' in result) store.set(screenMessageAtom, { type: 'state', state: result.data });
-          });
-        }, options.resyncEveryMs)
-      : undefined;
-    return () => {
-      clearInterval(resync);
-      stopFlips();
-      unsubscribe();
-      reporter.stop();
-      client.close();
-    };
-  }, [key, generation, setError, options.resyncEveryMs]);
+    const close = adopted ?? openSession(JSON.parse(key)[0] as Registration, options);
+    return close;
+  }, [key, generation]);
 }

@@ -15,6 +15,7 @@ import { store } from '../../lib/store.ts';
 import { useElapsed } from '../../lib/useElapsed.ts';
 import { waitingStateAtom } from '../screen/atoms.ts';
 import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
+import { screenRegistration } from '../screen/registration.ts';
 import { useStagedStreams } from '../screen/staging.ts';
 import { useWallState } from '../screen/useWallState.ts';
 import { useSceneList } from '../scenes/useSceneList.ts';
@@ -25,7 +26,7 @@ import './viewer.css';
 export function SceneViewer() {
   const { sceneSlug } = useParams();
   const [generation, setGeneration] = useState(0);
-  useScreenConnection({ kind: 'wall', name: 'Scene viewer', ...(sceneSlug ? { sceneSlug } : {}) }, generation);
+  useScreenConnection(screenRegistration('viewer', { sceneSlug })?.registration ?? null, generation);
   const { state, error } = useWallState();
   const waiting = useAtomValue(waitingStateAtom, { store });
   const cards = useStagedStreams(state?.streams ?? [], waiting?.state.kind === 'wall' ? waiting.state.streams : null);

@@ -14,7 +14,7 @@ import {
   twitchEmbedUrl,
   vimeoEmbedUrl,
   youtubeEmbedUrl,
-} from '../../../src/shared/streams/url.ts';
+} from './url.ts';
 
 export type PlayerSource =
   | { kind: 'embed'; platform: 'youtube' | 'twitch' | 'vimeo' | 'earthcam' | 'skylinewebcams'; src: string }

@@ -1,0 +1,140 @@
+/**
+ * What a screen page will need, said in its HTML so the browser starts it at once: the page's
+ * own chunks and styles (found in Vite's build manifest), the state the screen will be
+ * answered with when it registers (so its players mount on the first render, not after the
+ * socket's handshake), and for the streams it is about to show, hls.js, each HLS playlist and
+ * a connection to every stream's origin. Without them a cold kiosk fetches its page's code
+ * only after the entry has run, hls.js only after its first state, and the playlist only
+ * after hls.js: round trips in a row (bench/wall.ts measures the first frame). A kiosk whose
+ * stream is a file or an embed is never hinted hls.js. The page depends on none of it: the
+ * state is provisional (its registration's answer replaces it), a wrong hint costs a
+ * download, and nothing is said when the state cannot be read at once.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import escapeHtml from 'escape-html';
+import { match } from 'path-to-regexp';
+import { Registration, type ScreenState } from '../shared/events.ts';
+import { SCREEN_PAGES, SCREEN_STATE_ELEMENT, type ScreenPage } from '../shared/screen-pages.ts';
+import { candidateUrls, resolvePlayerSource } from '../shared/streams/player-source.ts';
+import type { SceneStreamDto } from '../shared/api/index.ts';
+
+/** One entry of Vite's build manifest (`build.manifest`). */
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+  isEntry?: boolean;
+}
+type Manifest = Record<string, ManifestChunk>;
+
+/** The manifest key of the hls.js build the player imports (web/components/Player/hls-loader.ts). */
+const HLS_MODULE = /node_modules\/hls\.js\/dist\/hls\.light\.m?js$/;
+/** How long the page's answer may wait for the state (its scene is almost always cached in memory). */
+const STATE_BUDGET_MS = 50;
+
+export interface WebHintsOptions {
+  distDir: string;
+  /** What a screen registering this way is answered with (null before the hub is up). */
+  stateFor: (registration: Registration) => Promise<ScreenState | null>;
+}
+
+const matchers = Object.values(SCREEN_PAGES as Record<string, ScreenPage>).flatMap((page) =>
+  page.paths.map((pattern) => ({ page, test: match<{ sceneSlug?: string; position?: string }>(pattern, { decode: decodeURIComponent }) })),
+);
+
+/** The screen page at `pathname` and what it will register as, or null for any other page. */
+export function screenPageAt(pathname: string): { page: ScreenPage; registration: Registration | null } | null {
+  for (const { page, test } of matchers) {
+    let found: ReturnType<typeof test>;
+    try {
+      found = test(pathname);
+    } catch {
+      return null; // a malformed escape in the path: the app shows its own error
+    }
+    if (!found) continue;
+    const { sceneSlug, position } = found.params;
+    const parsed = Registration.safeParse({ kind: page.kind, ...(sceneSlug ? { sceneSlug } : {}), ...(position ? { position: Number(position) } : {}) });
+    return { page, registration: parsed.success ? parsed.data : null };
+  }
+  return null;
+}
+
+/** The streams a screen in this state shows: a kiosk its position, a wall every tile. */
+function shownStreams(state: ScreenState): SceneStreamDto[] {
+  if (state.kind === 'kiosk') return state.stream ? [state.stream] : [];
+  return state.kind === 'wall' ? state.streams : [];
+}
+
+/** JSON that is safe inside a <script> element (no `</script>`, no `<!--`). */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+export interface WebHints {
+  /** Link tags for the head of `pathname`'s HTML ('' when it is no screen page). */
+  forPath(pathname: string, host: string): Promise<string>;
+}
+
+export function createWebHints({ distDir, stateFor }: WebHintsOptions): WebHints {
+  const manifestFile = path.join(distDir, '.vite', 'manifest.json');
+  let manifest: Manifest | null | undefined;
+  const readManifest = (): Manifest | null => {
+    // Read once: a build replaces the whole directory, and a new build means a restart.
+    manifest ??= existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest) : null;
+    return manifest;
+  };
+
+  /** Every file a module needs (its static imports, transitively), less what the entry loads. */
+  const closure = (m: Manifest, key: string) => {
+    const entryFiles = new Set<string>();
+    const walk = (k: string, into: Set<string>, seen: Set<string>) => {
+      if (seen.has(k) || !m[k]) return;
+      seen.add(k);
+      into.add(k);
+      for (const i of m[k].imports ?? []) walk(i, into, seen);
+    };
+    for (const [k, chunk] of Object.entries(m)) if (chunk.isEntry) walk(k, entryFiles, new Set());
+    const own = new Set<string>();
+    walk(key, own, new Set(entryFiles));
+    return [...own].map((k) => m[k]!);
+  };
+
+  const moduleLinks = (chunks: ManifestChunk[], attributes = '') =>
+    chunks.flatMap((c) => [
+      ...(c.css ?? []).map((css) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(css)}">`),
+      `<link rel="modulepreload" crossorigin href="/${escapeHtml(c.file)}"${attributes}>`,
+    ]);
+
+  const withinBudget = <T>(work: Promise<T>): Promise<T | null> =>
+    Promise.race([work.catch(() => null), new Promise<null>((done) => setTimeout(() => done(null), STATE_BUDGET_MS).unref())]);
+
+  return {
+    async forPath(pathname, host) {
+      const m = readManifest();
+      const screen = screenPageAt(pathname);
+      if (!m || !screen) return '';
+      const links = moduleLinks(closure(m, screen.page.module));
+      const state = screen.registration ? await withinBudget(stateFor(screen.registration)) : null;
+      if (state) {
+        links.push(`<script type="application/json" id="${SCREEN_STATE_ELEMENT}">${scriptJson(state)}</script>`);
+        const sources = shownStreams(state).map((s) => resolvePlayerSource(candidateUrls(s)[0]!, host));
+        const hlsKey = Object.keys(m).find((k) => HLS_MODULE.test(k));
+        if (hlsKey && sources.some((s) => s.kind === 'hls')) links.push(...moduleLinks([m[hlsKey]!], ' data-player="hls"')); // the player starts it at once (hls-loader.ts)
+        for (const source of sources) {
+          if (source.kind === 'hls') links.push(`<link rel="preload" as="fetch" crossorigin href="${escapeHtml(source.src)}">`);
+        }
+        // hls.js fetches with CORS and no credentials (a connection of its own: `crossorigin`);
+        // a <video src> and an iframe use the credentialed one.
+        const preconnects = new Set(
+          sources.flatMap((s) => {
+            if (s.kind === 'link') return [];
+            const origin = new URL(s.src).origin;
+            if (new URL(origin).host === host) return [];
+            return [`<link rel="preconnect" href="${escapeHtml(origin)}"${s.kind === 'hls' ? ' crossorigin' : ''}>`];
+          }),
+        );
+        links.push(...preconnects);
+      }
+      return links.join('');
+    },
+  };
+}
