@@ -15,6 +15,7 @@ import { Migration20261123200000_intake } from './Migration20261123200000_intake
 import { Migration20261123210000_offline_fill } from './Migration20261123210000_offline_fill.ts';
 import { Migration20261123220000_stream_table } from './Migration20261123220000_stream_table.ts';
 import { Migration20261123230000_one_search } from './Migration20261123230000_one_search.ts';
+import { Migration20261124150000_stream_playback } from './Migration20261124150000_stream_playback.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -29,4 +30,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123210000_offline_fill', class: Migration20261123210000_offline_fill },
   { name: 'Migration20261123220000_stream_table', class: Migration20261123220000_stream_table },
   { name: 'Migration20261123230000_one_search', class: Migration20261123230000_one_search },
+  { name: 'Migration20261124150000_stream_playback', class: Migration20261124150000_stream_playback },
 ];

@@ -11,6 +11,8 @@ import { createSafeFetcher, type SafeFetcher } from '../../src/http/safe-fetch.t
 import { DEFAULT_PLATFORM_SETTINGS } from '../../src/modules/platforms/settings.ts';
 import { analyzeStream, type AnalyzerContext } from '../../src/modules/quality/analyzer/index.ts';
 import { DEFAULT_MEDIA_TOOLS, MediaToolError } from '../../src/modules/quality/analyzer/media-tools.ts';
+import { readHls } from '../../src/modules/quality/analyzer/hls.ts';
+import { syncLatencyMs } from '../../src/shared/streams/playback.ts';
 import { qualityGrade } from '../../src/shared/quality/grade.ts';
 import { scoreQuality, type QualityResult } from '../../src/shared/quality/score.ts';
 import { serveCorpus, type CorpusServer } from '../support/quality-corpus.ts';
@@ -76,6 +78,21 @@ describe('the corpus', () => {
     expect(ranked[0]).toBe('clean1080');
     expect(ranked.at(-1)).toBe('missing');
   });
+});
+
+describe("what screens are told about an HLS stream's playback", () => {
+  const read = (url: string) => readHls(fetcher, url, { sampleSeconds: 2, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+
+  it('a master playlist: start at its cheapest variant of at least 360p; no program time, no shared latency', async () => {
+    const reading = await read(corpus.ladder);
+    expect(reading.variant).toMatchObject({ height: 1080 }); // the analysis still samples the best one
+    expect(reading.playback).toEqual({ start_bandwidth: 800_000, sync_latency_ms: null });
+  }, 30_000);
+
+  it('program date-time: every screen plays three target durations and a second behind it', async () => {
+    expect((await read(corpus.withProgramTime('clean360'))).playback).toEqual({ start_bandwidth: null, sync_latency_ms: syncLatencyMs(2) });
+    expect((await read(corpus.live('clean360'))).playback).toEqual({ start_bandwidth: null, sync_latency_ms: null });
+  }, 30_000);
 });
 
 describe('night and tools', () => {

@@ -46,7 +46,7 @@ describe('POST /api/quality?action=analyze', () => {
     expect(res.body.analysis).toMatchObject({ stream_id: clean.id, score: 80, faults: [], method: 'sample', trigger: 'manual', error: null });
     expect(res.body.analysis!.metrics).toMatchObject({ format: 'hls', probe: { width: 1280, height: 720 } });
     const stream = (await app.request<StreamDto>('GET', `/api/streams/${clean.id}`)).body;
-    expect(stream).toMatchObject({ quality_score: 80, quality_confidence: 0.9, health: 'live' });
+    expect(stream).toMatchObject({ quality_score: 80, quality_confidence: 0.9, health: 'live', playback: { sync_latency_ms: null, start_bandwidth: null } });
     expect(stream.quality_assessed_at).toBeTruthy();
   }, 60_000);
 

@@ -67,6 +67,10 @@ export interface CorpusServer {
   vod(name: ClipName): string;
   /** A playlist that never advances. */
   stale(name: ClipName): string;
+  /** The live playlist with EXT-X-PROGRAM-DATE-TIME on every segment. */
+  withProgramTime(name: ClipName): string;
+  /** A master playlist of the clean 360p, 720p and 1080p clips (800 kb/s, 2.5 and 6 Mb/s). */
+  ladder: string;
   mp4: string;
   /** A playlist served as an .mp4 file. */
   disguised: string;
@@ -88,12 +92,13 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
   const started = Date.now();
   const down = new Set<string>();
   const requests: string[] = [];
-  const playlist = (name: string, sequence: number, ended: boolean) => {
+  const playlist = (name: string, sequence: number, ended: boolean, programTime = false) => {
     const lengths = durations.get(name)!;
     const count = lengths.length;
     const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${SEGMENT}`, `#EXT-X-MEDIA-SEQUENCE:${sequence}`];
     for (let i = sequence; i < sequence + (ended ? count : WINDOW); i++) {
       if (i > sequence && i % count === 0) lines.push('#EXT-X-DISCONTINUITY');
+      if (programTime) lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(started + i * SEGMENT * 1000).toISOString()}`);
       lines.push(`#EXTINF:${lengths[i % count]!.toFixed(3)},`, `/${name}/seg${String(i % count).padStart(3, '0')}.ts`);
     }
     if (ended) lines.push('#EXT-X-ENDLIST');
@@ -103,12 +108,17 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
     const url = new URL(req.url ?? '/', 'http://corpus');
     requests.push(url.pathname + url.search);
     const m3u8 = (body: string) => res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'no-cache' }).end(body);
-    const match = /^\/(live|vod|stale)\/(\w+)\.m3u8$/.exec(url.pathname);
+    if (url.pathname === '/master/ladder.m3u8') {
+      return m3u8(
+        ['#EXTM3U', '#EXT-X-STREAM-INF:BANDWIDTH=2500000,RESOLUTION=1280x720', '/live/clean720.m3u8', '#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360', '/live/clean360.m3u8', '#EXT-X-STREAM-INF:BANDWIDTH=6000000,RESOLUTION=1920x1080', '/live/clean1080.m3u8', ''].join('\n'),
+      );
+    }
+    const match = /^\/(live|vod|stale|pdt)\/(\w+)\.m3u8$/.exec(url.pathname);
     if (match && durations.has(match[2]!)) {
       if (down.has(match[2]!)) return res.writeHead(404).end('gone');
       if (match[1] === 'vod') return m3u8(playlist(match[2]!, 0, true));
       if (match[1] === 'stale') return m3u8(playlist(match[2]!, 3, false));
-      return m3u8(playlist(match[2]!, Math.floor((Date.now() - started) / 1000 / SEGMENT), false));
+      return m3u8(playlist(match[2]!, Math.floor((Date.now() - started) / 1000 / SEGMENT), false, match[1] === 'pdt'));
     }
     const segment = /^\/(\w+)\/(seg\d{3}\.ts)$/.exec(url.pathname);
     if (segment && durations.has(segment[1]!) && !down.has(segment[1]!)) {
@@ -132,6 +142,8 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
     live: (name) => `${base}/live/${name}.m3u8`,
     vod: (name) => `${base}/vod/${name}.m3u8`,
     stale: (name) => `${base}/stale/${name}.m3u8`,
+    withProgramTime: (name) => `${base}/pdt/${name}.m3u8`,
+    ladder: `${base}/master/ladder.m3u8`,
     mp4: `${base}/files/clean720.mp4`,
     disguised: `${base}/files/disguised.mp4`,
     missing: `${base}/live/missing.m3u8`,

@@ -46,7 +46,7 @@ export async function recordAnalysis(tx: EntityManager, changes: Changes, stream
   }
   const { measurements, metrics } = outcome.analysis;
   const result = scoreQuality(measurements);
-  const checked = await recordCheck(tx, changes, streamId, { score: result.score, confidence: result.confidence, faults: result.faults, screensFailing: outcome.screensFailing ?? false });
+  const checked = await recordCheck(tx, changes, streamId, { score: result.score, confidence: result.confidence, faults: result.faults, screensFailing: outcome.screensFailing ?? false, playback: outcome.analysis.playback });
   if (!checked) return null;
   const row = tx.create(QualityAnalysis, {
     stream: checked.stream,

@@ -11,6 +11,7 @@ import type { Changes } from '../../domain/changes.ts';
 import { fuseScores } from '../../shared/evaluation/reliability.ts';
 import { nextHealth } from '../../shared/quality/health.ts';
 import type { QualityFault } from '../../shared/quality/score.ts';
+import type { PlaybackHints } from '../../shared/streams/playback.ts';
 import { Stream } from './stream.entity.ts';
 
 /** The stream's `quality_score` from its two halves: the one place they are fused. */
@@ -29,6 +30,8 @@ export interface AutomaticCheck {
   faults: readonly QualityFault[];
   /** Screens have reported the stream failing for SCREEN_ERROR_SECONDS or more. */
   screensFailing: boolean;
+  /** How screens start and sync it, as this check read it; undefined: not read this time (kept). */
+  playback?: PlaybackHints | null;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function recordCheck(tx: EntityManager, changes: Changes, streamId:
   stream.autoConfidence = check.confidence;
   refreshFusedScore(stream);
   stream.qualityAssessedAt = new Date();
+  if (check.playback !== undefined) stream.playback = check.playback;
   stream.failedChecks = health.failedChecks;
   if (healthChanged) {
     stream.health = health.health;

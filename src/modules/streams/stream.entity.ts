@@ -2,6 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { CATEGORIES, QUALITIES } from '../../shared/constants.ts';
 import { HEALTH_STATES } from '../../shared/quality/health.ts';
 import type { RequestHeaders } from '../../shared/streams/request-headers.ts';
+import type { PlaybackHints } from '../../shared/streams/playback.ts';
 
 export const StreamSchema = defineEntity({
   name: 'Stream',
@@ -42,6 +43,8 @@ export const StreamSchema = defineEntity({
     requestHeaders: p.json<RequestHeaders>().nullable(),
     /** Why it is inactive, when the system made it so (it needs headers a browser cannot send). */
     inactiveReason: p.text().nullable(),
+    /** How screens start and sync it, from its last readable analysis (src/shared/streams/playback.ts). */
+    playback: p.json<PlaybackHints>().nullable(),
     /** The discovery source that added it (null: added by hand or from a submission). */
     discoverySourceId: p.integer().nullable(),
     createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),

@@ -2,6 +2,7 @@ import type { StreamDto } from '../../shared/api/index.ts';
 import type { Category, Quality } from '../../shared/constants.ts';
 import type { HealthState } from '../../shared/quality/health.ts';
 import { needsRequestHeaders, type RequestHeaders } from '../../shared/streams/request-headers.ts';
+import type { PlaybackHints } from '../../shared/streams/playback.ts';
 
 /** A stream as an entity or a raw row (same property names; raw dates arrive as text). */
 export interface StreamFields {
@@ -29,6 +30,7 @@ export interface StreamFields {
   humanCount?: number;
   requestHeaders?: RequestHeaders | null;
   inactiveReason?: string | null;
+  playback?: PlaybackHints | null;
 }
 
 /** The `streams` columns a StreamFields row is read from, for plain-SQL reads (scene resolution, pages). */
@@ -40,7 +42,7 @@ export function streamColumns(alias: string): string {
     c('quality_assessed_at', 'qualityAssessedAt'), c('quality_confidence', 'qualityConfidence'), c('location_name', 'locationName'),
     c('latitude'), c('longitude'), c('timezone'), c('health'), c('auto_score', 'autoScore'), c('human_score', 'humanScore'),
     c('human_confidence', 'humanConfidence'), c('human_count', 'humanCount'), c('request_headers', 'requestHeaders'),
-    c('inactive_reason', 'inactiveReason'),
+    c('inactive_reason', 'inactiveReason'), c('playback'),
   ].join(', ');
 }
 
@@ -76,5 +78,6 @@ export function presentStream(s: StreamFields): StreamDto {
     human_count: s.humanCount ?? 0,
     request_headers: needsRequestHeaders(s.requestHeaders) ? { user_agent: s.requestHeaders!.user_agent ?? null, referrer: s.requestHeaders!.referrer ?? null } : null,
     inactive_reason: s.inactiveReason ?? null,
+    playback: s.playback ? { sync_latency_ms: s.playback.sync_latency_ms ?? null, start_bandwidth: s.playback.start_bandwidth ?? null } : null,
   };
 }

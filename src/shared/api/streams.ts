@@ -137,6 +137,13 @@ export const StreamDto = z.strictObject({
   human_count: z.number().int(),
   request_headers: RequestHeadersDto.nullable().describe('Headers a player must send (from a playlist); a browser cannot send them'),
   inactive_reason: z.string().nullable().describe('Why the system keeps it inactive (it needs headers)'),
+  playback: z
+    .strictObject({
+      sync_latency_ms: z.number().int().nullable().describe('Every screen plays it this far behind its program date-time; null: the playlist has none'),
+      start_bandwidth: z.number().int().nullable().describe('Bits/s of the variant players start at; null: a single variant'),
+    })
+    .nullable()
+    .describe('How screens start and sync this HLS stream, chosen by its analysis from its playlist; null: not read yet, or not HLS'),
 });
 export type StreamDto = z.output<typeof StreamDto>;
 

@@ -7,7 +7,8 @@ import { useEffect, useRef } from 'react';
 import type HlsType from 'hls.js';
 import { clockAtom } from '../../features/screen/atoms.ts';
 import { store } from '../../lib/store.ts';
-import { defaultLatencyMs, loopErrorMs, programErrorMs, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
+import { loopErrorMs, programErrorMs, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
+import { syncLatencyMs, type PlaybackHints } from '../../../src/shared/streams/playback.ts';
 import { STALL_REPORT_MS, STALL_RETRY_MS, type MediaEvent } from './machine.ts';
 import { hasMediaSource, loadHls } from './hls-loader.ts';
 import type { PlayerSource } from '../../../src/shared/streams/player-source.ts';
@@ -16,6 +17,8 @@ type DirectSource = Extract<PlayerSource, { kind: 'hls' | 'file' }>;
 
 interface DirectVideoProps {
   source: DirectSource;
+  /** The server's choice for this stream: its shared latency and the variant to start at. */
+  playback: PlaybackHints | null;
   fit: 'cover' | 'contain';
   onEvent: (event: MediaEvent) => void;
   /** A stall went on too long: rebuild the player. */
@@ -39,10 +42,10 @@ function play(video: HTMLVideoElement): void {
   });
 }
 
-export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: DirectVideoProps) {
+export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, label }: DirectVideoProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
-  const events = useRef({ onEvent, onStalledTooLong });
-  events.current = { onEvent, onStalledTooLong };
+  const events = useRef({ onEvent, onStalledTooLong, playback });
+  events.current = { onEvent, onStalledTooLong, playback };
 
   useEffect(() => {
     const video = videoRef.current;
@@ -100,7 +103,8 @@ export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: D
         const shown = hlsPlayer.playingDate;
         const details = hlsPlayer.latestLevelDetails;
         if (!shown || !details) return; // no program date-time: hls.js's own live position
-        error = programErrorMs(shown.getTime(), serverNow, defaultLatencyMs(details.targetduration));
+        // One latency on every screen: the server's, or the same rule on the same playlist.
+        error = programErrorMs(shown.getTime(), serverNow, events.current.playback?.sync_latency_ms ?? syncLatencyMs(details.targetduration));
       } else if (source.kind === 'file' && video.loop && Number.isFinite(video.duration)) {
         error = loopErrorMs(video.currentTime, video.duration, serverNow);
       } else return;
@@ -130,6 +134,15 @@ export function DirectVideo({ source, fit, onEvent, onStalledTooLong, label }: D
               if (data.type === Hls.ErrorTypes.MEDIA_ERROR && mediaRecoveries++ < 1) return hls.recoverMediaError();
               emit('error'); // the player's backoff rebuilds everything, hls.js included
             });
+            const startAt = events.current.playback?.start_bandwidth;
+            if (startAt) {
+              // The variant the server's analysis found cheap to start (its first segment comes
+              // soonest); ABR climbs from there once it has measured the link.
+              hls.once(Hls.Events.MANIFEST_PARSED, (_event, data) => {
+                const level = data.levels.findIndex((l) => l.bitrate === startAt);
+                if (level >= 0) hls.startLevel = level;
+              });
+            }
             hls.loadSource(source.src);
             hls.attachMedia(video);
             play(video);

@@ -16,7 +16,8 @@ import { initialPlayerState, playerReducer, retryDelay, type MediaEvent, type Pl
 import { candidateUrls, isDirect, resolvePlayerSource } from '../../../src/shared/streams/player-source.ts';
 import './player.css';
 
-export type PlayerStream = Pick<StreamDto, 'id' | 'name' | 'url' | 'fallback_url'>;
+/** `playback`: the server's start and sync choice for an HLS stream (absent: the player's defaults). */
+export type PlayerStream = Pick<StreamDto, 'id' | 'name' | 'url' | 'fallback_url'> & Partial<Pick<StreamDto, 'playback'>>;
 
 export interface PlayerProps {
   stream: PlayerStream;
@@ -109,7 +110,7 @@ function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading
         <EmbedFrame key={`${source.src}#${state.generation}`} source={source} title={title} fullscreen={fullscreen} ready={state.phase === 'ready'} onEvent={onEvent} />
       )}
       {mediaMounted && direct && (
-        <DirectVideo key={`${source.src}#${state.generation}`} source={source} fit={fit} label={title} onEvent={onEvent} onStalledTooLong={reload} />
+        <DirectVideo key={`${source.src}#${state.generation}`} source={source} playback={stream.playback ?? null} fit={fit} label={title} onEvent={onEvent} onStalledTooLong={reload} />
       )}
       {source.kind === 'link' && (
         <div className="player__overlay player__overlay--link">

@@ -48,12 +48,3 @@ export function loopErrorMs(currentTime: number, duration: number, serverNowMs: 
 export function programErrorMs(playingDateMs: number, serverNowMs: number, latencyMs: number): number {
   return playingDateMs - (serverNowMs - latencyMs);
 }
-
-/**
- * The shared latency behind program time, when the server has not chosen one: three target
- * durations and a second (what hls.js keeps buffered, and time for a slow screen to fetch).
- * Every screen computes the same from the same playlist.
- */
-export function defaultLatencyMs(targetDurationSeconds: number): number {
-  return Math.round((3 * targetDurationSeconds + 1) * 1000);
-}

@@ -6,6 +6,7 @@
  */
 import HLS from 'hls-parser';
 import type { SafeFetcher } from '../../../http/safe-fetch.ts';
+import { startBandwidth, syncLatencyMs, type PlaybackHints } from '../../../shared/streams/playback.ts';
 
 type Playlist = ReturnType<typeof HLS.parse>;
 type MediaPlaylist = Extract<Playlist, { isMasterPlaylist: false }>;
@@ -20,6 +21,8 @@ export interface HlsReading {
   mediaSeconds: number;
   firstResponseMs: number;
   encrypted: boolean;
+  /** How screens should start and sync it (src/shared/streams/playback.ts). */
+  playback: PlaybackHints;
 }
 
 const MAX_SEGMENTS = 4;
@@ -50,9 +53,11 @@ export async function readHls(
   let { playlist, url: playlistUrl } = await fetchPlaylist(fetcher, url);
   const firstResponseMs = Date.now() - started;
   let variant: HlsReading['variant'] = null;
+  let start: number | null = null;
   if (playlist.isMasterPlaylist) {
-    const best = [...playlist.variants]
-      .filter((v) => !v.isIFrameOnly)
+    const variants = playlist.variants.filter((v) => !v.isIFrameOnly);
+    start = startBandwidth(variants.map((v) => ({ bandwidth: v.bandwidth || null, height: v.resolution?.height ?? null })));
+    const best = [...variants]
       .sort((a, b) => (b.resolution?.height ?? 0) - (a.resolution?.height ?? 0) || b.bandwidth - a.bandwidth)[0];
     if (!best) throw new HlsError('The master playlist lists no variant');
     variant = { width: best.resolution?.width ?? null, height: best.resolution?.height ?? null, bandwidth: best.bandwidth || null };
@@ -96,5 +101,6 @@ export async function readHls(
     if (total > MAX_MEDIA_BYTES) break;
     parts.push(response.body);
   }
-  return { variant, live, liveNote, media: Buffer.concat(parts), mediaSeconds: seconds, firstResponseMs, encrypted };
+  const playback = { sync_latency_ms: media.segments.some((s) => s.programDateTime) ? syncLatencyMs(media.targetDuration) : null, start_bandwidth: start };
+  return { variant, live, liveNote, media: Buffer.concat(parts), mediaSeconds: seconds, firstResponseMs, encrypted, playback };
 }

@@ -74,6 +74,7 @@ async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'w
   let live: boolean | null = null;
   let firstResponseMs: number;
   let variantHeight: number | null = null;
+  let playback: Analysis['playback'] = format === 'hls' ? undefined : null; // HLS: known once its playlist is read
   try {
     if (format === 'hls') {
       const hls = await readHls(ctx.fetcher, stream.url, { sampleSeconds: ctx.sampleSeconds, sleep: ctx.sleep });
@@ -81,9 +82,10 @@ async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'w
       live = hls.live;
       firstResponseMs = hls.firstResponseMs;
       variantHeight = hls.variant?.height ?? null;
+      playback = hls.playback;
       Object.assign(metrics, { variant: hls.variant, live: hls.live, live_note: hls.liveNote, segment_seconds: hls.mediaSeconds, encrypted: hls.encrypted });
       if (hls.encrypted) {
-        return { measurements: { method: 'probe', reachable: true, live, ttfbMs: firstResponseMs, height: variantHeight, width: hls.variant?.width ?? null }, metrics, cpuSeconds: null };
+        return { measurements: { method: 'probe', reachable: true, live, ttfbMs: firstResponseMs, height: variantHeight, width: hls.variant?.width ?? null }, metrics, cpuSeconds: null, playback };
       }
     } else {
       const started = Date.now();
@@ -128,6 +130,7 @@ async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'w
       },
       metrics,
       cpuSeconds: sample.cpuSeconds,
+      playback,
     };
   } catch (error) {
     if (error instanceof MediaToolError && error.kind === 'unreadable') {

@@ -3,6 +3,7 @@ import type { SafeFetcher } from '../../../http/safe-fetch.ts';
 import type { QualityMeasurements } from '../../../shared/quality/score.ts';
 import type { PlatformSettings } from '../../platforms/settings.ts';
 import type { MediaTools } from './media-tools.ts';
+import type { PlaybackHints } from '../../../shared/streams/playback.ts';
 
 export interface AnalyzerContext {
   fetcher: SafeFetcher;
@@ -21,4 +22,6 @@ export interface Analysis {
   metrics: Record<string, unknown>;
   /** CPU seconds of the ffmpeg children, when they ran. */
   cpuSeconds: number | null;
+  /** How screens should start and sync a direct stream: null for files and embeds; absent when the playlist was not read. */
+  playback?: PlaybackHints | null;
 }
