@@ -221,13 +221,15 @@ const IN_STEP_WATCH = `
     }
     const ready = () => fresh.filter((t) => t.media.readyState >= 2).length;
     const record = { version: e.detail.version, at: e.detail.at, real: realOrigin + e.detail.frameTime, fresh: fresh.length, readyAtFlip: ready(), ready: 0, keptReloads };
-    requestAnimationFrame(() => { record.ready = ready(); }); // within one frame of the flip
+    requestAnimationFrame((next) => { record.ready = ready(); record.frameMs = next - e.detail.frameTime; }); // within one frame of the flip
     window.__flips.push(record);
     window.__snapshot();
   });
 `;
 
 interface FlipRecord {
+  /** The animation frame after the flip's, ms later: the page's frame interval there. */
+  frameMs?: number;
   version: number;
   at: number;
   real: number;
@@ -298,6 +300,7 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
     let ready = 0;
     let reloads = 0;
     let missed = 0;
+    const frames: number[] = [];
     const targets = [world.scenes.ocean.id, world.scenes.morning.id];
     for (let i = 0; i < WARMUP + CHANGES; i++) {
       const target = targets[i % 2]!;
@@ -323,6 +326,7 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
         fresh += flip.fresh;
         ready += flip.ready;
         reloads += flip.keptReloads;
+        if (flip.frameMs !== undefined) frames.push(flip.frameMs);
       });
       if (instants.length > 1) skews.push(Math.max(...instants) - Math.min(...instants));
       if (process.env.NW_BENCH_DEBUG) log(links, 'lates', flips.map((f, p) => (f ? round(f.real - offsets[p]! + server_offset - f.at) : null)).join(' '));
@@ -339,6 +343,9 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
       changes: CHANGES,
       flip_skew: { p50_ms: round(percentile(skews, 50)), p95_ms: round(percentile(skews, 95)), max_ms: round(skews.at(-1) ?? NaN) },
       flip_late: { p50_ms: round(percentile(lates, 50)), p95_ms: round(percentile(absLate, 95)) },
+      // A flip takes the first frame that begins at most 8 ms before its instant: at 60 Hz it is
+      // at most 8.7 ms late; where the browser draws fewer frames, up to an interval minus 8 ms.
+      frame_interval: { p50_ms: round(percentile(frames.sort((a, b) => a - b), 50)), p95_ms: round(percentile(frames, 95)) },
       path_asymmetry_floor_ms: round(Math.max(...blind) - Math.min(...blind)),
       ready_at_flip: fresh ? Math.round((ready / fresh) * 1000) / 1000 : null,
       new_direct_tiles: fresh,
