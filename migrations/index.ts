@@ -16,6 +16,7 @@ import { Migration20261123210000_offline_fill } from './Migration20261123210000_
 import { Migration20261123220000_stream_table } from './Migration20261123220000_stream_table.ts';
 import { Migration20261123230000_one_search } from './Migration20261123230000_one_search.ts';
 import { Migration20261124150000_stream_playback } from './Migration20261124150000_stream_playback.ts';
+import { Migration20261124160000_programme } from './Migration20261124160000_programme.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -31,4 +32,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123220000_stream_table', class: Migration20261123220000_stream_table },
   { name: 'Migration20261123230000_one_search', class: Migration20261123230000_one_search },
   { name: 'Migration20261124150000_stream_playback', class: Migration20261124150000_stream_playback },
+  { name: 'Migration20261124160000_programme', class: Migration20261124160000_programme },
 ];

@@ -39,7 +39,10 @@ import { submissionPushes } from './modules/submissions/submission.changes.ts';
 import { submissionsRouter, type SubmissionRouteDeps } from './modules/submissions/submissions.routes.ts';
 import { createSafeFetcher, type Resolver } from './http/safe-fetch.ts';
 import { healthRouter } from './modules/health/health.routes.ts';
-import { scenesRouter } from './modules/scenes/scenes.routes.ts';
+import { scenesRouter, type SceneRouteDeps } from './modules/scenes/scenes.routes.ts';
+import { sceneUse } from './modules/programme/programme.service.ts';
+import { programmeRouter } from './modules/programme/programme.routes.ts';
+import { programmePushes } from './modules/programme/programme.changes.ts';
 import { streamsRouter } from './modules/streams/streams.routes.ts';
 import type { DomainChange } from './domain/changes.ts';
 import type { CommandDeps } from './domain/command.ts';
@@ -109,9 +112,8 @@ export interface AppDeps {
 }
 
 /** What the routes share: the command deps (publisher, journal), the scene cache, the hub's screens, limits, the safe fetcher. */
-interface Services extends AuthRouteDeps, ScreensDeps, DiscoveryRouteDeps, QualityRouteDeps, EvaluationRouteDeps, SubmissionRouteDeps, WeatherRouteDeps {
+interface Services extends AuthRouteDeps, ScreensDeps, DiscoveryRouteDeps, QualityRouteDeps, EvaluationRouteDeps, SubmissionRouteDeps, WeatherRouteDeps, SceneRouteDeps {
   commands: CommandDeps;
-  snapshots: SceneSnapshots;
 }
 
 /** The /api router with every module's routes, exposed for tools that list the routes. */
@@ -127,6 +129,7 @@ export function apiRouter(services: Services): Router<AppState> {
     evaluationRouter(services),
     submissionsRouter(services),
     screensRouter(services),
+    programmeRouter(services),
     authRouter(services),
     activityRouter(),
     systemRouter(services),
@@ -205,6 +208,7 @@ export function createApp(deps: AppDeps): NatureWall {
   const scoreKeeper = createScoreKeeper({ orm: deps.orm, commands, logger: deps.logger, ...(deps.evaluationDebounceMs === undefined ? {} : { debounceMs: deps.evaluationDebounceMs }) });
   const services: Services = {
     snapshots,
+    sceneInUse: sceneUse,
     commands,
     discoveryJobs,
     qualityJobs,
@@ -298,6 +302,7 @@ export function createApp(deps: AppDeps): NatureWall {
           scenePushes,
           submissionPushes(deps.orm),
           discoveryPushes(deps.orm),
+          programmePushes(deps.orm),
           qualityPushes(deps.orm),
           evaluationPushes(deps.orm),
           activityPushes,

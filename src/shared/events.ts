@@ -13,6 +13,7 @@ import { PLAYBACK_STATES, type ScreenCommandName, type ScreenPresence } from './
 import type { SubmissionDto } from './api/submissions.ts';
 import type { DiscoveryProgressDto, DiscoverySourceDto } from './api/discovery.ts';
 import type { QualityProgressDto, QualityQueueDto } from './api/quality.ts';
+import type { ProgrammeDto } from './api/programme.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
 
 // Who connects, how its players do, and a screen as admins see it belong to the REST contract
@@ -149,6 +150,8 @@ export interface ServerToClientEvents {
   'discovery:progress': (payload: DiscoveryProgressDto) => void;
   /** For admin consoles: discovery sources were created, edited or deleted (the whole list, it is short). */
   'discovery:sources': (payload: { version: number; sources: DiscoverySourceDto[] }) => void;
+  /** For admin consoles: screen groups, placements, schedules or the takeover changed (the whole programme). */
+  'programme:updated': (payload: { version: number } & ProgrammeDto) => void;
   /** For admin consoles: an analysis started or ended, an "analyze all" moved on (done/total, failures). */
   'quality:progress': (payload: QualityProgressDto) => void;
   /** The analysis queue changed (admins; at most about once a second per node). */

@@ -19,6 +19,10 @@ const OWNERS: Record<string, [string, string[]]> = {
   submissions: ['modules/submissions', ['Submission']],
   scene_streams: ['modules/scenes', ['SceneStream']],
   scenes: ['modules/scenes', ['Scene']],
+  screen_groups: ['modules/programme', ['ScreenGroup']],
+  screen_placements: ['modules/programme', ['ScreenPlacement']],
+  schedule_entries: ['modules/programme', ['ScheduleEntry']],
+  takeovers: ['modules/programme', ['Takeover']],
 };
 
 describe('one owner per row', () => {

@@ -36,7 +36,14 @@ async function snapshotOf(snapshots: SceneSnapshots, idOrSlug: string): Promise<
   return snapshot;
 }
 
-export function scenesRouter(deps: { commands: CommandDeps; snapshots: SceneSnapshots }): Router<AppState> {
+export interface SceneRouteDeps {
+  commands: CommandDeps;
+  snapshots: SceneSnapshots;
+  /** What else shows a scene (the programme: schedules, the takeover, groups), as a sentence; null when nothing. */
+  sceneInUse?: (em: EntityManager, sceneId: number) => Promise<string | null>;
+}
+
+export function scenesRouter(deps: SceneRouteDeps): Router<AppState> {
   const router = new Router<AppState>();
 
   // Anonymous callers see active scenes only (soft-deleted ones are admin business).
@@ -63,7 +70,7 @@ export function scenesRouter(deps: { commands: CommandDeps; snapshots: SceneSnap
   });
 
   mount(router, api.remove)(async (ctx, { body }) => {
-    await runAs(ctx, deps.commands, (tx, changes) => deleteScene(tx, changes, body.id));
+    await runAs(ctx, deps.commands, (tx, changes) => deleteScene(tx, changes, body.id, deps.sceneInUse));
     return { success: true };
   });
 

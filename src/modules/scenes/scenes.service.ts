@@ -112,12 +112,14 @@ export async function updateScene(em: EntityManager, changes: Changes, input: Sc
 }
 
 /** Soft delete (spec §4): the scene becomes inactive; the default scene is refused. */
-export async function deleteScene(em: EntityManager, changes: Changes, id: number): Promise<void> {
+export async function deleteScene(em: EntityManager, changes: Changes, id: number, inUse?: (em: EntityManager, sceneId: number) => Promise<string | null>): Promise<void> {
   const scene = await findScene(em, id);
   if ((await getDefaultSceneId(em)) === scene.id) {
     throw conflict('The default scene cannot be deleted. Choose another default scene first.');
   }
   if (!scene.active) return;
+  const use = await inUse?.(em, scene.id);
+  if (use) throw conflict(`"${scene.name}" cannot be deleted: ${use}`);
   scene.active = false;
   await em.flush();
   changes.push({ type: 'scene.deleted', sceneId: scene.id, name: scene.name });

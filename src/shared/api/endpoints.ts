@@ -8,6 +8,7 @@ import { authEndpoints } from './auth.ts';
 import { defaultSceneEndpoints } from './config.ts';
 import { discoveryEndpoints } from './discovery.ts';
 import { evaluationEndpoints } from './evaluation.ts';
+import { programmeEndpoints } from './programme.ts';
 import { qualityEndpoints } from './quality.ts';
 import type { RouteName } from './routes.ts';
 import { sceneEndpoints } from './scenes.ts';
@@ -23,6 +24,7 @@ const byFeature = {
   defaultScene: defaultSceneEndpoints,
   discovery: discoveryEndpoints,
   evaluation: evaluationEndpoints,
+  programme: programmeEndpoints,
   quality: qualityEndpoints,
   scene: sceneEndpoints,
   screen: screenEndpoints,

@@ -13,6 +13,7 @@ export * from './quality.ts';
 export * from './evaluation.ts';
 export * from './submissions.ts';
 export * from './screens.ts';
+export * from './programme.ts';
 export * from './activity.ts';
 export * from './system.ts';
 export * from './weather.ts';
