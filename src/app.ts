@@ -41,6 +41,7 @@ import { createSafeFetcher, type Resolver } from './http/safe-fetch.ts';
 import { healthRouter } from './modules/health/health.routes.ts';
 import { scenesRouter, type SceneRouteDeps } from './modules/scenes/scenes.routes.ts';
 import { sceneUse } from './modules/programme/programme.service.ts';
+import { createScreenRouter } from './modules/programme/screen-routing.ts';
 import { programmeRouter } from './modules/programme/programme.routes.ts';
 import { programmePushes } from './modules/programme/programme.changes.ts';
 import { streamsRouter } from './modules/streams/streams.routes.ts';
@@ -309,6 +310,7 @@ export function createApp(deps: AppDeps): NatureWall {
           ...(deps.features ?? []),
         ],
         presenceJournal: screenJournal(deps.orm),
+        router: createScreenRouter({ orm: deps.orm, commands }),
         // What screens report, to the features that asked: one line per feature.
         reports: [...(qualityJobs ? [qualityReports(qualityJobs)] : []), ...(deps.reports ?? [])],
         availability,

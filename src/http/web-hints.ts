@@ -43,8 +43,14 @@ const matchers = Object.values(SCREEN_PAGES as Record<string, ScreenPage>).flatM
   page.paths.map((pattern) => ({ page, test: match<{ sceneSlug?: string; position?: string }>(pattern, { decode: decodeURIComponent }) })),
 );
 
+/** Who is asking for a screen page: its device id (a cookie the page sets) and the group in its address. */
+export interface ScreenCaller {
+  device?: string | undefined;
+  group?: string | undefined;
+}
+
 /** The screen page at `pathname` and what it will register as, or null for any other page. */
-export function screenPageAt(pathname: string): { page: ScreenPage; registration: Registration | null } | null {
+export function screenPageAt(pathname: string, caller: ScreenCaller = {}): { page: ScreenPage; registration: Registration | null } | null {
   for (const { page, test } of matchers) {
     let found: ReturnType<typeof test>;
     try {
@@ -55,6 +61,11 @@ export function screenPageAt(pathname: string): { page: ScreenPage; registration
     if (!found) continue;
     const { sceneSlug, position } = found.params;
     const parsed = Registration.safeParse({ kind: page.kind, ...(sceneSlug ? { sceneSlug } : {}), ...(position ? { position: Number(position) } : {}) });
+    if (parsed.success) {
+      // What the caller adds (its device, its group) only sharpens the guess: dropped when malformed.
+      const sharper = Registration.safeParse({ ...parsed.data, ...(caller.device ? { device: caller.device } : {}), ...(caller.group ? { group: caller.group } : {}) });
+      if (sharper.success) return { page, registration: sharper.data };
+    }
     return { page, registration: parsed.success ? parsed.data : null };
   }
   return null;
@@ -71,7 +82,7 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
 
 export interface WebHints {
   /** Link tags for the head of `pathname`'s HTML ('' when it is no screen page). */
-  forPath(pathname: string, host: string): Promise<string>;
+  forPath(pathname: string, host: string, caller?: ScreenCaller): Promise<string>;
 }
 
 export function createWebHints({ distDir, stateFor }: WebHintsOptions): WebHints {
@@ -108,9 +119,9 @@ export function createWebHints({ distDir, stateFor }: WebHintsOptions): WebHints
     Promise.race([work.catch(() => null), new Promise<null>((done) => setTimeout(() => done(null), STATE_BUDGET_MS).unref())]);
 
   return {
-    async forPath(pathname, host) {
+    async forPath(pathname, host, caller = {}) {
       const m = readManifest();
-      const screen = screenPageAt(pathname);
+      const screen = screenPageAt(pathname, caller);
       if (!m || !screen) return '';
       const links = moduleLinks(closure(m, screen.page.module));
       const state = screen.registration ? await withinBudget(stateFor(screen.registration)) : null;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Middleware } from 'koa';
 import serve from 'koa-static';
 import type { WebHints } from './web-hints.ts';
+import { SCREEN_DEVICE_COOKIE } from '../shared/screen-pages.ts';
 
 /** `hints`: a screen page's HTML names what the page will load (web-hints.ts). */
 export function webApp(distDir: string, hints?: WebHints): Middleware {
@@ -39,7 +40,8 @@ export function webApp(distDir: string, hints?: WebHints): Middleware {
     ctx.type = 'text/html';
     ctx.set('Cache-Control', 'no-cache');
     const html = await index;
-    const links = hints ? await hints.forPath(ctx.path, ctx.host) : '';
+    const group = typeof ctx.query.group === 'string' ? ctx.query.group : undefined;
+    const links = hints ? await hints.forPath(ctx.path, ctx.host, { device: ctx.cookies.get(SCREEN_DEVICE_COOKIE), group }) : '';
     ctx.body = links ? html.replace('</head>', `${links}</head>`) : html;
   };
 }

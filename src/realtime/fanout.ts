@@ -20,6 +20,7 @@ import type { ChangeNotice, HubServer } from './io-server.ts';
 import type { FeaturePushes, Push } from './pushes.ts';
 import type { SceneDirectory } from './scene-directory.ts';
 import type { ScreenStates } from './screen-state.ts';
+import type { ScreenRouter } from './screen-router.ts';
 import { KIND_ROOMS } from './rooms.ts';
 import type { PushVersions } from './versions.ts';
 
@@ -49,8 +50,12 @@ export function createFanout(options: {
   availability?: DatabaseAvailability | undefined;
   /** How long after the commit screens show a change (SCENE_FLIP_LEAD_MS): the fan-out and the preload fit in it. */
   flipLeadMs: number;
+  /** Decides what each wall and kiosk follows; asked again when a change concerns it. */
+  router: ScreenRouter;
+  /** Screens the router moved, for presence. */
+  onRerouted: (moves: Awaited<ReturnType<ScreenStates['reroute']>>) => void;
 }): Fanout {
-  const { io, directory, versions, screenStates, features, availability, flipLeadMs } = options;
+  const { io, directory, versions, screenStates, features, availability, flipLeadMs, router } = options;
   const log = options.logger.child({ component: 'fanout' });
 
   function hasLocalSockets(rooms: readonly string[]): boolean {
@@ -77,6 +82,8 @@ export function createFanout(options: {
     if (admins && notice.scenes.defaultChanged && !refs.includes(null)) refs.push(null);
     const resolution = await directory.resolveChange({ sceneIds: admins ? notice.scenes.sceneIds : [], refs });
     screenStates.apply(notice.version, notice.scenes, resolution, notice.at);
+    // The programme changed (a group, a schedule, a takeover…): every screen here is decided again.
+    if (router.changed(notice.changes)) options.onRerouted(await screenStates.reroute(notice.version, notice.at, (facts) => router.route(facts)));
     for (const feature of features) {
       if (!hasLocalSockets(feature.rooms)) continue;
       try {

@@ -21,7 +21,8 @@ import { createFanout } from './fanout.ts';
 import { createIoServer, type HubServer } from './io-server.ts';
 import { createPresence, type PresenceJournal, type ScreenList } from './presence.ts';
 import type { FeaturePushes } from './pushes.ts';
-import { handleSockets, type Authorize } from './registration.ts';
+import { handleSockets, targetFor, type Authorize } from './registration.ts';
+import { ADDRESS_ROUTER, type ScreenRouter } from './screen-router.ts';
 import type { FeatureReports } from './reports.ts';
 import { KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { SceneDirectory } from './scene-directory.ts';
@@ -57,6 +58,8 @@ export interface HubOptions {
   reports?: readonly FeatureReports[];
   /** SCENE_FLIP_LEAD_MS: how long after a commit screens show the change, all at once. */
   flipLeadMs?: number;
+  /** What each wall and kiosk follows (the programme's rules); by default its address or the default scene. */
+  router?: ScreenRouter;
 }
 
 export interface Hub {
@@ -85,6 +88,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
 
   const io = createIoServer(options.server, { adapter: options.adapter, allowedOrigins: options.allowedOrigins ?? [] });
   const screenStates = createScreenStates(io, directory, await options.versions.current());
+  const router = options.router ?? ADDRESS_ROUTER;
   const presence = createPresence(io, {
     node,
     logger: log,
@@ -101,8 +105,18 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     logger,
     availability: options.availability,
     flipLeadMs: options.flipLeadMs ?? DEFAULT_FLIP_LEAD_MS,
+    router,
+    onRerouted: (moves) => {
+      // Admins see each moved screen's new scene, group and rule.
+      for (const { socket, route, sceneId } of moves) {
+        const p = socket.data.presence;
+        if (!p) continue;
+        Object.assign(p, { sceneId, rule: route.rule, groupId: route.groupId });
+        presence.seen(socket.id, p);
+      }
+    },
   });
-  handleSockets({ io, node, screenStates, presence, logger: log, authorize: options.authorize, availability: options.availability, reports: options.reports });
+  handleSockets({ io, node, screenStates, presence, logger: log, authorize: options.authorize, availability: options.availability, reports: options.reports, router });
 
   // The resyncs the hub starts itself query the database after a short wait, outside the
   // fan-out queue that idle() drains: closing starts none and waits for one under way, since a
@@ -119,7 +133,10 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     io,
     publisher: fanout.publisher,
     screens: presence.screens,
-    stateFor: (registration) => screenStates.stateFor(registration, { track: false }),
+    async stateFor(registration) {
+      const { target } = await targetFor(registration, router, { join: false });
+      return screenStates.stateFor(registration.kind, target, { track: false });
+    },
     resync: fanout.resync,
     idle: fanout.idle,
     command(command, id) {

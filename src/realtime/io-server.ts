@@ -9,6 +9,8 @@ import { isAllowedOrigin } from '../http/origin.ts';
 import type { ClientToServerEvents, ClockReport, PlaybackState, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
 import type { AdapterSetup } from './adapter.ts';
 import type { Affected } from './scene-directory.ts';
+import type { RouteFacts } from './screen-router.ts';
+import type { ShownRule } from '../shared/schedules/rules.ts';
 
 /** What one node tells the others after a commit: the version, the changes, the scenes they touch. */
 export interface ChangeNotice {
@@ -39,6 +41,9 @@ export interface Presence {
   name: string | null;
   follows: string | null;
   sceneId: number | null;
+  /** Its screen group, and the rule that decided what it shows (ScreenRouter). */
+  groupId: number | null;
+  rule: ShownRule | null;
   position: number | null;
   connectedAt: number;
   heartbeatAt: number;
@@ -50,6 +55,8 @@ export interface Presence {
 
 export interface SocketData {
   presence?: Presence;
+  /** What a wall or kiosk said about itself that decides what it shows (decided again when the programme changes). */
+  route?: RouteFacts;
 }
 
 export type HubServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

@@ -63,6 +63,8 @@ function present(id: string, p: Presence): ScreenPresence {
     name: p.name,
     follows: p.follows,
     scene_id: p.sceneId,
+    group_id: p.groupId,
+    rule: p.rule,
     position: p.position,
     connected_at: new Date(p.connectedAt).toISOString(),
     last_heartbeat: new Date(p.heartbeatAt).toISOString(),

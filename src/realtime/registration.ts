@@ -12,8 +12,18 @@ import { serverNow } from './clock.ts';
 import type { HubServer, HubSocket } from './io-server.ts';
 import type { Presence, PresenceTracker } from './presence.ts';
 import type { FeatureReports, ScreenReport } from './reports.ts';
-import { KIND_ROOMS, sessionRoom, targetOf, targetRoom } from './rooms.ts';
+import { KIND_ROOMS, sessionRoom, targetRoom, type Target } from './rooms.ts';
+import { ADDRESS_ROUTER, routeFactsOf, type Route, type ScreenRouter } from './screen-router.ts';
 import type { ScreenStates } from './screen-state.ts';
+
+/** What a registration follows, decided by the router (null target for consoles and raters). */
+export async function targetFor(registration: Registration, router: ScreenRouter, options: { join?: boolean } = {}): Promise<{ target: Target | null; route: Route | null }> {
+  const facts = routeFactsOf(registration);
+  if (!facts) return { target: null, route: null };
+  const route = await router.route(facts, options);
+  const target: Target = facts.kind === 'kiosk' ? { kind: 'kiosk', ref: route.ref, position: facts.position ?? 1 } : { kind: 'wall', ref: route.ref };
+  return { target, route };
+}
 
 
 /**
@@ -42,8 +52,11 @@ export function handleSockets(options: {
   availability?: DatabaseAvailability | undefined;
   /** The features that hear screens' reports (reports.ts). */
   reports?: readonly FeatureReports[] | undefined;
+  /** What each wall and kiosk follows (the programme's rules); by default its address. */
+  router?: ScreenRouter | undefined;
 }): void {
   const { io, node, screenStates, presence, logger: log, authorize, availability } = options;
+  const router = options.router ?? ADDRESS_ROUTER;
   const reports = options.reports ?? [];
 
   function deliver(report: ScreenReport): void {
@@ -86,8 +99,9 @@ export function handleSockets(options: {
       const verdict = authorize ? await authorize(registration, socket.handshake) : { ok: true as const };
       if (!verdict.ok) return reply(ack, { error: verdict.error });
 
+      const { target, route } = await targetFor(registration, router);
       for (const room of socket.rooms) if (room !== socket.id) await socket.leave(room);
-      const target = targetOf(registration);
+      socket.data.route = routeFactsOf(registration) ?? undefined;
       const rooms = [KIND_ROOMS[registration.kind]];
       if (target) rooms.push(targetRoom(target));
       if (verdict.sessionHash) rooms.push(sessionRoom(verdict.sessionHash));
@@ -98,8 +112,10 @@ export function handleSockets(options: {
         kind: registration.kind,
         device: registration.device ?? null,
         name: registration.name ?? null,
-        follows: target?.ref ?? null,
+        follows: 'sceneSlug' in registration ? (registration.sceneSlug ?? null) : null,
         sceneId: null,
+        groupId: route?.groupId ?? null,
+        rule: route?.rule ?? null,
         position: target?.kind === 'kiosk' ? target.position : null,
         connectedAt: socket.data.presence?.connectedAt ?? now,
         heartbeatAt: now,
@@ -108,7 +124,7 @@ export function handleSockets(options: {
         node,
       };
       socket.data.presence = p;
-      const state = await screenStates.stateFor(registration);
+      const state = await screenStates.stateFor(registration.kind, target);
       if (state.kind === 'wall' || state.kind === 'kiosk') p.sceneId = state.scene?.id ?? null;
       presence.seen(socket.id, p);
       reply(ack, { data: state });

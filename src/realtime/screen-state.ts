@@ -4,9 +4,10 @@
  * they follow (a slug or id, or the default scene), so each change is resolved once per
  * reference, not once per screen. Only this file emits screen state.
  */
-import type { KioskState, Registration, ScreenState, WallState } from '../shared/events.ts';
-import type { HubServer } from './io-server.ts';
-import { parseTargetRoom, targetOf, targetRoom, type Target } from './rooms.ts';
+import type { KioskState, ScreenKind, ScreenState, WallState } from '../shared/events.ts';
+import type { HubServer, HubSocket } from './io-server.ts';
+import { KIND_ROOMS, parseTargetRoom, targetRoom, type Target } from './rooms.ts';
+import type { Route, RouteFacts } from './screen-router.ts';
 import { refKey, type Affected, type ResolvedScene, type SceneDirectory, type SceneResolution } from './scene-directory.ts';
 
 export function wallState(version: number, ref: string | null, resolved: ResolvedScene | null, at?: number): WallState {
@@ -37,10 +38,17 @@ export function kioskState(version: number, ref: string | null, position: number
 
 export interface ScreenStates {
   /**
-   * The full state for a registration, labelled with the highest version applied here.
-   * `track: false` (a page's HTML, no socket): what it resolved is not remembered for pushes.
+   * The full state for a screen of this kind following `target` (null for consoles), labelled
+   * with the highest version applied here. `track: false` (a page's HTML, no socket): what it
+   * resolved is not remembered for pushes.
    */
-  stateFor(registration: Registration, options?: { track?: boolean }): Promise<ScreenState>;
+  stateFor(kind: ScreenKind, target: Target | null, options?: { track?: boolean }): Promise<ScreenState>;
+  /**
+   * Decides again what every wall and kiosk here follows (the programme changed): a screen whose
+   * reference changes moves rooms and is pushed its new state once, to be shown at `at`.
+   * Returns the sockets that moved, with their new route.
+   */
+  reroute(version: number, at: number, route: (facts: RouteFacts) => Promise<Route>): Promise<{ socket: HubSocket; route: Route; sceneId: number | null }[]>;
   /** The followed references with screens here that a change touching `scenes` must re-resolve. */
   refsToRefresh(scenes: Affected): (string | null)[];
   /** Pushes fresh state to the screens here that `scenes` concerns, from the change's resolution, to be shown at `at`. */
@@ -53,7 +61,7 @@ export interface ScreenStates {
   seen(version: number): void;
 }
 
-export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory, 'resolve'>, initialVersion: number): ScreenStates {
+export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory, 'resolve' | 'resolveChange'>, initialVersion: number): ScreenStates {
   /** Highest version this node has applied: snapshots are labelled with it (read before state). */
   let appliedVersion = initialVersion;
   /** Last scene id each followed reference resolved to on this node (null: unresolved). */
@@ -121,10 +129,9 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
   });
 
   return {
-    async stateFor(registration, { track = true } = {}) {
+    async stateFor(kind, target, { track = true } = {}) {
       const version = appliedVersion; // read before the state: a push with a higher version may follow
-      const target = targetOf(registration);
-      if (!target) return { kind: registration.kind as 'admin' | 'rater', version };
+      if (!target) return { kind: kind as 'admin' | 'rater', version };
       const resolved = await directory.resolve(target.ref);
       if (track) resolvedRefs.set(refKey(target.ref), resolved?.scene.id ?? null);
       return target.kind === 'wall' ? wallState(version, target.ref, resolved) : kioskState(version, target.ref, target.position, resolved);
@@ -150,6 +157,36 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
           }
         },
         at,
+      );
+    },
+
+    async reroute(version, at, route) {
+      appliedVersion = Math.max(appliedVersion, version);
+      const moves: { socket: HubSocket; from: string | null; target: Target; route: Route }[] = [];
+      for (const kind of [KIND_ROOMS.wall, KIND_ROOMS.kiosk]) {
+        for (const id of io.of('/').adapter.rooms.get(kind) ?? []) {
+          const socket = io.of('/').sockets.get(id);
+          const facts = socket?.data.route;
+          if (!socket || !facts) continue;
+          const next = await route(facts);
+          const target: Target = facts.kind === 'kiosk' ? { kind: 'kiosk', ref: next.ref, position: facts.position ?? 1 } : { kind: 'wall', ref: next.ref };
+          const from = [...socket.rooms].find((room) => parseTargetRoom(room)) ?? null;
+          if (from !== targetRoom(target)) moves.push({ socket, from, target, route: next });
+          else if (socket.data.presence) Object.assign(socket.data.presence, { rule: next.rule, groupId: next.groupId });
+        }
+      }
+      if (moves.length === 0) return [];
+      const resolution = await directory.resolveChange({ sceneIds: [], refs: [...new Set(moves.map((m) => m.target.ref))] });
+      return Promise.all(
+        moves.map(async ({ socket, from, target, route: next }) => {
+          const resolved = resolution.byRef.get(refKey(target.ref)) ?? null;
+          resolvedRefs.set(refKey(target.ref), resolved?.scene.id ?? null);
+          if (from) await socket.leave(from);
+          await socket.join(targetRoom(target));
+          if (target.kind === 'kiosk') socket.emit('kiosk:stream', kioskState(version, target.ref, target.position, resolved, at));
+          else socket.emit('screen:state', wallState(version, target.ref, resolved, at));
+          return { socket, route: next, sceneId: resolved?.scene.id ?? null };
+        }),
       );
     },
 

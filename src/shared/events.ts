@@ -23,20 +23,25 @@ export type { PlaybackState, ScreenKind, ScreenPresence } from './api/screens.ts
 /** A browser's own lasting id (kept in localStorage): a screen stays one screen across reconnects. */
 const device = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Expected 8-64 letters, digits, - or _').optional();
 
+const GroupSlug = z.string().trim().min(1).max(80);
+
 /** What a screen says about itself when it connects (and again after every reconnect). */
 export const Registration = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('wall'),
     device,
     name: z.string().trim().max(80).optional(),
-    /** A scene slug or id to follow; absent: follow the default scene. */
+    /** A scene slug or id to follow; absent: what the server's rules decide (src/shared/schedules/precedence.ts). */
     sceneSlug: z.string().trim().min(1).max(LIMITS.sceneName * 2).optional(),
+    /** A screen group's slug to join (`?group=<slug>` in the screen's address, set once at install). */
+    group: GroupSlug.optional(),
   }),
   z.object({
     kind: z.literal('kiosk'),
     device,
     name: z.string().trim().max(80).optional(),
     sceneSlug: z.string().trim().min(1).max(LIMITS.sceneName * 2).optional(),
+    group: GroupSlug.optional(),
     position: z.number().int().min(1).max(MAX_SCENE_STREAMS),
   }),
   z.object({ kind: z.literal('admin'), device, name: z.string().trim().max(80).optional() }),

@@ -25,3 +25,9 @@ export type ScreenPageName = keyof typeof SCREEN_PAGES;
 
 /** The id of the <script type="application/json"> a screen page's HTML carries its first state in. */
 export const SCREEN_STATE_ELEMENT = 'nw-screen-state';
+
+/**
+ * A screen's device id, mirrored from its localStorage into a cookie, so the server knows which
+ * screen asks for a page (what it shows may depend on it: its group, its own scene).
+ */
+export const SCREEN_DEVICE_COOKIE = 'nw_device';

@@ -6,6 +6,7 @@ import type { Orm } from '../../db.ts';
 import { screenKey, type PresenceJournal } from '../../realtime/presence.ts';
 import type { PlaybackState, ScreenKind, ScreenPresence } from '../../shared/events.ts';
 import { ScreenSighting } from './screen-sighting.entity.ts';
+import { SHOWN_RULES } from '../../shared/schedules/rules.ts';
 
 export const SIGHTING_TTL_HOURS = 24;
 
@@ -18,6 +19,8 @@ async function upsert(orm: Orm, screen: ScreenPresence, online: boolean): Promis
     name: screen.name,
     follows: screen.follows,
     sceneId: screen.scene_id,
+    groupId: screen.group_id,
+    rule: screen.rule,
     position: screen.position,
     node: screen.node,
     health: screen.health,
@@ -36,6 +39,8 @@ function present(row: ScreenSighting): ScreenPresence {
     name: row.name ?? null,
     follows: row.follows ?? null,
     scene_id: row.sceneId ?? null,
+    group_id: row.groupId ?? null,
+    rule: SHOWN_RULES.find((r) => r === row.rule) ?? null,
     position: row.position ?? null,
     connected_at: row.connectedAt.toISOString(),
     last_heartbeat: row.lastSeenAt.toISOString(),

@@ -17,6 +17,9 @@ export const ScreenSightingSchema = defineEntity({
     name: p.text().nullable(),
     follows: p.text().nullable(),
     sceneId: p.integer().nullable(),
+    groupId: p.integer().nullable(),
+    /** Which rule decided what it showed (src/shared/schedules/rules.ts). */
+    rule: p.text().nullable(),
     position: p.integer().nullable(),
     node: p.text(),
     health: p.json<Record<string, string>>().default('{}'),

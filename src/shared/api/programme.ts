@@ -4,13 +4,13 @@
  */
 import { z } from 'zod';
 import { parseClock } from '../schedules/local-time.ts';
-import { SHOWN_RULES } from '../schedules/precedence.ts';
+import { SHOWN_RULES } from '../schedules/rules.ts';
 import { isValidTimezone } from '../streams/location.ts';
 import { cleanText, Id, IdBody, IsoDate, optionalText, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 
-export { SHOWN_RULES, type ShownRule } from '../schedules/precedence.ts';
+export { SHOWN_RULES, type ShownRule } from '../schedules/rules.ts';
 
 /** A screen's lasting device id (what it sends when it registers). */
 export const DeviceId = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Expected a device id (8–64 letters, digits, - or _)');

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { IsoDate, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
+import { SHOWN_RULES } from '../schedules/rules.ts';
 
 /** Reload: the page loads afresh. Identify: the screen shows its own name in large type for a few seconds. */
 const SCREEN_COMMANDS = ['reload', 'identify'] as const;
@@ -38,8 +39,10 @@ export const ScreenPresence = z.strictObject({
   online: z.boolean().describe('False for a screen seen earlier that is not connected now; its last_heartbeat is when it was last seen'),
   kind: z.enum(SCREEN_KINDS),
   name: z.string().nullable(),
-  follows: z.string().nullable().describe('The scene slug or id it follows; null: the default scene'),
-  scene_id: z.number().int().nullable(),
+  follows: z.string().nullable().describe('The scene slug or id in its address (/scenes/<slug>); null: it follows its rules'),
+  scene_id: z.number().int().nullable().describe('The scene it shows now'),
+  group_id: z.number().int().nullable().describe('Its screen group (null: none)'),
+  rule: z.enum(SHOWN_RULES).nullable().describe('Which rule decided what it shows (walls and kiosks; null for consoles)'),
   position: z.number().int().nullable(),
   connected_at: IsoDate,
   last_heartbeat: IsoDate,

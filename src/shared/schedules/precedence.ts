@@ -10,10 +10,10 @@
  * 6. the winning schedule entry for every screen;
  * 7. the default scene.
  */
+import type { ShownRule } from './rules.ts';
 import { playsAt, targets, winner, type ScheduleRule } from './windows.ts';
 
-export const SHOWN_RULES = ['takeover', 'address', 'assigned', 'group-schedule', 'group', 'schedule', 'default'] as const;
-export type ShownRule = (typeof SHOWN_RULES)[number];
+export { SHOWN_RULES, type ShownRule } from './rules.ts';
 
 /** What the server knows about one screen. */
 export interface ScreenFacts {

@@ -17,7 +17,7 @@ import type { ClockReport, HealthReport, ScreenState } from '../../../src/shared
 import { clockAtom, connectionStatusAtom, followAtom, screenMessageAtom, screenStateAtom } from './atoms.ts';
 import { startFlipScheduler } from './flip-scheduler.ts';
 import { createHealthReporter } from './health-reporter.ts';
-import { IDENTIFY_MS, identifyAtom, screenDevice, screenName } from './identity.ts';
+import { IDENTIFY_MS, identifyAtom, screenDevice, screenGroup, screenName } from './identity.ts';
 import { healthReportAtom } from './playback.ts';
 import { screenRegistration, type ScreenParams } from './registration.ts';
 import { SCREEN_STATE_ELEMENT, type ScreenPageName } from '../../../src/shared/screen-pages.ts';
@@ -41,7 +41,8 @@ interface SessionOptions {
 function openSession(given: Registration, options: SessionOptions): () => void {
   const device = screenDevice();
   const name = screenName(given.name);
-  const reg = { ...given, ...(device ? { device } : {}), ...(name ? { name } : {}) } as Registration;
+  const group = given.kind === 'wall' || given.kind === 'kiosk' ? screenGroup() : undefined;
+  const reg = { ...given, ...(device ? { device } : {}), ...(name ? { name } : {}), ...(group ? { group } : {}) } as Registration;
   store.set(followAtom, screenTargetOf(given));
   store.set(registrationErrorAtom, null);
   const stopFlips = startFlipScheduler();

@@ -4,6 +4,7 @@
  * in the screen's URL, or the page's default.
  */
 import { atom } from 'jotai';
+import { SCREEN_DEVICE_COOKIE } from '../../../src/shared/screen-pages.ts';
 
 const DEVICE_KEY = 'nature-wall:device';
 
@@ -15,6 +16,8 @@ export function screenDevice(): string | null {
       id = crypto.randomUUID();
       localStorage.setItem(DEVICE_KEY, id);
     }
+    // The server reads it when the screen loads a page: the page's first state is then its own.
+    document.cookie = `${SCREEN_DEVICE_COOKIE}=${id}; path=/; max-age=31536000; samesite=lax`;
     return id;
   } catch {
     return null;
@@ -25,6 +28,11 @@ export function screenDevice(): string | null {
 export function screenName(fallback: string | undefined, search = typeof location === 'undefined' ? '' : location.search): string | undefined {
   const given = new URLSearchParams(search).get('name')?.trim().slice(0, 80);
   return given || fallback;
+}
+
+/** The `group` search parameter: the screen group this screen joins (set once at install), or undefined. */
+export function screenGroup(search = typeof location === 'undefined' ? '' : location.search): string | undefined {
+  return new URLSearchParams(search).get('group')?.trim().slice(0, 80) || undefined;
 }
 
 /** Set by the operator's Identify command: the name to show, until when. */
