@@ -26,12 +26,15 @@ export class Migration20261124160000_programme extends Migration {
     this.addSql(`create table "takeovers" ("id" int not null, "scene_id" int not null, "banner" text null, "group_ids" jsonb null, "ends_at" timestamptz null, "started_by" text not null, "started_at" timestamptz not null default now(), constraint "takeovers_pkey" primary key ("id"), constraint "takeovers_single_check" check (id = 1));`);
     this.addSql(`alter table "takeovers" add constraint "takeovers_scene_id_foreign" foreign key ("scene_id") references "scenes" ("id") on update cascade on delete restrict;`);
 
+    this.addSql(`create table "programme_boundaries" ("at" timestamptz not null, "applied_at" timestamptz not null default now(), constraint "programme_boundaries_pkey" primary key ("at"));`);
+
     // Screens' last sightings say which group they were in and which rule decided what they showed.
     this.addSql(`alter table "screen_sightings" add column "group_id" int null, add column "rule" text null;`);
   }
 
   override down(): void | Promise<void> {
     this.addSql(`alter table "screen_sightings" drop column "group_id", drop column "rule";`);
+    this.addSql(`drop table if exists "programme_boundaries" cascade;`);
     this.addSql(`drop table if exists "takeovers" cascade;`);
     this.addSql(`drop table if exists "schedule_entries" cascade;`);
     this.addSql(`drop table if exists "screen_placements" cascade;`);

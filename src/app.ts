@@ -42,6 +42,9 @@ import { healthRouter } from './modules/health/health.routes.ts';
 import { scenesRouter, type SceneRouteDeps } from './modules/scenes/scenes.routes.ts';
 import { sceneUse } from './modules/programme/programme.service.ts';
 import { createScreenRouter } from './modules/programme/screen-routing.ts';
+import { createProgrammeJobs, type ProgrammeJobs } from './modules/programme/programme.jobs.ts';
+import { PROGRAMME_CHANGES } from './modules/programme/programme.changes.ts';
+import { DEFAULT_FLIP_LEAD_MS } from './realtime/clock.ts';
 import { programmeRouter } from './modules/programme/programme.routes.ts';
 import { programmePushes } from './modules/programme/programme.changes.ts';
 import { streamsRouter } from './modules/streams/streams.routes.ts';
@@ -80,6 +83,8 @@ export interface AppDeps {
   adminApiToken?: string | undefined;
   /** Browser origins besides our own (ALLOWED_ORIGINS). */
   allowedOrigins?: readonly string[];
+  /** SCENE_FLIP_LEAD_MS: schedule boundaries are queued this long early, so screens switch at the boundary. */
+  flipLeadMs?: number;
   /** Where rate-limit counters live (memory unless several nodes share them). */
   limiterStore?: LimiterStore;
   /** TRUST_PROXY: client IP and protocol from X-Forwarded-* headers. */
@@ -156,6 +161,7 @@ export interface NatureWall {
   discoveryJobs: DiscoveryJobs | undefined;
   /** Quality's jobs side, when a queue is attached. */
   qualityJobs: QualityJobs | undefined;
+  programmeJobs: ProgrammeJobs | undefined;
   /** Human scores: recomputed after each burst of ratings. */
   scoreKeeper: ScoreKeeper;
   /** Stops the availability watch and the job timers (the hub, the queue and the ORM are closed by their owners). */
@@ -206,6 +212,14 @@ export function createApp(deps: AppDeps): NatureWall {
       })
     : undefined;
   if (qualityJobs) bus.onCommitted((changes) => qualityJobs.committed(changes));
+  const programmeJobs = jobBase ? createProgrammeJobs({ ...jobBase, flipLeadMs: deps.flipLeadMs ?? DEFAULT_FLIP_LEAD_MS, work: jobSettings.enabled }) : undefined;
+  if (programmeJobs) {
+    const steering: ReadonlySet<string> = new Set(PROGRAMME_CHANGES);
+    bus.onCommitted((changes) => {
+      // A changed schedule or takeover may move the next boundary: queue it (the boundary itself queues the one after).
+      if (changes.some((c) => steering.has(c.type) && c.type !== 'schedule.boundary')) void programmeJobs.sync().catch((err: unknown) => deps.logger.warn({ err }, 'could not queue the next schedule boundary'));
+    });
+  }
   const scoreKeeper = createScoreKeeper({ orm: deps.orm, commands, logger: deps.logger, ...(deps.evaluationDebounceMs === undefined ? {} : { debounceMs: deps.evaluationDebounceMs }) });
   const services: Services = {
     snapshots,
@@ -279,10 +293,12 @@ export function createApp(deps: AppDeps): NatureWall {
     availability,
     discoveryJobs,
     qualityJobs,
+    programmeJobs,
     scoreKeeper,
     startJobs: async () => {
       await discoveryJobs?.start();
       await qualityJobs?.start();
+      await programmeJobs?.start();
     },
     stop: () => {
       availability.stop();

@@ -18,13 +18,13 @@ import { Stream } from './modules/streams/stream.entity.ts';
 import { Submission } from './modules/submissions/submission.entity.ts';
 import { SocketIoAttachment } from './realtime/attachment.entity.ts';
 import { Activity } from './modules/activity/activity.entity.ts';
-import { ScheduleEntry, ScreenGroup, ScreenPlacement, Takeover } from './modules/programme/programme.entity.ts';
+import { ProgrammeBoundary, ScheduleEntry, ScreenGroup, ScreenPlacement, Takeover } from './modules/programme/programme.entity.ts';
 import { ScreenSighting } from './modules/screens/screen-sighting.entity.ts';
 
 export type { EntityManager } from '@mikro-orm/postgresql';
 export type Orm = MikroORM;
 
-export const entities = [Stream, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment, AdminUser, AdminSession, ApiToken, Activity, ScreenSighting, QualityAnalysis, QualityRun, EvaluationItem, HumanEvaluation, ScreenGroup, ScreenPlacement, ScheduleEntry, Takeover];
+export const entities = [Stream, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment, AdminUser, AdminSession, ApiToken, Activity, ScreenSighting, QualityAnalysis, QualityRun, EvaluationItem, HumanEvaluation, ScreenGroup, ScreenPlacement, ScheduleEntry, Takeover, ProgrammeBoundary];
 
 export const migrationsPath = fileURLToPath(new URL('../migrations', import.meta.url));
 

@@ -76,6 +76,7 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     fetchAllowHosts: config.fetchAllowHosts,
     weather: config.weather,
+    flipLeadMs: config.sceneFlipLeadMs,
   });
   const server = http.createServer(app.koa.callback());
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts

@@ -23,6 +23,15 @@ export function isJournaled(change: DomainChange): boolean {
   return !(change as { transient?: boolean }).transient;
 }
 
+/**
+ * When screens show a change (epoch ms): a change may ask for a later instant than the usual
+ * commit + flip lead (a schedule boundary, queued a little early, flips at the boundary itself).
+ */
+export function requestedInstant(changes: readonly DomainChange[]): number | null {
+  const asked = changes.map((c) => (c as { showAt?: number }).showAt).filter((t): t is number => typeof t === 'number');
+  return asked.length ? Math.max(...asked) : null;
+}
+
 /** The changes of one command, recorded while it runs. */
 export type Changes = DomainChange[];
 

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
-import type { ChangePublisher, DomainChange } from '../domain/changes.ts';
+import { requestedInstant, type ChangePublisher, type DomainChange } from '../domain/changes.ts';
 import type { Logger } from '../logger.ts';
 import { serverNow } from './clock.ts';
 import type { ChangeNotice, HubServer } from './io-server.ts';
@@ -83,7 +83,8 @@ export function createFanout(options: {
     const resolution = await directory.resolveChange({ sceneIds: admins ? notice.scenes.sceneIds : [], refs });
     screenStates.apply(notice.version, notice.scenes, resolution, notice.at);
     // The programme changed (a group, a schedule, a takeover…): every screen here is decided again.
-    if (router.changed(notice.changes)) options.onRerouted(await screenStates.reroute(notice.version, notice.at, (facts) => router.route(facts)));
+    // Decided for the instant the screens will show it (a schedule boundary is queued a lead early).
+    if (router.changed(notice.changes)) options.onRerouted(await screenStates.reroute(notice.version, notice.at, (facts) => router.route(facts, { at: notice.at })));
     for (const feature of features) {
       if (!hasLocalSockets(feature.rooms)) continue;
       try {
@@ -114,7 +115,7 @@ export function createFanout(options: {
       try {
         const [version, scenes] = await Promise.all([versions.next(), directory.affected(changes)]);
         // One instant for every screen on every node, taken once the change is committed.
-        const notice: ChangeNotice = { version, changes: [...changes], scenes, at: serverNow() + flipLeadMs };
+        const notice: ChangeNotice = { version, changes: [...changes], scenes, at: Math.max(serverNow() + flipLeadMs, requestedInstant(changes) ?? 0) };
         io.serverSideEmit('nw:changes', notice);
         void enqueue(notice);
       } catch (err) {

@@ -27,8 +27,11 @@ export interface Route {
 }
 
 export interface ScreenRouter {
-  /** `join: false`: a look, not a registration (a page's HTML) — a group in the address is followed, not joined. */
-  route(facts: RouteFacts, options?: { join?: boolean }): Promise<Route>;
+  /**
+   * `join: false`: a look, not a registration (a page's HTML) — a group in the address is
+   * followed, not joined. `at`: decide for that instant (a change's flip instant), not now.
+   */
+  route(facts: RouteFacts, options?: { join?: boolean; at?: number }): Promise<Route>;
   /**
    * Whether committed changes may move screens (the programme changed); the router forgets
    * what it cached about them. Called on every node for every change.

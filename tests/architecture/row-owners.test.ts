@@ -23,6 +23,7 @@ const OWNERS: Record<string, [string, string[]]> = {
   screen_placements: ['modules/programme', ['ScreenPlacement']],
   schedule_entries: ['modules/programme', ['ScheduleEntry']],
   takeovers: ['modules/programme', ['Takeover']],
+  programme_boundaries: ['modules/programme', ['ProgrammeBoundary']],
 };
 
 describe('one owner per row', () => {

@@ -22,7 +22,7 @@ declare module '../../domain/changes.ts' {
     'schedule.updated': { type: 'schedule.updated'; scheduleId: number; name: string };
     'schedule.deleted': { type: 'schedule.deleted'; scheduleId: number; name: string };
     /** A schedule window started or ended: the screens it concerns switch (one per boundary, cluster-wide). */
-    'schedule.boundary': { type: 'schedule.boundary'; name: string };
+    'schedule.boundary': { type: 'schedule.boundary'; name: string; showAt: number };
     'takeover.started': { type: 'takeover.started'; sceneId: number; name: string };
     'takeover.released': { type: 'takeover.released'; sceneId: number; name: string };
   }

@@ -54,6 +54,18 @@ export const ScheduleEntrySchema = defineEntity({
 export class ScheduleEntry extends ScheduleEntrySchema.class {}
 ScheduleEntrySchema.setClass(ScheduleEntry);
 
+/** A schedule boundary that was applied: the row that makes it happen once across all nodes. */
+export const ProgrammeBoundarySchema = defineEntity({
+  name: 'ProgrammeBoundary',
+  tableName: 'programme_boundaries',
+  properties: {
+    at: p.datetime().primary(),
+    appliedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+  },
+});
+export class ProgrammeBoundary extends ProgrammeBoundarySchema.class {}
+ProgrammeBoundarySchema.setClass(ProgrammeBoundary);
+
 /** The takeover in force: one row at most (id 1). */
 export const TakeoverSchema = defineEntity({
   name: 'Takeover',

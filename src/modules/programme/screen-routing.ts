@@ -26,7 +26,7 @@ export function createScreenRouter(deps: { orm: Orm; commands: CommandDeps; now?
   };
 
   return {
-    async route(facts, { join = true } = {}) {
+    async route(facts, { join = true, at } = {}) {
       const { programme, groupsBySlug, groupOf } = await load();
       let groupId = facts.device ? (groupOf.get(facts.device) ?? null) : null;
       const joining = facts.group ? groupsBySlug.get(facts.group) : undefined;
@@ -36,7 +36,7 @@ export function createScreenRouter(deps: { orm: Orm; commands: CommandDeps; now?
         if (facts.device && join) await runCommand(deps.orm.em.fork(), deps.commands, 'screen', (tx, changes) => joinGroup(tx, changes, facts.device!, facts.group!));
         groupId = joining;
       }
-      const decision = decide({ device: facts.device, groupId, address: facts.address }, programme, now());
+      const decision = decide({ device: facts.device, groupId, address: facts.address }, programme, at ?? now());
       return { ref: decision.ref, rule: decision.rule, groupId };
     },
     changed(changes) {
