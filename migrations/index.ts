@@ -17,6 +17,7 @@ import { Migration20261123220000_stream_table } from './Migration20261123220000_
 import { Migration20261123230000_one_search } from './Migration20261123230000_one_search.ts';
 import { Migration20261124150000_stream_playback } from './Migration20261124150000_stream_playback.ts';
 import { Migration20261124160000_programme } from './Migration20261124160000_programme.ts';
+import { Migration20261124170000_daylight } from './Migration20261124170000_daylight.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -33,4 +34,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123230000_one_search', class: Migration20261123230000_one_search },
   { name: 'Migration20261124150000_stream_playback', class: Migration20261124150000_stream_playback },
   { name: 'Migration20261124160000_programme', class: Migration20261124160000_programme },
+  { name: 'Migration20261124170000_daylight', class: Migration20261124170000_daylight },
 ];

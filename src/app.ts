@@ -43,6 +43,7 @@ import { scenesRouter, type SceneRouteDeps } from './modules/scenes/scenes.route
 import { sceneUse } from './modules/programme/programme.service.ts';
 import { createScreenRouter } from './modules/programme/screen-routing.ts';
 import { createProgrammeJobs, type ProgrammeJobs } from './modules/programme/programme.jobs.ts';
+import { createDaylightJobs, movesCrossing, type DaylightJobs } from './modules/scenes/daylight.jobs.ts';
 import { PROGRAMME_CHANGES } from './modules/programme/programme.changes.ts';
 import { DEFAULT_FLIP_LEAD_MS } from './realtime/clock.ts';
 import { programmeRouter } from './modules/programme/programme.routes.ts';
@@ -85,6 +86,8 @@ export interface AppDeps {
   allowedOrigins?: readonly string[];
   /** SCENE_FLIP_LEAD_MS: schedule boundaries are queued this long early, so screens switch at the boundary. */
   flipLeadMs?: number;
+  /** The clock schedules and daylight scenes read (tests control it; Date.now otherwise). */
+  now?: () => number;
   /** Where rate-limit counters live (memory unless several nodes share them). */
   limiterStore?: LimiterStore;
   /** TRUST_PROXY: client IP and protocol from X-Forwarded-* headers. */
@@ -162,6 +165,7 @@ export interface NatureWall {
   /** Quality's jobs side, when a queue is attached. */
   qualityJobs: QualityJobs | undefined;
   programmeJobs: ProgrammeJobs | undefined;
+  daylightJobs: DaylightJobs | undefined;
   /** Human scores: recomputed after each burst of ratings. */
   scoreKeeper: ScoreKeeper;
   /** Stops the availability watch and the job timers (the hub, the queue and the ORM are closed by their owners). */
@@ -169,7 +173,7 @@ export interface NatureWall {
 }
 
 export function createApp(deps: AppDeps): NatureWall {
-  const snapshots = new SceneSnapshots(deps.orm);
+  const snapshots = new SceneSnapshots(deps.orm, deps.now ? { now: deps.now } : {});
   const directory = createSceneDirectory(deps.orm, snapshots);
   const allowedOrigins = deps.allowedOrigins ?? [];
   const availability = new DatabaseAvailability({
@@ -212,7 +216,9 @@ export function createApp(deps: AppDeps): NatureWall {
       })
     : undefined;
   if (qualityJobs) bus.onCommitted((changes) => qualityJobs.committed(changes));
-  const programmeJobs = jobBase ? createProgrammeJobs({ ...jobBase, flipLeadMs: deps.flipLeadMs ?? DEFAULT_FLIP_LEAD_MS, work: jobSettings.enabled }) : undefined;
+  const programmeJobs = jobBase ? createProgrammeJobs({ ...jobBase, flipLeadMs: deps.flipLeadMs ?? DEFAULT_FLIP_LEAD_MS, work: jobSettings.enabled, ...(deps.now ? { now: deps.now } : {}) }) : undefined;
+  const daylightJobs = jobBase ? createDaylightJobs({ ...jobBase, snapshots, work: jobSettings.enabled }) : undefined;
+  if (daylightJobs) bus.onCommitted((changes) => movesCrossing(changes) && void daylightJobs.sync().catch((err: unknown) => deps.logger.warn({ err }, 'could not queue the next daylight crossing')));
   if (programmeJobs) {
     const steering: ReadonlySet<string> = new Set(PROGRAMME_CHANGES);
     bus.onCommitted((changes) => {
@@ -294,16 +300,19 @@ export function createApp(deps: AppDeps): NatureWall {
     discoveryJobs,
     qualityJobs,
     programmeJobs,
+    daylightJobs,
     scoreKeeper,
     startJobs: async () => {
       await discoveryJobs?.start();
       await qualityJobs?.start();
       await programmeJobs?.start();
+      await daylightJobs?.start();
     },
     stop: () => {
       availability.stop();
       discoveryJobs?.stop();
       qualityJobs?.stop();
+      daylightJobs?.stop();
       scoreKeeper.stop();
       void fetcher.close();
     },
@@ -326,7 +335,7 @@ export function createApp(deps: AppDeps): NatureWall {
           ...(deps.features ?? []),
         ],
         presenceJournal: screenJournal(deps.orm),
-        router: createScreenRouter({ orm: deps.orm, commands }),
+        router: createScreenRouter({ orm: deps.orm, commands, ...(deps.now ? { now: deps.now } : {}) }),
         // What screens report, to the features that asked: one line per feature.
         reports: [...(qualityJobs ? [qualityReports(qualityJobs)] : []), ...(deps.reports ?? [])],
         availability,

@@ -10,7 +10,7 @@ export type Category = (typeof CATEGORIES)[number];
 export const QUALITIES = ['hd', '4k', 'sd'] as const;
 export type Quality = (typeof QUALITIES)[number];
 
-export const SELECTION_ALGORITHMS = ['manual', 'ranked', 'recent'] as const;
+export const SELECTION_ALGORITHMS = ['manual', 'ranked', 'recent', 'daylight'] as const;
 export type SelectionAlgorithm = (typeof SELECTION_ALGORITHMS)[number];
 
 /** Labels the admin screens show for each algorithm. `ranked` works now, so no 'Coming Soon'. */
@@ -18,6 +18,15 @@ export const SELECTION_ALGORITHM_LABELS: Record<SelectionAlgorithm, string> = {
   manual: 'Manual',
   ranked: 'AI Ranked',
   recent: 'Most Recent',
+  daylight: 'Follows the Sun',
+};
+
+/** One line the scene editor shows under each algorithm. */
+export const SELECTION_ALGORITHM_HINTS: Record<SelectionAlgorithm, string> = {
+  manual: 'The streams you place, in their slots.',
+  ranked: 'The best-rated healthy streams.',
+  recent: 'The newest healthy streams.',
+  daylight: 'The best healthy streams where the sun is up now; it changes as day moves around the globe. Streams without coordinates are left out.',
 };
 
 export const LAYOUT_TYPES = ['grid', 'mosaic', 'feature'] as const;

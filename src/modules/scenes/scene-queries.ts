@@ -7,6 +7,7 @@
 import type { SceneDto, SceneStreamDto } from '../../shared/api/index.ts';
 import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
 import { selectSceneStreams, type Placement } from '../../shared/scenes/selection.ts';
+import { nextCrossing } from '../../shared/scenes/daylight.ts';
 import type { EntityManager } from '../../db.ts';
 import { preparedRead } from '../../database/prepared-read.ts';
 import { presentStream, streamColumns, type StreamFields } from '../streams/stream.presenter.ts';
@@ -15,11 +16,18 @@ import { presentScene, type SceneFields } from './scene.presenter.ts';
 export interface SceneSnapshot {
   scene: SceneDto;
   streams: SceneStreamDto[];
+  /** When the streams may change by themselves (a daylight scene's next sunrise or sunset among its candidates). */
+  validUntil?: number;
 }
 
 export type SceneWhere = { id: number } | { ref: string } | 'default';
 
 const MAX_INT = 2_147_483_647;
+/**
+ * A daylight scene chooses among the best healthy streams with coordinates: with cameras spread
+ * over the globe, about half are in daylight at any time, so a few hundred always fill five tiles.
+ */
+const DAYLIGHT_CANDIDATES = 300;
 
 const STREAM_COLUMNS = streamColumns('st');
 
@@ -61,7 +69,8 @@ const sceneQuery = (where: string, order = '') => `
       from scene_streams ss where ss.scene_id = s.id), '[]'::json) as slots,
     ${poolCandidates('recent', 'order by st.created_at desc, st.id desc')},
     ${poolCandidates('ranked', 'order by st.quality_score desc nulls last, st.created_at desc, st.id desc')},
-    ${candidates('manual', 'st.id in (select stream_id from scene_streams where scene_id = s.id)', '')}
+    ${candidates('manual', 'st.id in (select stream_id from scene_streams where scene_id = s.id)', '')},
+    ${candidates('daylight', `st.active and st.health <> 'offline' and st.latitude is not null and st.longitude is not null`, `order by st.quality_score desc nulls last, st.id desc limit ${DAYLIGHT_CANDIDATES}`)}
   from s`;
 
 const BY_DEFAULT = sceneQuery('s.id = (select id from d)');
@@ -75,6 +84,7 @@ type SceneRow = SceneFields & {
   recent: StreamFields[];
   ranked: StreamFields[];
   manual: StreamFields[];
+  daylight: StreamFields[];
 };
 
 /** A prepared read, planned once per connection: this is every push's and cache fill's query. */
@@ -105,11 +115,16 @@ function withFallback<T extends SceneStreamDto>(stream: T): T {
 }
 
 /** The active scene `where` points at, resolved to what screens show; null when there is none. */
-export async function loadSceneSnapshot(em: EntityManager, where: SceneWhere): Promise<SceneSnapshot | null> {
+export async function loadSceneSnapshot(em: EntityManager, where: SceneWhere, now = Date.now()): Promise<SceneSnapshot | null> {
   const row = await findSceneRow(em, where);
   if (!row) return null;
   const algorithm = row.selectionAlgorithm;
-  const pool = (algorithm === 'recent' || algorithm === 'ranked' || algorithm === 'manual' ? row[algorithm] : []).map(presentStream);
-  const streams = selectSceneStreams({ selection_algorithm: row.selectionAlgorithm, max_streams: row.maxStreams }, pool, row.slots).map(withFallback);
-  return { scene: presentScene(row, slotList(row.slots), row.defaultId), streams };
+  const pool = (algorithm === 'recent' || algorithm === 'ranked' || algorithm === 'manual' || algorithm === 'daylight' ? row[algorithm] : []).map(presentStream);
+  const streams = selectSceneStreams({ selection_algorithm: row.selectionAlgorithm, max_streams: row.maxStreams }, pool, row.slots, now).map(withFallback);
+  const snapshot: SceneSnapshot = { scene: presentScene(row, slotList(row.slots), row.defaultId), streams };
+  if (algorithm === 'daylight') {
+    const crossing = nextCrossing(pool, now);
+    if (crossing !== null) snapshot.validUntil = crossing;
+  }
+  return snapshot;
 }

@@ -38,9 +38,17 @@ export class SceneSnapshots {
   readonly #defaultId = new Map<'id', Entry<number | null>>();
   readonly #default = new Map<'snapshot', Entry<SceneSnapshot | null>>();
 
-  constructor(orm: Orm, options: { ttlMs?: number } = {}) {
+  readonly #now: () => number;
+
+  constructor(orm: Orm, options: { ttlMs?: number; now?: () => number } = {}) {
     this.#orm = orm;
     this.#ttlMs = options.ttlMs ?? 60_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** What time it is for scenes that depend on it (daylight); tests control it. */
+  now(): number {
+    return this.#now();
   }
 
   /** Forget everything; reads already under way are not stored. */
@@ -53,18 +61,21 @@ export class SceneSnapshots {
 
   #cached<K, T>(map: Map<K, Entry<T>>, key: K, load: () => Promise<T>, fresh = false): Promise<T> {
     const hit = map.get(key);
-    if (!fresh && hit && hit.expires > Date.now()) return hit.value;
+    if (!fresh && hit && hit.expires > this.#now()) return hit.value;
     const previous = hit?.settled;
-    const entry = { expires: Date.now() + this.#ttlMs } as Entry<T>;
+    const entry = { expires: this.#now() + this.#ttlMs } as Entry<T>;
     entry.value = load().then(
       (value) => {
         entry.settled = { value };
+        // A daylight scene changes by itself at its next crossing: not served from here after it.
+        const until = (value as { validUntil?: number } | null)?.validUntil;
+        if (until !== undefined) entry.expires = Math.min(entry.expires, until);
         return value;
       },
       (error: unknown) => {
         if (fresh || !previous || !isDatabaseUnavailable(error)) throw error;
         entry.settled = previous;
-        entry.expires = Date.now() + OUTAGE_RETRY_MS;
+        entry.expires = this.#now() + OUTAGE_RETRY_MS;
         return previous.value;
       },
     );
@@ -96,6 +107,6 @@ export class SceneSnapshots {
   }
 
   #load(where: SceneWhere): Promise<SceneSnapshot | null> {
-    return loadSceneSnapshot(this.#orm.em.fork(), where);
+    return loadSceneSnapshot(this.#orm.em.fork(), where, this.#now());
   }
 }

@@ -12,6 +12,8 @@ declare module '../../domain/changes.ts' {
     'scene.updated': { type: 'scene.updated'; sceneId: number; name: string };
     'scene.deleted': { type: 'scene.deleted'; sceneId: number; name: string };
     'default-scene.changed': { type: 'default-scene.changed'; sceneId: number };
+    /** The sun rose or set somewhere: the daylight scenes are resolved again (pushed, not journaled). */
+    'scene.daylight': { type: 'scene.daylight'; sceneIds: number[]; transient: true };
   }
 }
 

@@ -199,6 +199,9 @@ export async function affectedScenes(
       case 'default-scene.changed':
         defaultChanged = true;
         break;
+      case 'scene.daylight':
+        change.sceneIds.forEach((id) => sceneIds.add(id));
+        break;
       case 'stream.deleted':
         change.sceneIds.forEach((id) => sceneIds.add(id));
         streamIds.add(change.streamId);

@@ -131,6 +131,7 @@ export async function streamAnalytics(em: EntityManager, query: StreamFilterQuer
   const count = (condition: string) => `count(*) filter (where ${condition})::int`;
   const [row] = await em.execute<Record<string, number>[]>(
     `select count(*)::int as found, ${count('active')} as active, ${count('quality_score is not null')} as analyzed,
+      ${count('active and (latitude is null or longitude is null)')} as unplaced,
       ${CATEGORIES.map((c) => `${count(`category = '${c}'`)} as "c_${c}"`).join(', ')},
       ${GRADE_BUCKETS.map((g) => `${count(GRADE_SQL[g])} as "g_${g}"`).join(', ')},
       ${HEALTH_STATES.map((h) => `${count(`health = '${h}'`)} as "h_${h}"`).join(', ')},
@@ -146,6 +147,7 @@ export async function streamAnalytics(em: EntityManager, query: StreamFilterQuer
     inactive: n('found') - n('active'),
     analyzed: n('analyzed'),
     pending: n('found') - n('analyzed'),
+    active_without_location: n('unplaced'),
     by_category: Object.fromEntries(CATEGORIES.map((c) => [c, n(`c_${c}`)])) as StreamAnalyticsDto['by_category'],
     by_grade: Object.fromEntries(GRADE_BUCKETS.map((g) => [g, n(`g_${g}`)])) as StreamAnalyticsDto['by_grade'],
     by_health: Object.fromEntries(HEALTH_STATES.map((h) => [h, n(`h_${h}`)])) as StreamAnalyticsDto['by_health'],

@@ -104,6 +104,7 @@ export const StreamAnalyticsDto = z.strictObject({
   inactive: z.number().int(),
   analyzed: z.number().int(),
   pending: z.number().int(),
+  active_without_location: z.number().int().describe('Active streams without coordinates (a daylight scene leaves them out)'),
   by_category: z.strictObject({ nature: z.number().int(), volcano: z.number().int(), ocean: z.number().int(), waterfall: z.number().int(), wildlife: z.number().int() }),
   by_grade: z.strictObject({ A: z.number().int(), B: z.number().int(), C: z.number().int(), failed: z.number().int(), 'not-analyzed': z.number().int() }),
   by_health: z.strictObject({ unknown: z.number().int(), live: z.number().int(), degraded: z.number().int(), offline: z.number().int() }),

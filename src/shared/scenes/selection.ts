@@ -3,6 +3,7 @@
  * so the REST endpoint, the hub's pushes and the tests agree on every rule.
  */
 import type { SelectionAlgorithm } from '../constants.ts';
+import { inDaylight } from './daylight.ts';
 
 export interface SelectableStream {
   id: number;
@@ -11,6 +12,9 @@ export interface SelectableStream {
   quality_score: number | null;
   /** An offline stream (src/shared/quality/health.ts) is shown only when nothing healthy can take its place. */
   health?: string;
+  /** Where it is (daylight scenes need it). */
+  latitude?: number | null;
+  longitude?: number | null;
 }
 
 export interface Placement {
@@ -46,6 +50,8 @@ function byQuality(a: SelectableStream, b: SelectableStream): number {
  * The scene's streams in screen order, numbered 1..n:
  * - recent: newest active streams, up to max_streams;
  * - ranked: active streams by quality score (best first, unanalysed last), up to max_streams;
+ * - daylight: healthy streams where the sun is above the horizon at `now`, by quality; where it
+ *   is night everywhere, the best not degraded; streams without coordinates are left out;
  * - in both, offline streams come after every healthy one (self-healing walls);
  * - manual: the placed streams in slot order, active ones only;
  * - anything else: nothing.
@@ -55,6 +61,8 @@ export function selectSceneStreams<T extends SelectableStream>(
   scene: SelectableScene,
   pool: readonly T[],
   placements: readonly Placement[],
+  /** The instant a `daylight` scene is chosen for. */
+  now: number = Date.now(),
 ): Positioned<T>[] {
   const limit = Math.max(0, scene.max_streams);
   let chosen: T[];
@@ -65,6 +73,14 @@ export function selectSceneStreams<T extends SelectableStream>(
     case 'ranked':
       chosen = pool.filter((s) => s.active).sort(byQuality).slice(0, limit);
       break;
+    case 'daylight': {
+      // Healthy streams with coordinates where the sun is up, best first; where it is night
+      // everywhere, the best whose analysis did not find them degraded (dark, frozen).
+      const healthy = pool.filter((s) => s.active && s.health !== 'offline' && inDaylight({ latitude: s.latitude ?? null, longitude: s.longitude ?? null }, now) !== null);
+      const lit = healthy.filter((s) => inDaylight({ latitude: s.latitude ?? null, longitude: s.longitude ?? null }, now));
+      chosen = (lit.length ? lit : healthy.filter((s) => s.health !== 'degraded')).sort(byQuality).slice(0, limit);
+      break;
+    }
     case 'manual': {
       const byId = new Map(pool.map((s) => [s.id, s]));
       chosen = [...placements]

@@ -20,7 +20,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { useDeferredValue, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { SceneDto, StreamDto } from '../../../../src/shared/api/index.ts';
-import { LAYOUT_TYPES, MAX_SCENE_STREAMS, type LayoutType, type SelectionAlgorithm } from '../../../../src/shared/constants.ts';
+import { LAYOUT_TYPES, MAX_SCENE_STREAMS, SELECTION_ALGORITHM_HINTS, type LayoutType, type SelectionAlgorithm } from '../../../../src/shared/constants.ts';
 import { CloseIcon, PlusIcon } from '../../../components/icons.tsx';
 import { sceneRef } from '../../../lib/api.ts';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
@@ -28,7 +28,10 @@ import { ErrorBox } from '../../../components/FormParts.tsx';
 import { DataView, ShowMore } from '../../../components/DataView.tsx';
 import { numberOf } from '../../../lib/count.ts';
 import { addToSlots, filledCount, moveSlot, placedIds, placeInSlot, removeFromSlots, slotsOf, type Slots } from './slots.ts';
-import { useStreamsById } from '../streams/streams.live.ts';
+import { poolAnalyticsAtom, useStreamsById } from '../streams/streams.live.ts';
+import { useAtomValue } from 'jotai';
+import { store } from '../../../lib/store.ts';
+import { countOf } from '../../../lib/count.ts';
 import { useStreamPages } from '../streams/useStreamPages.ts';
 import './scenes.css';
 
@@ -58,6 +61,7 @@ const ALGORITHMS: [SelectionAlgorithm, string][] = [
   ['manual', 'Manual (the slots below)'],
   ['ranked', 'Ranked (best quality first)'],
   ['recent', 'Recent (newest streams)'],
+  ['daylight', 'Follows the sun (where it is day now)'],
 ];
 
 export function LayoutPreview({ layout }: { layout: LayoutType }) {
@@ -172,6 +176,7 @@ export function SceneEditor(props: {
   const availableCount = pages.total === null ? `${numberOf(available.length)}${pages.hasMore ? '+' : ''}` : numberOf(Math.max(0, pages.total - placed.filter((id) => byId.get(id)?.active).length));
   const filled = filledCount(draft.stream_ids);
   const manual = draft.selection_algorithm === 'manual';
+  const unplaced = useAtomValue(poolAnalyticsAtom, { store })?.active_without_location ?? 0;
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
   const setSlots = (slots: Slots) => setDraft((d) => ({ ...d, stream_ids: slots }));
   const nameMissing = draft.name.trim() === '';
@@ -299,7 +304,9 @@ export function SceneEditor(props: {
         <p className="panel__hint span-all">
           {draft.selection_algorithm === 'ranked'
             ? 'Shows the active streams with the best quality score, best first.'
-            : 'Shows the newest active streams.'}
+            : draft.selection_algorithm === 'daylight'
+              ? `${SELECTION_ALGORITHM_HINTS.daylight}${unplaced ? ` ${countOf(unplaced, ['active stream has', 'active streams have'])} no coordinates.` : ''}`
+              : 'Shows the newest active streams.'}
         </p>
       )}
 

@@ -28,7 +28,7 @@ import './scenes.css';
 /** A scene card shows up to this many of its streams. */
 const PREVIEWED = 4;
 
-const ALGORITHM_NAMES = { manual: 'Manual', ranked: 'Ranked', recent: 'Recent' } as const;
+const ALGORITHM_NAMES = { manual: 'Manual', ranked: 'Ranked', recent: 'Recent', daylight: 'Follows the sun' } as const;
 
 function DefaultSceneSelector({ scenes }: { scenes: readonly SceneDto[] }) {
   const following = useAtomValue(followingDefault, { store });
