@@ -134,8 +134,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     publisher: fanout.publisher,
     screens: presence.screens,
     async stateFor(registration) {
-      const { target } = await targetFor(registration, router, { join: false });
-      return screenStates.stateFor(registration.kind, target, { track: false });
+      const { target, route } = await targetFor(registration, router, { join: false });
+      return screenStates.stateFor(registration.kind, target, { track: false, banner: route?.banner });
     },
     resync: fanout.resync,
     idle: fanout.idle,

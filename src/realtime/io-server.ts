@@ -57,6 +57,8 @@ export interface SocketData {
   presence?: Presence;
   /** What a wall or kiosk said about itself that decides what it shows (decided again when the programme changes). */
   route?: RouteFacts;
+  /** The takeover line it was last sent (a takeover that keeps its scene but changes the line still reaches it). */
+  banner?: string | undefined;
 }
 
 export type HubServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

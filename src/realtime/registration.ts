@@ -124,7 +124,8 @@ export function handleSockets(options: {
         node,
       };
       socket.data.presence = p;
-      const state = await screenStates.stateFor(registration.kind, target);
+      socket.data.banner = route?.banner;
+      const state = await screenStates.stateFor(registration.kind, target, { banner: route?.banner });
       if (state.kind === 'wall' || state.kind === 'kiosk') p.sceneId = state.scene?.id ?? null;
       presence.seen(socket.id, p);
       reply(ack, { data: state });

@@ -24,6 +24,8 @@ export interface Route {
   ref: string | null;
   rule: ShownRule;
   groupId: number | null;
+  /** A takeover's line for the screen to show over the scene. */
+  banner?: string | undefined;
 }
 
 export interface ScreenRouter {

@@ -10,11 +10,12 @@ import { KIND_ROOMS, parseTargetRoom, targetRoom, type Target } from './rooms.ts
 import type { Route, RouteFacts } from './screen-router.ts';
 import { refKey, type Affected, type ResolvedScene, type SceneDirectory, type SceneResolution } from './scene-directory.ts';
 
-export function wallState(version: number, ref: string | null, resolved: ResolvedScene | null, at?: number): WallState {
+export function wallState(version: number, ref: string | null, resolved: ResolvedScene | null, at?: number, banner?: string): WallState {
   return {
     kind: 'wall',
     version,
     ...(at === undefined ? {} : { at }),
+    ...(banner ? { banner } : {}),
     follows: ref,
     scene: resolved?.scene ?? null,
     streams: resolved?.streams ?? [],
@@ -22,12 +23,13 @@ export function wallState(version: number, ref: string | null, resolved: Resolve
   };
 }
 
-export function kioskState(version: number, ref: string | null, position: number, resolved: ResolvedScene | null, at?: number): KioskState {
+export function kioskState(version: number, ref: string | null, position: number, resolved: ResolvedScene | null, at?: number, banner?: string): KioskState {
   const stream = resolved?.streams.find((s) => s.position === position) ?? null;
   return {
     kind: 'kiosk',
     version,
     ...(at === undefined ? {} : { at }),
+    ...(banner ? { banner } : {}),
     follows: ref,
     position,
     scene: resolved?.scene ?? null,
@@ -42,7 +44,7 @@ export interface ScreenStates {
    * with the highest version applied here. `track: false` (a page's HTML, no socket): what it
    * resolved is not remembered for pushes.
    */
-  stateFor(kind: ScreenKind, target: Target | null, options?: { track?: boolean }): Promise<ScreenState>;
+  stateFor(kind: ScreenKind, target: Target | null, options?: { track?: boolean; banner?: string | undefined }): Promise<ScreenState>;
   /**
    * Decides again what every wall and kiosk here follows (the programme changed): a screen whose
    * reference changes moves rooms and is pushed its new state once, to be shown at `at`.
@@ -129,12 +131,12 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
   });
 
   return {
-    async stateFor(kind, target, { track = true } = {}) {
+    async stateFor(kind, target, { track = true, banner } = {}) {
       const version = appliedVersion; // read before the state: a push with a higher version may follow
       if (!target) return { kind: kind as 'admin' | 'rater', version };
       const resolved = await directory.resolve(target.ref);
       if (track) resolvedRefs.set(refKey(target.ref), resolved?.scene.id ?? null);
-      return target.kind === 'wall' ? wallState(version, target.ref, resolved) : kioskState(version, target.ref, target.position, resolved);
+      return target.kind === 'wall' ? wallState(version, target.ref, resolved, undefined, banner) : kioskState(version, target.ref, target.position, resolved, undefined, banner);
     },
 
     refsToRefresh(scenes) {
@@ -171,7 +173,8 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
           const next = await route(facts);
           const target: Target = facts.kind === 'kiosk' ? { kind: 'kiosk', ref: next.ref, position: facts.position ?? 1 } : { kind: 'wall', ref: next.ref };
           const from = [...socket.rooms].find((room) => parseTargetRoom(room)) ?? null;
-          if (from !== targetRoom(target)) moves.push({ socket, from, target, route: next });
+          // A screen moves when what it follows changes, or the takeover's line does.
+          if (from !== targetRoom(target) || (socket.data.banner ?? undefined) !== next.banner) moves.push({ socket, from, target, route: next });
           else if (socket.data.presence) Object.assign(socket.data.presence, { rule: next.rule, groupId: next.groupId });
         }
       }
@@ -181,10 +184,11 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
         moves.map(async ({ socket, from, target, route: next }) => {
           const resolved = resolution.byRef.get(refKey(target.ref)) ?? null;
           resolvedRefs.set(refKey(target.ref), resolved?.scene.id ?? null);
-          if (from) await socket.leave(from);
+          if (from && from !== targetRoom(target)) await socket.leave(from);
           await socket.join(targetRoom(target));
-          if (target.kind === 'kiosk') socket.emit('kiosk:stream', kioskState(version, target.ref, target.position, resolved, at));
-          else socket.emit('screen:state', wallState(version, target.ref, resolved, at));
+          socket.data.banner = next.banner;
+          if (target.kind === 'kiosk') socket.emit('kiosk:stream', kioskState(version, target.ref, target.position, resolved, at, next.banner));
+          else socket.emit('screen:state', wallState(version, target.ref, resolved, at, next.banner));
           return { socket, route: next, sceneId: resolved?.scene.id ?? null };
         }),
       );

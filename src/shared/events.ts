@@ -85,6 +85,8 @@ export interface WallState {
   scene: SceneDto | null;
   streams: SceneStreamDto[];
   problem: ScreenProblem | null;
+  /** A takeover's short line, shown over the scene while the takeover lasts. */
+  banner?: string;
 }
 
 /** Everything a kiosk tablet needs to render: its one stream. */
@@ -98,6 +100,8 @@ export interface KioskState {
   scene: SceneDto | null;
   stream: SceneStreamDto | null;
   problem: ScreenProblem | null;
+  /** A takeover's short line, shown over the scene while the takeover lasts. */
+  banner?: string;
 }
 
 /** Admins and raters get no screen state on connect, only the current version. */

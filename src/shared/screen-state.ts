@@ -48,6 +48,8 @@ export function applyScreenMessage(current: ScreenState | null, message: ScreenM
         scene: message.payload.scene,
         streams: message.payload.streams,
         problem: null,
+        // A scene edit during a takeover keeps the takeover's line (the takeover's end brings a state without it).
+        ...(current?.kind === 'wall' && current.banner ? { banner: current.banner } : {}),
       };
       return next;
     }

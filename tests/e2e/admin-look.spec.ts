@@ -22,7 +22,7 @@ for (const [width, height] of [
   test(`the console at ${width} px: every tab and the scene editor`, async ({ page }) => {
     await page.setViewportSize({ width, height });
     await signIn(page, '/admin/streams');
-    for (const tab of ['streams', 'scenes', 'screens', 'discovery', 'submissions', 'ratings', 'activity', 'tokens']) {
+    for (const tab of ['streams', 'scenes', 'screens', 'schedule', 'discovery', 'submissions', 'ratings', 'activity', 'tokens']) {
       await page.goto(`/admin/${tab}`);
       await expect(page.getByRole('link', { name: new RegExp(`^${tab === 'tokens' ? 'API tokens' : tab}`, 'i') })).toHaveAttribute('aria-current', 'page');
       await expect(page.locator('.admin__main .panel').first()).toBeVisible();

@@ -89,12 +89,14 @@ describe('screens move when operators steer them', () => {
     await app.request('PUT', '/api/takeover', { scene_id: volcano, banner: 'Eruption live' });
     for (const s of [grouped, addressed, plain]) await s.waitFor((st) => sceneOf({ state: st } as TestScreen) === volcano);
     expect((await presence('gallery-wall-01'))?.rule).toBe('takeover');
+    expect([grouped, addressed, plain].map((s) => (s.state as WallState | KioskState).banner)).toEqual(['Eruption live', 'Eruption live', 'Eruption live']);
 
     await app.request('DELETE', '/api/takeover');
     await grouped.waitFor((s) => sceneOf({ state: s } as TestScreen) === ocean);
     await addressed.waitFor((s) => sceneOf({ state: s } as TestScreen) === ocean);
     await plain.waitFor((s) => sceneOf({ state: s } as TestScreen) === defaultScene);
     expect((await presence('gallery-wall-01'))?.rule).toBe('address');
+    expect((grouped.state as WallState).banner).toBeUndefined();
   });
 
   it('a takeover for one group leaves the other screens alone', async () => {

@@ -1,7 +1,7 @@
 import type { AssignmentDto, ProgrammeDto, ScheduleDto, ScreenGroupDto, TakeoverDto } from '../../shared/api/programme.ts';
 import type { EntityManager } from '../../db.ts';
 import type { ScheduleEntry, ScreenGroup, ScreenPlacement, Takeover } from './programme.entity.ts';
-import { currentTakeover, listGroups, listPlacements, listSchedules } from './programme.service.ts';
+import { activeTakeover, listGroups, listPlacements, listSchedules } from './programme.service.ts';
 
 export function presentGroup(group: ScreenGroup, placements: readonly ScreenPlacement[]): ScreenGroupDto {
   return {
@@ -30,7 +30,7 @@ export function presentTakeover(t: Takeover): TakeoverDto {
 
 /** The whole programme as consoles see it. */
 export async function presentProgramme(em: EntityManager): Promise<ProgrammeDto> {
-  const [groups, placements, schedules, takeover] = await Promise.all([listGroups(em), listPlacements(em), listSchedules(em), currentTakeover(em)]);
+  const [groups, placements, schedules, takeover] = await Promise.all([listGroups(em), listPlacements(em), listSchedules(em), activeTakeover(em)]);
   return {
     groups: groups.map((g) => presentGroup(g, placements)),
     placements: placements.map(presentPlacement),

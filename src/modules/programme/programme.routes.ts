@@ -6,11 +6,11 @@ import { mount } from '../../http/route.ts';
 import { programmeEndpoints as api } from '../../shared/api/programme.ts';
 import { decide } from '../../shared/schedules/precedence.ts';
 import { equalPriorityOverlaps, nextBoundary } from '../../shared/schedules/windows.ts';
-import { presentGroup, presentPlacement, presentSchedule, presentTakeover } from './programme.presenter.ts';
+import { presentGroup, presentPlacement, presentProgramme, presentSchedule, presentTakeover } from './programme.presenter.ts';
 import {
   createGroup,
   createSchedule,
-  currentTakeover,
+  activeTakeover,
   deleteGroup,
   deleteSchedule,
   listGroups,
@@ -28,6 +28,8 @@ const WEEK_MS = 7 * 86_400_000;
 
 export function programmeRouter(deps: { commands: CommandDeps }): Router<AppState> {
   const router = new Router<AppState>();
+
+  mount(router, api.read)(async (ctx) => presentProgramme(ctx.state.em));
 
   mount(router, api.groups)(async (ctx) => {
     const [groups, placements] = await Promise.all([listGroups(ctx.state.em), listPlacements(ctx.state.em)]);
@@ -87,8 +89,8 @@ export function programmeRouter(deps: { commands: CommandDeps }): Router<AppStat
   });
 
   mount(router, api.takeover)(async (ctx) => {
-    const takeover = await currentTakeover(ctx.state.em);
-    return { takeover: takeover && (!takeover.endsAt || takeover.endsAt.getTime() > Date.now()) ? presentTakeover(takeover) : null };
+    const takeover = await activeTakeover(ctx.state.em);
+    return { takeover: takeover ? presentTakeover(takeover) : null };
   });
 
   mount(router, api.startTakeover)(async (ctx, { body }) => {

@@ -164,6 +164,12 @@ export const listPlacements = (em: EntityManager) => em.find(ScreenPlacement, {}
 export const listSchedules = (em: EntityManager) => em.find(ScheduleEntry, {}, { orderBy: { priority: 'desc', id: 'asc' } });
 export const currentTakeover = (em: EntityManager) => em.findOne(Takeover, { id: 1 });
 
+/** The takeover in force now (one past its end is over, though its row stays until the next). */
+export async function activeTakeover(em: EntityManager, now = Date.now()): Promise<Takeover | null> {
+  const takeover = await currentTakeover(em);
+  return takeover && (!takeover.endsAt || takeover.endsAt.getTime() > now) ? takeover : null;
+}
+
 /** A schedule entry as the rules read it. */
 export function ruleOf(entry: ScheduleEntry): ScheduleRule {
   return { id: entry.id, scene_id: entry.scene.id, priority: entry.priority, target: entry.target, when: entry.when };
@@ -180,7 +186,7 @@ export async function loadProgramme(em: EntityManager): Promise<{ programme: Pro
   }
   return {
     programme: {
-      takeover: takeover ? { scene_id: takeover.scene.id, group_ids: takeover.groupIds ?? null, ends_at: takeover.endsAt?.toISOString() ?? null } : null,
+      takeover: takeover ? { scene_id: takeover.scene.id, group_ids: takeover.groupIds ?? null, ends_at: takeover.endsAt?.toISOString() ?? null, banner: takeover.banner ?? null } : null,
       assigned,
       groupScenes: new Map(groups.map((g) => [g.id, g.scene?.id ?? null])),
       schedules: schedules.map(ruleOf),

@@ -37,7 +37,8 @@ export function createScreenRouter(deps: { orm: Orm; commands: CommandDeps; now?
         groupId = joining;
       }
       const decision = decide({ device: facts.device, groupId, address: facts.address }, programme, at ?? now());
-      return { ref: decision.ref, rule: decision.rule, groupId };
+      const banner = decision.rule === 'takeover' ? (programme.takeover?.banner ?? undefined) : undefined;
+      return { ref: decision.ref, rule: decision.rule, groupId, ...(banner ? { banner } : {}) };
     },
     changed(changes) {
       if (!changes.some((change) => CONCERNS.has(change.type))) return false;

@@ -159,6 +159,7 @@ export const ProgrammeDto = z.strictObject({
 export type ProgrammeDto = z.output<typeof ProgrammeDto>;
 
 export const programmeEndpoints = {
+  read: endpoint({ ...ROUTES['programme.read'], summary: 'The whole programme: groups, placements, schedule entries and the takeover', access: 'admin', responses: { 200: ProgrammeDto } }),
   groups: endpoint({ ...ROUTES['programme.groups'], summary: 'Screen groups, with their screens', access: 'admin', responses: { 200: z.array(ScreenGroupDto) } }),
   createGroup: endpoint({ ...ROUTES['programme.createGroup'], summary: 'Create a screen group', access: 'admin', body: GroupInput, responses: { 201: ScreenGroupDto }, errors: [404, 409] }),
   updateGroup: endpoint({ ...ROUTES['programme.updateGroup'], summary: "Rename a group or change its own scene", access: 'admin', body: GroupUpdate, responses: { 200: ScreenGroupDto }, errors: [404, 409] }),

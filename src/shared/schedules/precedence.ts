@@ -25,7 +25,7 @@ export interface ScreenFacts {
 
 /** Everything operators have said about what plays where. */
 export interface Programme {
-  takeover: { scene_id: number; group_ids: readonly number[] | null; ends_at: string | null } | null;
+  takeover: { scene_id: number; group_ids: readonly number[] | null; ends_at: string | null; banner?: string | null } | null;
   /** Scenes assigned to single screens, by device id. */
   assigned: ReadonlyMap<string, number>;
   /** Each group's own scene (null: none). */

@@ -33,6 +33,17 @@ export const adminApi = {
   setDefaultScene: (sceneId: number) => call('defaultScene.set', { body: { scene_id: sceneId } }),
 
   screens: () => call('screen.list', { query: { include_offline: 'true' } }),
+
+  programme: () => call('programme.read'),
+  createGroup: (input: BodyOf<Endpoints['programme.createGroup']>) => call('programme.createGroup', { body: input }),
+  updateGroup: (input: BodyOf<Endpoints['programme.updateGroup']>) => call('programme.updateGroup', { body: input }),
+  deleteGroup: (id: number) => call('programme.deleteGroup', { body: { id } }),
+  placeScreen: (input: BodyOf<Endpoints['programme.assign']>) => call('programme.assign', { body: input }),
+  createSchedule: (input: BodyOf<Endpoints['programme.createSchedule']>) => call('programme.createSchedule', { body: input }),
+  updateSchedule: (input: BodyOf<Endpoints['programme.updateSchedule']>) => call('programme.updateSchedule', { body: input }),
+  deleteSchedule: (id: number) => call('programme.deleteSchedule', { body: { id } }),
+  startTakeover: (input: BodyOf<Endpoints['programme.startTakeover']>) => call('programme.startTakeover', { body: input }),
+  releaseTakeover: () => call('programme.releaseTakeover'),
   commandScreens: (command: ScreenCommandName, id?: string) => call('screen.command', { body: { command, ...(id ? { id } : {}) } }),
 
   submissions: (query: { status: 'pending' | 'approved' | 'rejected'; cursor?: number | null } & SubmissionFilter) =>

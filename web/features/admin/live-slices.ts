@@ -6,6 +6,7 @@
 import { activityLive } from './activity/activity.live.ts';
 import { discoveryLive } from './discovery/discovery.live.ts';
 import { presenceLive } from './presence/presence.live.ts';
+import { programmeLive } from './programme/programme.live.ts';
 import { qualityLive } from './quality/quality.live.ts';
 import { ratingsLive } from './ratings/ratings.live.ts';
 import { scenesLive } from './scenes/scenes.live.ts';
@@ -13,4 +14,4 @@ import { streamsLive } from './streams/streams.live.ts';
 import { submissionsLive } from './submissions/submissions.live.ts';
 import type { LiveSlice } from './live/live.ts';
 
-export const ADMIN_LIVE: readonly LiveSlice[] = [streamsLive, scenesLive, presenceLive, qualityLive, discoveryLive, submissionsLive, activityLive, ratingsLive];
+export const ADMIN_LIVE: readonly LiveSlice[] = [streamsLive, scenesLive, presenceLive, programmeLive, qualityLive, discoveryLive, submissionsLive, activityLive, ratingsLive];

@@ -16,6 +16,7 @@ export const ADMIN_TABS: readonly AdminTab[] = [
   { path: 'streams', label: 'Streams', load: () => import('./streams/StreamsTab.tsx') },
   { path: 'scenes', label: 'Scenes', load: () => import('./scenes/ScenesTab.tsx') },
   { path: 'screens', label: 'Screens', load: () => import('./screens/ScreensTab.tsx') },
+  { path: 'schedule', label: 'Schedule', load: () => import('./schedule/ScheduleTab.tsx') },
   { path: 'discovery', label: 'Discovery', load: () => import('./discovery/DiscoveryTab.tsx') },
   { path: 'submissions', label: 'Submissions', load: () => import('./submissions/SubmissionsTab.tsx') },
   { path: 'ratings', label: 'Ratings', load: () => import('./ratings/RatingsTab.tsx') },

@@ -3,6 +3,7 @@
  * scene, full screen. It follows the default scene (or the named one) through the scene
  * controller, so a new default scene or an edited stream shows at once.
  */
+import { ScreenBanner } from '../../components/ScreenBanner.tsx';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
@@ -106,6 +107,7 @@ export function KioskScreen() {
           </div>
         ))}
       </div>
+      <ScreenBanner text={state.banner} />
       <header className="kiosk__label">
         <span className="kiosk__position" aria-label={`Position ${position}`}>
           {position}

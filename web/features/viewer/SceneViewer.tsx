@@ -4,6 +4,7 @@
  * comes from the scene controller, so when the default scene switches `/` switches with it,
  * without a reload.
  */
+import { ScreenBanner } from '../../components/ScreenBanner.tsx';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
@@ -61,6 +62,7 @@ export function SceneViewer() {
   return (
     <div className="viewer" data-scene-id={scene?.id ?? ''}>
       <title>{`${title} · Nature Wall`}</title>
+      <ScreenBanner text={state?.banner} />
       <header className="viewer__header">
         <div className="viewer__heading">
           <Brand />

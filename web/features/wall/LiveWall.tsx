@@ -3,6 +3,7 @@
  * one screen without scrolling, a clock, the scene switcher at the bottom edge, the gear button
  * and the fullscreen player. It follows the default scene until a scene is picked.
  */
+import { ScreenBanner } from '../../components/ScreenBanner.tsx';
 import { useAtom, useAtomValue } from 'jotai';
 import { useCallback, useEffect, useState } from 'react';
 import type { SceneDto, SceneStreamDto } from '../../../src/shared/api/index.ts';
@@ -120,6 +121,7 @@ export function LiveWall() {
   return (
     <div className="wall" data-scene-id={scene.id}>
       <title>{`${scene.name} · Live Wall · Nature Wall`}</title>
+      <ScreenBanner text={state.banner} />
       <header className="wall__header">
         <div className="wall__heading">
           <Brand />

@@ -15,8 +15,8 @@ import type { LiveSlice, LiveValue } from '../live/live.ts';
 
 export const screensAtom = atom<{ list: LiveValue<readonly ScreenPresence[]>; error: string | null }>({ list: null, error: null });
 
-/** Connected walls and kiosks that follow the default scene (they switch with it). */
-export const followingDefault = atom((get) => (get(screensAtom).list?.value ?? []).filter((s) => s.online && (s.kind === 'wall' || s.kind === 'kiosk') && s.follows === null).length);
+/** Connected walls and kiosks that show the default scene because no other rule says otherwise (they switch with it). */
+export const followingDefault = atom((get) => (get(screensAtom).list?.value ?? []).filter((s) => s.online && (s.kind === 'wall' || s.kind === 'kiosk') && (s.rule ?? (s.follows === null ? 'default' : 'address')) === 'default').length);
 
 let received = 0;
 

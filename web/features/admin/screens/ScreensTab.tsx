@@ -1,7 +1,8 @@
 /**
  * The Screens tab: every wall, kiosk, admin and rater the hub knows — live, and those seen in
- * the last day as "last seen …" — with what each shows and how each player is doing, and the
- * commands screens obey: Reload and Identify.
+ * the last day as "last seen …" — with what each shows and why (which rule decided it), how
+ * each player is doing, its group and its own scene, and the commands screens obey: Reload and
+ * Identify. Above them: the takeover, and the screen groups.
  */
 import { useAtomValue } from 'jotai';
 import type { ScreenPresence } from '../../../../src/shared/events.ts';
@@ -15,9 +16,30 @@ import { screensAtom } from '../presence/presence.live.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
 import { clockText, formatDateTime, timeAgo } from '../format.ts';
 import { Thumbnail } from '../../../components/Thumbnail.tsx';
+import { GroupsPanel, SceneSelect } from '../programme/GroupsPanel.tsx';
+import { programmeAtom, RULE_TEXT } from '../programme/programme.live.ts';
+import { TakeoverBar } from '../programme/TakeoverBar.tsx';
+import type { ProgrammeDto } from '../../../../src/shared/api/index.ts';
+import '../programme/programme.css';
 import './screens.css';
 
 const KIND_NAMES = { wall: 'Wall', kiosk: 'Kiosk', admin: 'Admin console', rater: 'Rater' } as const;
+
+/** Puts a screen in a group or gives it its own scene (null clears it); the hub moves it at once. */
+async function place(screen: ScreenPresence, change: { group_id?: number | null; scene_id?: number | null }) {
+  if (!screen.device) return;
+  try {
+    await adminApi.placeScreen({ device: screen.device, ...change });
+    showSuccess(`${screen.name ?? 'The screen'} moves now`);
+  } catch (error) {
+    showFailure(`Failed to change ${screen.name ?? 'the screen'}`, error);
+  }
+}
+
+/** A screen's group and own scene, as the programme has them. */
+function placementOf(programme: ProgrammeDto | null, device: string | null) {
+  return programme?.placements.find((p) => p.device === device) ?? null;
+}
 
 async function command(what: 'reload' | 'identify', screen?: ScreenPresence) {
   try {
@@ -31,7 +53,10 @@ async function command(what: 'reload' | 'identify', screen?: ScreenPresence) {
 export default function ScreensTab() {
   const { list, error } = useAtomValue(screensAtom, { store });
   const screens = list?.value ?? [];
-  const scenes = new Map(itemsOf(useAtomValue(scenesAtom, { store })).map((s) => [s.id, s]));
+  const sceneList = itemsOf(useAtomValue(scenesAtom, { store }));
+  const scenes = new Map(sceneList.map((s) => [s.id, s]));
+  const programme = useAtomValue(programmeAtom, { store })?.value ?? null;
+  const groups = programme?.groups ?? [];
   // The streams screens report playing: looked up by id (the console holds no whole pool).
   const streams = useStreamsById([...new Set(screens.flatMap((s) => Object.keys(s.health).map(Number)))]);
   const online = screens.filter((s) => s.online);
@@ -40,6 +65,8 @@ export default function ScreensTab() {
   const sorted = [...screens].sort((a, b) => rank(a) - rank(b));
 
   return (
+    <>
+    <TakeoverBar scenes={sceneList} />
     <section className="panel" aria-labelledby="screens-title">
       <div className="panel__header">
         <h2 id="screens-title">Screens</h2>
@@ -72,13 +99,34 @@ export default function ScreensTab() {
                 </div>
                 <div className="screen-row__meta">
                   {player && (
-                    <div>
-                      Follows <strong>{screen.follows ?? 'the default scene'}</strong>
-                      {shows ? (
-                        <>
-                          , shows <strong>{shows.name}</strong>
-                        </>
-                      ) : null}
+                    <div className="screen-row__shows">
+                      Shows <strong>{shows?.name ?? 'nothing yet'}</strong>
+                      {screen.rule ? <> · by {RULE_TEXT[screen.rule]}</> : null}
+                      {screen.follows ? <> · address /scenes/{screen.follows}</> : null}
+                    </div>
+                  )}
+                  {player && screen.device && (
+                    <div className="screen-row__place">
+                      <select
+                        className="control"
+                        aria-label={`Group of ${screen.name ?? 'screen'}`}
+                        value={placementOf(programme, screen.device)?.group_id ?? screen.group_id ?? ''}
+                        onChange={(e) => void place(screen, { group_id: e.target.value ? Number(e.target.value) : null })}
+                      >
+                        <option value="">No group</option>
+                        {groups.map((g) => (
+                          <option key={g.id} value={g.id}>
+                            {g.name}
+                          </option>
+                        ))}
+                      </select>
+                      <SceneSelect
+                        scenes={sceneList}
+                        value={placementOf(programme, screen.device)?.scene_id ?? null}
+                        onChange={(id) => void place(screen, { scene_id: id })}
+                        label={`Own scene of ${screen.name ?? 'screen'}`}
+                        none="No scene of its own"
+                      />
                     </div>
                   )}
                   <div>
@@ -119,5 +167,7 @@ export default function ScreensTab() {
         )}
       </DataView>
     </section>
+    <GroupsPanel scenes={sceneList} />
+    </>
   );
 }
