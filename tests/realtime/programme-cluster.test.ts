@@ -97,4 +97,18 @@ describe('a schedule boundary on two nodes', () => {
     await plainB.waitFor((st) => sceneOf(st) === defaultScene);
     await kioskB.waitFor((st) => sceneOf(st) === defaultScene);
   });
+
+  it("a takeover's end is a boundary too: its screens return then, and the release is logged once", async () => {
+    const plainA = open(nodeA, { kind: 'wall', device: 'hall-wall-a0003' });
+    await plainA.waitFor((st) => sceneOf(st) === defaultScene);
+    const ends = Math.ceil((Date.now() + 3 * 3_600_000) / 60_000) * 60_000;
+    await nodeB.request('PUT', '/api/takeover', { scene_id: volcano, ends_at: new Date(ends).toISOString() });
+    await plainA.waitFor((st) => sceneOf(st) === volcano);
+    const fired = await Promise.all([nodeA.app.programmeJobs!.applyBoundary(ends), nodeB.app.programmeJobs!.applyBoundary(ends)]);
+    expect(fired.filter(Boolean)).toHaveLength(1);
+    const back = await plainA.waitFor((st) => sceneOf(st) === defaultScene);
+    expect((back as WallState).at).toBe(ends);
+    const rows = (await nodeA.request<ActivityDto[]>('GET', '/api/activity?kind=schedule&limit=50')).body.filter((r) => r.subject_name === 'Takeover ended');
+    expect(rows).toHaveLength(1);
+  });
 });

@@ -10,7 +10,7 @@ import { runCommand, type CommandDeps } from '../../domain/command.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../logger.ts';
 import { nextBoundary, windowsBetween } from '../../shared/schedules/windows.ts';
-import { ProgrammeBoundary, ScheduleEntry } from './programme.entity.ts';
+import { ProgrammeBoundary, ScheduleEntry, Takeover } from './programme.entity.ts';
 import { loadProgramme } from './programme.service.ts';
 
 const BOUNDARY_QUEUE = 'programme-boundary';
@@ -50,7 +50,8 @@ export function createProgrammeJobs(deps: { orm: Orm; queue: JobQueue; commands:
 
   /** What starts and ends at `at`, for the Activity log: "Started: Ocean mornings · Ended: Volcano talk". */
   async function describe(at: number): Promise<string> {
-    const entries = await orm.em.fork().find(ScheduleEntry, {}, { populate: ['scene'] });
+    const em = orm.em.fork();
+    const [entries, takeover] = await Promise.all([em.find(ScheduleEntry, {}, { populate: ['scene'] }), em.findOne(Takeover, { id: 1 })]);
     const started: string[] = [];
     const ended: string[] = [];
     for (const entry of entries) {
@@ -59,8 +60,8 @@ export function createProgrammeJobs(deps: { orm: Orm; queue: JobQueue; commands:
         if (end === at) ended.push(entry.name ?? entry.scene.name);
       }
     }
-    const parts = [started.length ? `Started: ${started.join(', ')}` : '', ended.length ? `Ended: ${ended.join(', ')}` : ''].filter(Boolean);
-    return parts.join(' · ') || 'Takeover ended';
+    const parts = [started.length ? `Started: ${started.join(', ')}` : '', ended.length ? `Ended: ${ended.join(', ')}` : '', takeover?.endsAt?.getTime() === at ? 'Takeover ended' : ''].filter(Boolean);
+    return parts.join(' · ') || 'Schedule boundary';
   }
 
   async function applyBoundary(at: number): Promise<boolean> {

@@ -12,21 +12,7 @@ import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { programmeAtom } from './programme.live.ts';
-
-export function SceneSelect(props: { scenes: readonly SceneDto[]; value: number | null; onChange: (id: number | null) => void; label: string; none: string }) {
-  return (
-    <select className="control" aria-label={props.label} value={props.value ?? ''} onChange={(e) => props.onChange(e.target.value ? Number(e.target.value) : null)}>
-      <option value="">{props.none}</option>
-      {props.scenes
-        .filter((s) => s.active || s.id === props.value)
-        .map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.name}
-          </option>
-        ))}
-    </select>
-  );
-}
+import { SceneSelect } from './SceneSelect.tsx';
 
 export function GroupsPanel({ scenes }: { scenes: readonly SceneDto[] }) {
   const groups = useAtomValue(programmeAtom, { store })?.value?.groups ?? [];

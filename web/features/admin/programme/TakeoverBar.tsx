@@ -12,6 +12,7 @@ import { adminApi } from '../admin-api.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime } from '../format.ts';
 import { programmeAtom } from './programme.live.ts';
+import { SceneSelect } from './SceneSelect.tsx';
 
 export function TakeoverBar({ scenes }: { scenes: readonly SceneDto[] }) {
   const programme = useAtomValue(programmeAtom, { store })?.value ?? null;
@@ -23,7 +24,6 @@ export function TakeoverBar({ scenes }: { scenes: readonly SceneDto[] }) {
   const [chosen, setChosen] = useState<number[]>([]);
   const [until, setUntil] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const active = scenes.filter((s) => s.active);
   const nameOf = (id: number) => scenes.find((s) => s.id === id)?.name ?? `Scene #${id}`;
 
   async function start(event: FormEvent) {
@@ -81,14 +81,7 @@ export function TakeoverBar({ scenes }: { scenes: readonly SceneDto[] }) {
         <form className="form-grid" onSubmit={start} aria-label="Start a takeover">
           <label className="field">
             Scene
-            <select className="control" value={sceneId} onChange={(e) => setSceneId(e.target.value ? Number(e.target.value) : '')} required>
-              <option value="">Choose a scene</option>
-              {active.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
+            <SceneSelect scenes={scenes} value={sceneId === '' ? null : sceneId} onChange={(id) => setSceneId(id ?? '')} none="Choose a scene" required />
           </label>
           <label className="field">
             Banner (optional)

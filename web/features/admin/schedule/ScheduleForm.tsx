@@ -13,6 +13,7 @@ import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { screensAtom } from '../presence/presence.live.ts';
+import { SceneSelect } from '../programme/SceneSelect.tsx';
 
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -97,16 +98,7 @@ export function ScheduleForm(props: { entry: ScheduleDto | null; scenes: readonl
         </label>
         <label className="field">
           Scene
-          <select className="control" value={draft.sceneId} onChange={(e) => set('sceneId', e.target.value ? Number(e.target.value) : '')} required>
-            <option value="">Choose a scene</option>
-            {props.scenes
-              .filter((s) => s.active)
-              .map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-          </select>
+          <SceneSelect scenes={props.scenes} value={draft.sceneId === '' ? null : draft.sceneId} onChange={(id) => set('sceneId', id ?? '')} none="Choose a scene" required />
         </label>
         <label className="field">
           Priority (0–{MAX_PRIORITY})
