@@ -79,6 +79,10 @@ describe('a schedule boundary on two nodes', () => {
 
     // Fired again (a retried job): nothing happens.
     expect(await nodeB.app.programmeJobs!.applyBoundary(boundary)).toBe(false);
+
+    // A screen of the group that registers after the push but before the boundary is decided as of the boundary.
+    const late = open(nodeB, { kind: 'wall', device: 'gallery-wall-b9', group: 'gallery' });
+    expect(sceneOf(await late.waitFor((st) => sceneOf(st) !== null))).toBe(ocean);
   });
 
   it('a takeover reaches every screen on both nodes; release returns each to its own rule', async () => {

@@ -7,6 +7,7 @@
  */
 import type { Orm } from '../../db.ts';
 import { runCommand, type CommandDeps } from '../../domain/command.ts';
+import { changesOf } from '../../domain/changes.ts';
 import type { ScreenRouter } from '../../realtime/screen-router.ts';
 import { decide } from '../../shared/schedules/precedence.ts';
 import { PROGRAMME_CHANGES } from './programme.changes.ts';
@@ -17,6 +18,12 @@ const CONCERNS: ReadonlySet<string> = new Set(PROGRAMME_CHANGES);
 export function createScreenRouter(deps: { orm: Orm; commands: CommandDeps; now?: () => number }): ScreenRouter {
   const now = deps.now ?? Date.now;
   let cached: ReturnType<typeof loadProgramme> | null = null;
+  /**
+   * The latest boundary pushed: until it comes (its push goes out a few seconds early), screens
+   * registering or moved by another change are decided as of the boundary too — or they would
+   * miss the switch.
+   */
+  let boundary = 0;
   const load = () => {
     cached ??= loadProgramme(deps.orm.em.fork()).catch((error: unknown) => {
       cached = null; // the database was away: ask again next time
@@ -36,13 +43,14 @@ export function createScreenRouter(deps: { orm: Orm; commands: CommandDeps; now?
         if (facts.device && join) await runCommand(deps.orm.em.fork(), deps.commands, 'screen', (tx, changes) => joinGroup(tx, changes, facts.device!, facts.group!));
         groupId = joining;
       }
-      const decision = decide({ device: facts.device, groupId, address: facts.address }, programme, at ?? now());
+      const decision = decide({ device: facts.device, groupId, address: facts.address }, programme, Math.max(at ?? now(), boundary));
       const banner = decision.rule === 'takeover' ? (programme.takeover?.banner ?? undefined) : undefined;
       return { ref: decision.ref, rule: decision.rule, groupId, ...(banner ? { banner } : {}) };
     },
     changed(changes) {
       if (!changes.some((change) => CONCERNS.has(change.type))) return false;
       cached = null;
+      for (const change of changesOf(changes, 'schedule.boundary')) boundary = Math.max(boundary, change.showAt);
       return true;
     },
   };
