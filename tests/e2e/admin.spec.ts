@@ -170,7 +170,7 @@ test('the Screens tab lists the open screens with their playback, and Reload rel
   const wallRow = page.locator('li.screen-row', { hasText: 'Lobby wall' });
   const kioskRow = page.locator('li.screen-row', { hasText: 'Tablet two' });
   await expect(wallRow).toContainText('Online');
-  await expect(wallRow).toContainText(`shows ${world.scenes.morning.name}`);
+  await expect(wallRow).toContainText(`Shows ${world.scenes.morning.name} · by the default scene`);
   await expect(kioskRow).toContainText('position 2');
   await expect(kioskRow.locator('.health__item', { hasText: world.streams.kelp.name })).toContainText(/playing|loading|stalled/);
 
