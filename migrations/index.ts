@@ -18,6 +18,7 @@ import { Migration20261123230000_one_search } from './Migration20261123230000_on
 import { Migration20261124150000_stream_playback } from './Migration20261124150000_stream_playback.ts';
 import { Migration20261124160000_programme } from './Migration20261124160000_programme.ts';
 import { Migration20261124170000_daylight } from './Migration20261124170000_daylight.ts';
+import { Migration20261124180000_health_faults } from './Migration20261124180000_health_faults.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -35,4 +36,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124150000_stream_playback', class: Migration20261124150000_stream_playback },
   { name: 'Migration20261124160000_programme', class: Migration20261124160000_programme },
   { name: 'Migration20261124170000_daylight', class: Migration20261124170000_daylight },
+  { name: 'Migration20261124180000_health_faults', class: Migration20261124180000_health_faults },
 ];

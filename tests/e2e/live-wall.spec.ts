@@ -130,7 +130,7 @@ test('a tile opens the fullscreen player; Escape closes it and scrolling comes b
   await page.locator('.wall-tile').nth(1).getByRole('button').filter({ hasText: streams.kelp.name }).click();
   const dialog = page.getByRole('dialog', { name: streams.kelp.name });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByText('Live', { exact: true })).toBeVisible();
+  await expect(dialog.getByText('LIVE', { exact: true })).toBeVisible();
   await expect.poll(() => dialog.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0.2);
   expect(await page.evaluate(() => document.body.style.overflow)).toBe('hidden');
 

@@ -40,7 +40,7 @@ describe('qualityBucket (spec §5 admin filters)', () => {
     ['C starts at 40', 40, 'C'],
     ['Failed is below 40', 39, 'failed'],
     ['Failed is above 0', 0.5, 'failed'],
-    ['zero is in no bucket', 0, null],
+    ['zero (the stream could not be reached) is Unreachable', 0, 'unreachable'],
     ['no score is Not analyzed', null, 'not-analyzed'],
   ] as const)('%s', (_rule, score, bucket) => {
     expect(qualityBucket(score)).toBe(bucket);

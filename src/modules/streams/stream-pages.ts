@@ -34,6 +34,7 @@ const GRADE_SQL: Record<GradeBucket, string> = {
   B: 'quality_score >= 60 and quality_score < 80',
   C: 'quality_score >= 40 and quality_score < 60',
   failed: 'quality_score > 0 and quality_score < 40',
+  unreachable: 'quality_score <= 0',
   'not-analyzed': 'quality_score is null',
 };
 

@@ -53,6 +53,7 @@ export async function recordCheck(tx: EntityManager, changes: Changes, streamId:
     stream.health = health.health;
     stream.healthChangedAt = new Date();
   }
+  stream.healthFaults = [...check.faults];
   await tx.flush();
   changes.push({ type: 'stream.updated', streamId, name: stream.name });
   return { stream, healthChanged };

@@ -35,6 +35,8 @@ export const StreamSchema = defineEntity({
     /** From its analyses and its players' reports (src/shared/quality/health.ts). */
     health: p.enum(HEALTH_STATES).default('unknown'),
     healthChangedAt: p.datetime().nullable(),
+    /** What the check that set its health found (a degraded stream says why: frozen, black…). */
+    healthFaults: p.json<string[]>().defaultRaw(`'[]'::jsonb`).onCreate(() => []),
     /** Failed checks in a row (offline after two). */
     failedChecks: p.integer().default(0),
     /** When discovery last found this stream at its source. */

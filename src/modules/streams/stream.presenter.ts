@@ -3,6 +3,7 @@ import type { Category, Quality } from '../../shared/constants.ts';
 import type { HealthState } from '../../shared/quality/health.ts';
 import { needsRequestHeaders, type RequestHeaders } from '../../shared/streams/request-headers.ts';
 import type { PlaybackHints } from '../../shared/streams/playback.ts';
+import { QUALITY_FAULTS, type QualityFault } from '../../shared/quality/score.ts';
 
 /** A stream as an entity or a raw row (same property names; raw dates arrive as text). */
 export interface StreamFields {
@@ -24,6 +25,8 @@ export interface StreamFields {
   longitude?: number | null;
   timezone?: string | null;
   health?: HealthState;
+  healthChangedAt?: Date | string | null;
+  healthFaults?: string[] | null;
   autoScore?: number | null;
   humanScore?: number | null;
   humanConfidence?: number | null;
@@ -42,7 +45,7 @@ export function streamColumns(alias: string): string {
     c('quality_assessed_at', 'qualityAssessedAt'), c('quality_confidence', 'qualityConfidence'), c('location_name', 'locationName'),
     c('latitude'), c('longitude'), c('timezone'), c('health'), c('auto_score', 'autoScore'), c('human_score', 'humanScore'),
     c('human_confidence', 'humanConfidence'), c('human_count', 'humanCount'), c('request_headers', 'requestHeaders'),
-    c('inactive_reason', 'inactiveReason'), c('playback'),
+    c('inactive_reason', 'inactiveReason'), c('playback'), c('health_changed_at', 'healthChangedAt'), c('health_faults', 'healthFaults'),
   ].join(', ');
 }
 
@@ -72,6 +75,8 @@ export function presentStream(s: StreamFields): StreamDto {
     longitude: s.longitude ?? null,
     timezone: s.timezone ?? null,
     health: s.health ?? 'unknown',
+    health_since: s.healthChangedAt ? iso(s.healthChangedAt) : null,
+    health_faults: (s.healthFaults ?? []).filter((f): f is QualityFault => (QUALITY_FAULTS as readonly string[]).includes(f)),
     auto_score: s.autoScore ?? null,
     human_score: s.humanScore ?? null,
     human_confidence: s.humanConfidence ?? null,

@@ -5,6 +5,7 @@ import { GRADE_BUCKETS } from '../quality/grade.ts';
 import { isValidTimezone } from '../streams/location.ts';
 import { toAbsoluteUrl } from '../streams/url.ts';
 import { HEALTH_STATES } from '../quality/health.ts';
+import { QUALITY_FAULTS } from '../quality/score.ts';
 import { booleanQuery, cleanText, Id, IdBody, IsoDate, optionalText, RequestHeadersDto, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
@@ -106,7 +107,7 @@ export const StreamAnalyticsDto = z.strictObject({
   pending: z.number().int(),
   active_without_location: z.number().int().describe('Active streams without coordinates (a daylight scene leaves them out)'),
   by_category: z.strictObject({ nature: z.number().int(), volcano: z.number().int(), ocean: z.number().int(), waterfall: z.number().int(), wildlife: z.number().int() }),
-  by_grade: z.strictObject({ A: z.number().int(), B: z.number().int(), C: z.number().int(), failed: z.number().int(), 'not-analyzed': z.number().int() }),
+  by_grade: z.strictObject({ A: z.number().int(), B: z.number().int(), C: z.number().int(), failed: z.number().int(), unreachable: z.number().int(), 'not-analyzed': z.number().int() }),
   by_health: z.strictObject({ unknown: z.number().int(), live: z.number().int(), degraded: z.number().int(), offline: z.number().int() }),
   histogram: z.array(z.number().int()).length(10).describe('Analysed streams by score, in tens (0–9, 10–19, … 90–100)'),
 });
@@ -132,6 +133,8 @@ export const StreamDto = z.strictObject({
   longitude: z.number().nullable(),
   timezone: z.string().nullable(),
   health: z.enum(HEALTH_STATES).describe('From its analyses and its players (src/shared/quality/health.ts)'),
+  health_since: IsoDate.nullable().describe('When its health last changed'),
+  health_faults: z.array(z.enum(QUALITY_FAULTS)).describe('What the check that set its health found (why a degraded stream is degraded)'),
   auto_score: z.number().nullable().describe('The automatic half of quality_score (0–100)'),
   human_score: z.number().nullable().describe('The raters\' half of quality_score (0–5)'),
   human_confidence: z.number().nullable(),

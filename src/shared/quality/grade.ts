@@ -33,16 +33,20 @@ export function adminScoreColor(score: number | null | undefined): GradeColor {
 }
 
 /** The admin filter's grade buckets (spec §5). */
-export const GRADE_BUCKETS = ['A', 'B', 'C', 'failed', 'not-analyzed'] as const;
+export const GRADE_BUCKETS = ['A', 'B', 'C', 'failed', 'unreachable', 'not-analyzed'] as const;
 export type GradeBucket = (typeof GRADE_BUCKETS)[number];
 export type QualityFilter = 'all' | GradeBucket;
 
-/** Admin filter buckets (spec §5): A 80+, B 60-79, C 40-59, Failed below 40 (above 0), Not analyzed. */
+/**
+ * Admin filter buckets (spec §5): A 80+, B 60-79, C 40-59, Failed below 40 (above 0), Not
+ * analyzed — and Unreachable for a score of 0 (the analysis could not reach the stream), which
+ * the spec's buckets leave out: an operator must see the cameras that are down.
+ */
 export function qualityBucket(score: number | null | undefined): Exclude<QualityFilter, 'all'> | null {
   if (score === null || score === undefined) return 'not-analyzed';
   if (score >= 80) return 'A';
   if (score >= 60) return 'B';
   if (score >= 40) return 'C';
   if (score > 0) return 'failed';
-  return null;
+  return 'unreachable';
 }

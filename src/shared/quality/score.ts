@@ -15,7 +15,8 @@
  *   a platform's API 0.6, oEmbed and thumbnails only 0.35, unreachable 0.9 (that much is sure).
  */
 
-export type QualityFault = 'unreachable' | 'not-live' | 'black' | 'frozen' | 'blurry' | 'low-fps' | 'low-bitrate' | 'slow' | 'no-video';
+export const QUALITY_FAULTS = ['unreachable', 'not-live', 'black', 'frozen', 'blurry', 'low-fps', 'low-bitrate', 'slow', 'no-video'] as const;
+export type QualityFault = (typeof QUALITY_FAULTS)[number];
 
 export interface QualityMeasurements {
   /** How it was measured: a decoded sample of a direct stream, a probe only, a platform API, oEmbed. */

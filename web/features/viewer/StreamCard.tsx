@@ -1,7 +1,7 @@
 /** One stream of the scene viewer: its player and everything the spec lists about it. */
 import type { SceneStreamDto } from '../../../src/shared/api/index.ts';
 import { formatCoordinates } from '../../../src/shared/streams/location.ts';
-import { CategoryLabel, LiveBadge, QualityBadge } from '../../components/Badges.tsx';
+import { CategoryLabel, StatusBadge, QualityBadge } from '../../components/Badges.tsx';
 import { LocalTime } from '../../components/Clock.tsx';
 import { PinIcon } from '../../components/icons.tsx';
 import { Player } from '../../components/Player/Player.tsx';
@@ -29,7 +29,7 @@ export function StreamCard({ stream, order, incoming = false }: { stream: SceneS
           {stream.position}
         </span>
         <span className="stream-card__live">
-          <LiveBadge />
+          <StatusBadge stream={stream} />
         </span>
       </div>
       <div className="stream-card__body">

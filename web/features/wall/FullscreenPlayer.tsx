@@ -5,7 +5,7 @@
  */
 import { useRef } from 'react';
 import type { SceneStreamDto } from '../../../src/shared/api/index.ts';
-import { LiveBadge } from '../../components/Badges.tsx';
+import { StatusBadge } from '../../components/Badges.tsx';
 import { CloseIcon } from '../../components/icons.tsx';
 import { Player } from '../../components/Player/Player.tsx';
 import { useDialog } from '../../lib/useDialog.ts';
@@ -42,7 +42,7 @@ export function FullscreenPlayer({ stream, onClose }: { stream: SceneStreamDto; 
         <h2 id="fullscreen-title" className="fullscreen__title">
           {stream.name}
         </h2>
-        <LiveBadge text="Live" />
+        <StatusBadge stream={stream} />
         {stream.location_name && <span className="fullscreen__location">{stream.location_name}</span>}
         <button ref={closeButton} type="button" className="icon-button fullscreen__close" aria-label="Close full screen" onClick={onClose}>
           <CloseIcon />

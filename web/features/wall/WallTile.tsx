@@ -1,6 +1,6 @@
 /** One stream on the Live Wall: the player, and a caption that opens it full screen. */
 import type { SceneStreamDto } from '../../../src/shared/api/index.ts';
-import { LiveBadge } from '../../components/Badges.tsx';
+import { StatusBadge } from '../../components/Badges.tsx';
 import { ExpandIcon } from '../../components/icons.tsx';
 import { Player } from '../../components/Player/Player.tsx';
 import { Weather } from '../../components/Weather.tsx';
@@ -24,7 +24,7 @@ export function WallTile({ stream, area, onOpen }: WallTileProps) {
     >
       <Player stream={stream} />
       <span className="wall-tile__live">
-        <LiveBadge />
+        <StatusBadge stream={stream} />
       </span>
       <button type="button" className="wall-tile__caption" onClick={(event) => onOpen(stream, event.currentTarget)}>
         <span className="wall-tile__position" aria-hidden="true">

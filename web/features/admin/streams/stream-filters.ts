@@ -24,6 +24,7 @@ export const GRADE_LABELS: readonly (readonly [GradeBucket, string])[] = [
   ['B', 'B (60–79)'],
   ['C', 'C (40–59)'],
   ['failed', 'Failed (below 40)'],
+  ['unreachable', 'Unreachable'],
   ['not-analyzed', 'Not analyzed'],
 ];
 
