@@ -21,6 +21,9 @@ import { assertEveryRouteDeclared, SOCKET_POLICY } from './modules/auth/policy.t
 import { errorHandler, HttpError, notFound } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
 import { webApp } from './http/web.ts';
+import { metricsEndpoint, requestMetrics } from './http/metrics.ts';
+import { gaugeSources } from './metrics.ts';
+import { jobCounts } from './jobs/queue.ts';
 import { createWebHints } from './http/web-hints.ts';
 import type { Logger } from './logger.ts';
 import { defaultSceneRouter } from './modules/scenes/default-scene.routes.ts';
@@ -88,6 +91,8 @@ export interface AppDeps {
   flipLeadMs?: number;
   /** The clock schedules and daylight scenes read (tests control it; Date.now otherwise). */
   now?: () => number;
+  /** METRICS_TOKEN: `GET /metrics` answers with it as a bearer token (off without it). */
+  metricsToken?: string | undefined;
   /** Where rate-limit counters live (memory unless several nodes share them). */
   limiterStore?: LimiterStore;
   /** TRUST_PROXY: client IP and protocol from X-Forwarded-* headers. */
@@ -250,6 +255,11 @@ export function createApp(deps: AppDeps): NatureWall {
   };
   const actorOf = (em: EntityManager, credentials: Credentials) => resolveActor(em, credentials, deps.adminApiToken);
 
+  // What the metrics' gauges read when scraped (the hub's census is added when it attaches).
+  gaugeSources.databaseAvailable = () => availability.available;
+  const queue = deps.queue;
+  if (queue) gaugeSources.jobs = async () => (await jobCounts(queue)).map((r) => ({ labels: { queue: r.queue, state: r.state }, value: r.count }));
+
   const koa = new Koa<AppState>();
   koa.silent = true; // errors are answered by errorHandler and logged by the request log
   koa.proxy = deps.trustProxy ?? false;
@@ -286,6 +296,8 @@ export function createApp(deps: AppDeps): NatureWall {
   ]);
 
   koa.use(requestLog(deps.logger));
+  koa.use(requestMetrics());
+  koa.use(metricsEndpoint(deps.metricsToken));
   koa.use(securityHeaders());
   koa.use(compress({ threshold: 1024 }));
   koa.use(healthRouter({ availability }).routes());
@@ -351,6 +363,8 @@ export function createApp(deps: AppDeps): NatureWall {
         },
       });
       bus.relayTo(hub.publisher);
+      const attached = hub;
+      gaugeSources.screens = () => attached.census();
       return hub;
     },
   };

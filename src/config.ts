@@ -44,6 +44,8 @@ const EnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional().or(z.literal('').transform(() => undefined)),
   ADMIN_API_TOKEN: z.string().min(24, 'must be at least 24 characters').optional().or(z.literal('').transform(() => undefined)),
   TRUST_PROXY: flag(false),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional().or(z.literal('').transform(() => undefined)),
   FETCH_ALLOW_HOSTS: z.string().default(''),
   WEATHER_API_KEY: z.string().optional().or(z.literal('').transform(() => undefined)),
   WEATHER_ENABLED: flag(true),
@@ -90,6 +92,8 @@ export type Config = {
   adminPassword: string | undefined;
   adminApiToken: string | undefined;
   trustProxy: boolean;
+  /** METRICS_TOKEN (a bearer token for GET /metrics) or METRICS_PORT (the metrics on a port of their own); off without either. */
+  metrics: { token: string | undefined; port: number | undefined };
   /** Hosts the safe fetcher may reach although they are not public: for tests' fixture servers only. */
   fetchAllowHosts: string[];
   weather: { apiKey: string | undefined; enabled: boolean; baseUrl: string };
@@ -127,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     adminApiToken: e.ADMIN_API_TOKEN,
     trustProxy: e.TRUST_PROXY,
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
     fetchAllowHosts: parseAllowHosts(e.FETCH_ALLOW_HOSTS),
     weather: { apiKey: e.WEATHER_API_KEY, enabled: e.WEATHER_ENABLED, baseUrl: e.WEATHER_BASE_URL },
     platforms: {

@@ -17,6 +17,7 @@ import { ensureInitialAdmin } from './modules/auth/admins.service.ts';
 import { seed } from './modules/seed/seed.ts';
 import { postgresAdapter, redisAdapter } from './realtime/adapter.ts';
 import { startJobQueue } from './jobs/queue.ts';
+import { startMetricsServer } from './http/metrics.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
@@ -77,7 +78,11 @@ async function main(): Promise<void> {
     fetchAllowHosts: config.fetchAllowHosts,
     weather: config.weather,
     flipLeadMs: config.sceneFlipLeadMs,
+    // With a port of their own, the metrics are not on the main port at all.
+    metricsToken: config.metrics.port ? undefined : config.metrics.token,
   });
+  const metricsServer = config.metrics.port ? await startMetricsServer(config.metrics.port) : undefined;
+  if (metricsServer) logger.info({ port: config.metrics.port }, 'metrics on their own port');
   const server = http.createServer(app.koa.callback());
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
   const hub = await app.attachHub({ server, adapter, flipLeadMs: config.sceneFlipLeadMs });
@@ -93,6 +98,7 @@ async function main(): Promise<void> {
       const closed = hub.close();
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      metricsServer?.close();
       await closed;
       // Running jobs get a few seconds to finish; what does not is retried by another node. pg-boss
       // says 'stopped' once its pool is closed: only then may the database go.

@@ -77,6 +77,15 @@ export async function queueCensus(queue: JobQueue, name: string, windowSeconds: 
   return census;
 }
 
+/** Jobs of every queue by state (for the metrics): created, retry, active, and failed ones still kept. */
+export async function jobCounts(queue: JobQueue): Promise<{ queue: string; state: string; count: number }[]> {
+  const { rows } = await queue.getDb().executeSql(
+    `select name, state::text as state, count(*)::int as n from pgboss.job where state in ('created', 'retry', 'active', 'failed') group by name, state`,
+    [],
+  );
+  return (rows as { name: string; state: string; n: number }[]).map((r) => ({ queue: r.name, state: r.state, count: r.n }));
+}
+
 /** Ids of a queue's jobs still waiting (created or retrying) under any of these singleton keys. */
 export async function waitingJobIds(queue: JobQueue, name: string, keys: readonly string[]): Promise<string[]> {
   if (keys.length === 0) return [];

@@ -23,6 +23,7 @@ import type { ScreenStates } from './screen-state.ts';
 import type { ScreenRouter } from './screen-router.ts';
 import { KIND_ROOMS } from './rooms.ts';
 import type { PushVersions } from './versions.ts';
+import { fanoutDuration, pushesSent } from '../metrics.ts';
 
 /** Other nodes are trusted (same cluster) but a notice is still checked for shape. */
 const NoticeShape = z.object({
@@ -67,6 +68,7 @@ export function createFanout(options: {
     for (const { rooms, event, payload } of pushes) {
       // The union of events is checked where the push is built (push()); here it is one emit.
       (io.local.to([...rooms]).emit as (event: string, payload: unknown) => boolean)(event, payload);
+      pushesSent.inc({ event });
     }
   }
 
@@ -76,6 +78,15 @@ export function createFanout(options: {
    * resolution feeds the screens' pushes and every feature's.
    */
   async function apply(notice: ChangeNotice): Promise<void> {
+    const end = fanoutDuration.startTimer();
+    try {
+      await pushChange(notice);
+    } finally {
+      end();
+    }
+  }
+
+  async function pushChange(notice: ChangeNotice): Promise<void> {
     directory.invalidate();
     const admins = hasLocalSockets([KIND_ROOMS.admin]);
     const refs = screenStates.refsToRefresh(notice.scenes);

@@ -70,6 +70,8 @@ export interface Hub {
   publisher: ChangePublisher;
   /** What a screen registering this way is answered with (a screen page's HTML carries it, src/http/web-hints.ts). */
   stateFor(registration: Registration): Promise<ScreenState>;
+  /** This node's registered sockets by kind, screen group and node (the metrics' gauge). */
+  census(): { labels: { kind: string; group: string; node: string }; value: number }[];
   /** Every connected, registered screen on every node; `partial` when a node did not answer in time. */
   screens(options?: { includeOffline?: boolean }): Promise<ScreenList>;
   /** Tells one screen (a connection id, on any node) or every wall and kiosk to reload or identify itself. */
@@ -133,6 +135,19 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     io,
     publisher: fanout.publisher,
     screens: presence.screens,
+    census() {
+      const counts = new Map<string, { labels: { kind: string; group: string; node: string }; value: number }>();
+      for (const socket of io.of('/').sockets.values()) {
+        const p = socket.data.presence;
+        if (!p) continue;
+        const labels = { kind: p.kind, group: p.groupId === null ? '' : String(p.groupId), node };
+        const key = `${labels.kind}|${labels.group}`;
+        const entry = counts.get(key) ?? { labels, value: 0 };
+        entry.value++;
+        counts.set(key, entry);
+      }
+      return [...counts.values()];
+    },
     async stateFor(registration) {
       const { target, route } = await targetFor(registration, router, { join: false });
       return screenStates.stateFor(registration.kind, target, { track: false, banner: route?.banner });

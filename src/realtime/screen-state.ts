@@ -8,6 +8,7 @@ import type { KioskState, ScreenKind, ScreenState, WallState } from '../shared/e
 import type { HubServer, HubSocket } from './io-server.ts';
 import { KIND_ROOMS, parseTargetRoom, targetRoom, type Target } from './rooms.ts';
 import type { Route, RouteFacts } from './screen-router.ts';
+import { pushesSent } from '../metrics.ts';
 import { refKey, type Affected, type ResolvedScene, type SceneDirectory, type SceneResolution } from './scene-directory.ts';
 
 export function wallState(version: number, ref: string | null, resolved: ResolvedScene | null, at?: number, banner?: string): WallState {
@@ -121,6 +122,7 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
         markShown(room, resolved?.scene.id ?? null);
         if (target.kind === 'kiosk') io.local.to(room).emit('kiosk:stream', kioskState(version, ref, target.position, resolved, at));
         else pushWall(room, ref, before, resolved);
+        pushesSent.inc({ event: target.kind === 'kiosk' ? 'kiosk:stream' : 'scene' });
       }
     }
   }

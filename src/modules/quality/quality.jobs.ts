@@ -12,6 +12,7 @@
  * failure is confirmed `QUALITY_RECHECK_SECONDS` later, and offline streams are re-checked that
  * often while a screen shows them, with backoff (minutes, then hours) while none does.
  */
+import { analyses, analysisDuration } from '../../metrics.ts';
 import type { Orm } from '../../db.ts';
 import type { DomainChange } from '../../domain/changes.ts';
 import { runCommand, type CommandDeps } from '../../domain/command.ts';
@@ -208,6 +209,9 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
       if (!(error instanceof MediaToolError)) logger.error({ err: error, streamId }, 'quality analysis failed');
       analysis = { error: error instanceof Error ? error.message : String(error) };
     }
+    const outcome = 'error' in analysis ? 'failed' : analysis.measurements.reachable === false ? 'unreachable' : 'scored';
+    analyses.inc({ outcome });
+    analysisDuration.observe({ outcome }, (Date.now() - started) / 1000);
     const since = failingSince.get(streamId);
     const screensFailing = since !== undefined && Date.now() - since >= SCREEN_ERROR_SECONDS * 1000;
     const recorded = await runCommand(orm.em.fork(), quiet, ACTOR, async (tx, changes) => {
