@@ -11,7 +11,7 @@ import { createPool } from './database/pool.ts';
 import { withStartupLock } from './database/startup-lock.ts';
 import { initORM, migrate } from './db.ts';
 import type { EmbeddedDatabase } from './embedded-postgres.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, framed } from './logger.ts';
 import type { LimiterStore } from './http/rate-limit.ts';
 import { ensureInitialAdmin } from './modules/auth/admins.service.ts';
 import { seed } from './modules/seed/seed.ts';
@@ -20,7 +20,9 @@ import { startJobQueue } from './jobs/queue.ts';
 import { startMetricsServer } from './http/metrics.ts';
 
 const config = loadConfig();
-const logger = createLogger(config.logLevel);
+// A person at a terminal reads lines; everything else (containers, files, CI) gets JSON.
+const atTerminal = process.stdout.isTTY === true;
+const logger = createLogger(config.logLevel, undefined, { pretty: atTerminal });
 
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
 
@@ -47,7 +49,10 @@ async function main(): Promise<void> {
     const applied = await migrate(orm);
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
     await seed(orm.em.fork(), { demo: config.seedDemo, logger });
-    await ensureInitialAdmin(orm.em.fork(), { username: config.adminUsername, password: config.adminPassword, logger });
+    const first = await ensureInitialAdmin(orm.em.fork(), { username: config.adminUsername, password: config.adminPassword, logger });
+    if (first && atTerminal) {
+      process.stdout.write(`\n${framed([`Sign in at /login as ${first.created.username}`, `Password: ${first.created.password}   (shown once)`, `Change it: npm run admin -- passwd ${first.created.username}`])}\n\n`);
+    }
   });
 
   const adapter = config.redisUrl ? await redisAdapter(config.redisUrl, logger) : postgresAdapter(databaseUrl, logger);

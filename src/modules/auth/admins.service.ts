@@ -58,7 +58,7 @@ export async function authenticate(em: EntityManager, rawUsername: string, passw
 export async function ensureInitialAdmin(
   em: EntityManager,
   options: { username: string; password: string | undefined; logger: Logger },
-): Promise<void> {
+): Promise<{ created: { username: string; password: string } } | null> {
   const username = normalizeUsername(options.username);
   const existing = await em.findOne(AdminUser, { username });
   if (options.password !== undefined) {
@@ -69,13 +69,14 @@ export async function ensureInitialAdmin(
       await setAdminPassword(em, username, options.password);
       options.logger.warn({ username }, 'ADMIN_PASSWORD changed: the admin password was reset and its sessions ended');
     }
-    return;
+    return null;
   }
-  if ((await em.count(AdminUser, {})) > 0) return;
+  if ((await em.count(AdminUser, {})) > 0) return null;
   const password = generatePassword();
   await createAdmin(em, username, password);
   options.logger.warn(
     { username },
     `First start: created admin '${username}' with password ${password} — shown once. Change it with: npm run admin -- passwd ${username}`,
   );
+  return { created: { username, password } };
 }
