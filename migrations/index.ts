@@ -19,6 +19,9 @@ import { Migration20261124150000_stream_playback } from './Migration202611241500
 import { Migration20261124160000_programme } from './Migration20261124160000_programme.ts';
 import { Migration20261124170000_daylight } from './Migration20261124170000_daylight.ts';
 import { Migration20261124180000_health_faults } from './Migration20261124180000_health_faults.ts';
+import { Migration20261124190000_stream_stills } from './Migration20261124190000_stream_stills.ts';
+import { Migration20261124191000_uptime } from './Migration20261124191000_uptime.ts';
+import { Migration20261124192000_alerts } from './Migration20261124192000_alerts.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -37,4 +40,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124160000_programme', class: Migration20261124160000_programme },
   { name: 'Migration20261124170000_daylight', class: Migration20261124170000_daylight },
   { name: 'Migration20261124180000_health_faults', class: Migration20261124180000_health_faults },
+  { name: 'Migration20261124190000_stream_stills', class: Migration20261124190000_stream_stills },
+  { name: 'Migration20261124191000_uptime', class: Migration20261124191000_uptime },
+  { name: 'Migration20261124192000_alerts', class: Migration20261124192000_alerts },
 ];

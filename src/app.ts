@@ -11,6 +11,7 @@ import compress from 'koa-compress';
 import { DatabaseAvailability } from './database/availability.ts';
 import type { EntityManager, Orm } from './db.ts';
 import { jsonBody } from './http/body.ts';
+import { Drain } from './http/drain.ts';
 import type { Actor, AppContext, AppState } from './http/context.ts';
 import { createCallerLimits, createLimiter, type LimiterStore } from './http/rate-limit.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -56,6 +57,10 @@ import type { DomainChange } from './domain/changes.ts';
 import type { CommandDeps } from './domain/command.ts';
 import { ChangeBus } from './domain/change-bus.ts';
 import { activityPushes } from './modules/activity/activity.changes.ts';
+import { alertPushes } from './modules/alerts/alerts.changes.ts';
+import { createAlertJobs, DEFAULT_ALERT_SETTINGS, type AlertJobs, type AlertSettings } from './modules/alerts/alerts.jobs.ts';
+import { alertsRouter, type AlertRouteDeps } from './modules/alerts/alerts.routes.ts';
+import { openIncidents } from './modules/alerts/alerts.presenter.ts';
 import { activityRouter } from './modules/activity/activity.routes.ts';
 import { activityJournal } from './modules/activity/activity.service.ts';
 import { screenJournal } from './modules/screens/screen-journal.ts';
@@ -117,6 +122,8 @@ export interface AppDeps {
   platforms?: PlatformSettings;
   /** Quality analysis: concurrency, re-analysis period, re-check delay, ffmpeg paths. */
   quality?: QualitySettings;
+  /** Alerts: how often conditions are looked at, delivery attempts and backoff (ALERT_CHECK_SECONDS). */
+  alerts?: AlertSettings;
   /** How long ratings must be quiet before scores are recomputed (ms; tests shorten it). */
   evaluationDebounceMs?: number;
   /** Rater requests per minute per client IP (tests lower it to reach the limit). */
@@ -126,7 +133,7 @@ export interface AppDeps {
 }
 
 /** What the routes share: the command deps (publisher, journal), the scene cache, the hub's screens, limits, the safe fetcher. */
-interface Services extends AuthRouteDeps, ScreensDeps, DiscoveryRouteDeps, QualityRouteDeps, EvaluationRouteDeps, SubmissionRouteDeps, WeatherRouteDeps, SceneRouteDeps {
+interface Services extends AuthRouteDeps, AlertRouteDeps, ScreensDeps, DiscoveryRouteDeps, QualityRouteDeps, EvaluationRouteDeps, SubmissionRouteDeps, WeatherRouteDeps, SceneRouteDeps {
   commands: CommandDeps;
 }
 
@@ -146,6 +153,7 @@ export function apiRouter(services: Services): Router<AppState> {
     programmeRouter(services),
     authRouter(services),
     activityRouter(),
+    alertsRouter(services),
     systemRouter(services),
     weatherRouter(services),
   ]) {
@@ -171,8 +179,12 @@ export interface NatureWall {
   qualityJobs: QualityJobs | undefined;
   programmeJobs: ProgrammeJobs | undefined;
   daylightJobs: DaylightJobs | undefined;
+  /** Alerts' watch and deliveries, when a queue is attached. */
+  alertJobs: AlertJobs | undefined;
   /** Human scores: recomputed after each burst of ratings. */
   scoreKeeper: ScoreKeeper;
+  /** The node's drain (SIGTERM): /readyz answers 503, answers close their connections, requests in flight are counted. */
+  drain: Drain;
   /** Stops the availability watch and the job timers (the hub, the queue and the ORM are closed by their owners). */
   stop(): void;
 }
@@ -231,6 +243,16 @@ export function createApp(deps: AppDeps): NatureWall {
       if (changes.some((c) => steering.has(c.type) && c.type !== 'schedule.boundary')) void programmeJobs.sync().catch((err: unknown) => deps.logger.warn({ err }, 'could not queue the next schedule boundary'));
     });
   }
+  const alertJobs = jobBase
+    ? createAlertJobs({
+        ...jobBase,
+        settings: deps.alerts ?? DEFAULT_ALERT_SETTINGS,
+        work: jobSettings.enabled,
+        listScreens: async () => (hub ? hub.screens({ includeOffline: true }) : { screens: [], partial: true }),
+        onScreens: streamsOnScreens(async () => (hub ? hub.screens() : { screens: [] }), directory),
+        availability,
+      })
+    : undefined;
   const scoreKeeper = createScoreKeeper({ orm: deps.orm, commands, logger: deps.logger, ...(deps.evaluationDebounceMs === undefined ? {} : { debounceMs: deps.evaluationDebounceMs }) });
   const services: Services = {
     snapshots,
@@ -248,6 +270,7 @@ export function createApp(deps: AppDeps): NatureWall {
     },
     onSessionEnded: (sessionHash) => void hub?.disconnectSession(sessionHash),
     fetcher,
+    queueDelivery: alertJobs?.queueDelivery,
     extractLimit: createCallerLimits(limiterStore, { name: 'extract', anonymousPoints: 30, adminPoints: 600, durationSeconds: 60 }),
     submitLimit: createCallerLimits(limiterStore, { name: 'submit', anonymousPoints: 20, adminPoints: 2000, durationSeconds: 10 * 60 }),
     weather: createWeather(deps.weather ?? { apiKey: undefined, enabled: false, baseUrl: 'https://api.openweathermap.org' }),
@@ -258,11 +281,13 @@ export function createApp(deps: AppDeps): NatureWall {
   // What the metrics' gauges read when scraped (the hub's census is added when it attaches).
   gaugeSources.databaseAvailable = () => availability.available;
   const queue = deps.queue;
+  gaugeSources.incidents = () => openIncidents(deps.orm.em.fork());
   if (queue) gaugeSources.jobs = async () => (await jobCounts(queue)).map((r) => ({ labels: { queue: r.queue, state: r.state }, value: r.count }));
 
   const koa = new Koa<AppState>();
   koa.silent = true; // errors are answered by errorHandler and logged by the request log
   koa.proxy = deps.trustProxy ?? false;
+  const drain = new Drain();
 
   const api = apiRouter(services);
   assertEveryRouteDeclared(api);
@@ -295,12 +320,13 @@ export function createApp(deps: AppDeps): NatureWall {
     api.allowedMethods(),
   ]);
 
+  koa.use(drain.middleware());
   koa.use(requestLog(deps.logger));
   koa.use(requestMetrics());
   koa.use(metricsEndpoint(deps.metricsToken));
   koa.use(securityHeaders());
   koa.use(compress({ threshold: 1024 }));
-  koa.use(healthRouter({ availability }).routes());
+  koa.use(healthRouter({ availability, drain }).routes());
   koa.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx as AppContext, next) : next()));
   if (deps.webDist) koa.use(webApp(deps.webDist, createWebHints({ distDir: deps.webDist, stateFor: async (registration) => (hub ? hub.stateFor(registration) : null) })));
 
@@ -313,18 +339,22 @@ export function createApp(deps: AppDeps): NatureWall {
     qualityJobs,
     programmeJobs,
     daylightJobs,
+    alertJobs,
     scoreKeeper,
+    drain,
     startJobs: async () => {
       await discoveryJobs?.start();
       await qualityJobs?.start();
       await programmeJobs?.start();
       await daylightJobs?.start();
+      await alertJobs?.start();
     },
     stop: () => {
       availability.stop();
       discoveryJobs?.stop();
       qualityJobs?.stop();
       daylightJobs?.stop();
+      alertJobs?.stop();
       scoreKeeper.stop();
       void fetcher.close();
     },
@@ -344,9 +374,10 @@ export function createApp(deps: AppDeps): NatureWall {
           qualityPushes(deps.orm),
           evaluationPushes(deps.orm),
           activityPushes,
+          alertPushes(deps.orm),
           ...(deps.features ?? []),
         ],
-        presenceJournal: screenJournal(deps.orm),
+        presenceJournal: screenJournal(deps.orm, { logger: deps.logger }),
         router: createScreenRouter({ orm: deps.orm, commands, ...(deps.now ? { now: deps.now } : {}) }),
         // What screens report, to the features that asked: one line per feature.
         reports: [...(qualityJobs ? [qualityReports(qualityJobs)] : []), ...(deps.reports ?? [])],

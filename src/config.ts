@@ -2,6 +2,7 @@
  * Process configuration from the environment, parsed once at start. Every variable is listed
  * in the README; a bad value stops the process with a readable message instead of a surprise.
  */
+import type { AlertSettings } from './modules/alerts/alerts.jobs.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseAllowHosts } from './http/safe-fetch.ts';
@@ -68,8 +69,12 @@ const EnvSchema = z.object({
   QUALITY_REANALYZE_HOURS: z.coerce.number().min(0.1).max(24 * 30).default(6),
   QUALITY_RECHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(20),
   QUALITY_SWEEP_CRON: z.string().trim().default('*/15 * * * *'),
+  ALERT_CHECK_SECONDS: z.coerce.number().min(0.2).max(300).default(5),
+  ALERT_DELIVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  ALERT_RETRY_SECONDS: z.coerce.number().min(0.5).max(3600).default(10),
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(1).max(600).default(20),
   NODE_ENV: z.string().default('development'),
 });
 
@@ -101,8 +106,12 @@ export type Config = {
   platforms: PlatformSettings;
   /** Quality analysis (QUALITY_*, FFMPEG_PATH, FFPROBE_PATH). */
   quality: QualitySettings;
+  /** Alerts: how often conditions are looked at, attempts per message and the first retry's delay (doubling after). */
+  alerts: AlertSettings;
   /** Background jobs (pg-boss): whether this node works jobs, how many discovery runs at once, heartbeat and monitor periods. */
   jobs: JobSettings;
+  /** SHUTDOWN_GRACE_SECONDS: on SIGTERM/SIGINT the node drains (screens, requests, jobs) and exits within this long. */
+  shutdownGraceSeconds: number;
   production: boolean;
 };
 
@@ -147,12 +156,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sampleSeconds: 8,
       sweepCron: e.QUALITY_SWEEP_CRON === 'off' ? null : e.QUALITY_SWEEP_CRON,
     },
+    alerts: { checkSeconds: e.ALERT_CHECK_SECONDS, attempts: e.ALERT_DELIVERY_ATTEMPTS, retryDelaySeconds: e.ALERT_RETRY_SECONDS, retryDelayMaxSeconds: 600 },
     jobs: {
       enabled: e.JOBS_ENABLED,
       discoveryConcurrency: e.DISCOVERY_CONCURRENCY,
       heartbeatSeconds: e.JOBS_HEARTBEAT_SECONDS,
       monitorSeconds: e.JOBS_MONITOR_SECONDS,
     },
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     production: e.NODE_ENV === 'production',
   };
 }

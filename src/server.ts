@@ -1,7 +1,8 @@
 /**
  * Entry point: start the database (embedded when DATABASE_URL is unset), migrate, seed, listen.
- * SIGINT/SIGTERM drain the HTTP server, close the hub, its adapter and the pools, then stop the
- * embedded cluster. A database outage never ends the process: the app answers 503 and
+ * SIGINT/SIGTERM drain the node within SHUTDOWN_GRACE_SECONDS — /readyz 503, screens told to
+ * reconnect elsewhere, requests finished, jobs finished or handed back — close the hub, its
+ * adapter and the pools, then stop the embedded cluster. A database outage never ends the process: the app answers 503 and
  * recovers by itself (see README, "Operations").
  */
 import http from 'node:http';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
       dataDir: config.dataDir,
       port: config.embeddedPgPort,
       logger,
+      ownProcessGroup: true, // Ctrl-C reaches the server alone, which stops it after draining
       onGiveUp: (reason) => {
         logger.fatal(reason);
         process.exit(1);
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
     jobs: config.jobs,
     platforms: config.platforms,
     quality: config.quality,
+    alerts: config.alerts,
     logger,
     webDist: config.webDist,
     adminApiToken: config.adminApiToken,
@@ -93,32 +96,55 @@ async function main(): Promise<void> {
   const hub = await app.attachHub({ server, adapter, flipLeadMs: config.sceneFlipLeadMs });
   await app.startJobs();
 
+  // The drain (SIGTERM, SIGINT; README "Running a cluster"): not ready, screens sent elsewhere,
+  // requests and jobs finished or handed back, then everything of ours closed before the
+  // database stops — all within SHUTDOWN_GRACE_SECONDS.
+  const plan = shutdownPlan(config.shutdownGraceSeconds);
   let closing: Promise<void> | undefined;
   const drain = () =>
     (closing ??= (async () => {
-      logger.info('shutting down');
+      const began = Date.now();
+      const until = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, began + ms - Date.now())).unref());
+      logger.info({ graceSeconds: config.shutdownGraceSeconds, screensWithinMs: plan.spreadMs }, 'draining: not ready, screens sent to other nodes');
+      app.drain.begin(); // /readyz 503; every answer closes its connection
+      // No new jobs from now; running ones get until the end of the drain, and what is still
+      // running then is handed back to the queue (another node retries it). pg-boss resolves once
+      // its pool is closed.
+      const jobsStopped = Promise.race([
+        queue.stop({ graceful: true, timeout: Math.max(1_000, plan.workMs) }).catch((err: unknown) => logger.warn({ err }, 'job queue did not stop cleanly')),
+        until(plan.workMs + 1_000),
+      ]);
+      // Screens leave at random moments of the spread. Until they are gone and no request is in
+      // flight (a second past the spread at most) the node still answers — /readyz with 503 for
+      // whoever polls it — then it stops listening: a proxy's next connection is refused and goes
+      // to another node.
+      await Promise.race([Promise.all([hub.drain(plan.spreadMs), app.drain.idle()]), until(plan.unreadyMs)]);
+      server.close();
+      await Promise.race([app.drain.idle(), until(plan.workMs)]);
+      if (app.drain.inFlight > 0) logger.warn({ requests: app.drain.inFlight }, 'requests still running at the end of the grace period were cut off');
+      server.closeAllConnections();
+      await jobsStopped;
       app.stop();
-      // Screens are disconnected (they reconnect to another node), the server closes, then the
-      // adapter's pool: nothing of ours is connected when the database stops.
-      const closed = hub.close();
-      server.closeIdleConnections();
-      setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      // The sockets left (a screen that ignored the notice reconnects by itself), then the
+      // adapter's connection, the pools: nothing of ours is connected when the database stops.
+      await hub.close();
       metricsServer?.close();
-      await closed;
-      // Running jobs get a few seconds to finish; what does not is retried by another node. pg-boss
-      // says 'stopped' once its pool is closed: only then may the database go.
-      await new Promise<void>((resolve) => {
-        const done = setTimeout(resolve, 10_000);
-        queue.once('stopped', () => (clearTimeout(done), resolve()));
-        queue.stop({ graceful: true, timeout: 5_000 }).catch(() => resolve());
-      });
       await limiterPool?.end();
       await orm.close();
+      logger.info({ ms: Date.now() - began }, 'drained');
     })());
   embedded?.setBeforeStop(drain);
 
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) return logger.info({ signal }, 'already stopping');
+    stopping = true;
     logger.info({ signal }, 'received signal');
+    // A last resort: every step above is bounded, but the process exits within the grace whatever hangs.
+    setTimeout(() => {
+      logger.error({ graceSeconds: config.shutdownGraceSeconds }, 'did not stop within SHUTDOWN_GRACE_SECONDS; exiting');
+      process.exit(1);
+    }, plan.graceMs).unref();
     try {
       await drain();
       await embedded?.stop();
@@ -129,8 +155,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -142,6 +168,18 @@ async function main(): Promise<void> {
     { port, database: embedded ? 'embedded' : 'DATABASE_URL', adapter: adapter.name },
     `Nature Wall is running at http://localhost:${port}`,
   );
+}
+
+/**
+ * How SHUTDOWN_GRACE_SECONDS is spent: screens are told to reconnect within `spreadMs`; the node
+ * answers (not ready) for `unreadyMs` at most; requests and jobs finish by `workMs`; the rest
+ * (sockets, adapter, pools, the embedded database) closes in what remains.
+ */
+function shutdownPlan(graceSeconds: number): { graceMs: number; spreadMs: number; unreadyMs: number; workMs: number } {
+  const graceMs = graceSeconds * 1000;
+  const workMs = graceMs - Math.min(3_000, graceMs / 4);
+  const spreadMs = Math.min(3_000, graceMs / 4);
+  return { graceMs, spreadMs, unreadyMs: Math.min(spreadMs + 1_000, workMs), workMs };
 }
 
 main().catch(async (error: unknown) => {

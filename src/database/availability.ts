@@ -75,6 +75,11 @@ export class DatabaseAvailability {
     return this.#down === null;
   }
 
+  /** The outage under way (since when, and the error that began it), or null. */
+  get outage(): { since: number; error: string } | null {
+    return this.#down ? { ...this.#down } : null;
+  }
+
   /** Throws DatabaseUnavailableError during an outage: callers answer 503 at once. */
   assertAvailable(): void {
     if (this.#down) throw new DatabaseUnavailableError();

@@ -91,6 +91,10 @@ function operationOf(endpoint: EndpointSpec, fullPath: string): Operation {
       content: { [endpoint.produces ?? 'application/json']: { schema: endpoint.produces ? { type: 'string' } : toSchema(schema as z.ZodType, 'output') } },
     };
   }
+  if (endpoint.conditional) {
+    for (const response of Object.values(responses)) response.headers = { ETag: { description: 'The version of this answer (send it back as If-None-Match)', schema: { type: 'string' } } };
+    responses['304'] = { description: 'Not modified: the If-None-Match tag is still current' };
+  }
   const statuses = errorStatusesOf(endpoint);
   for (const status of statuses) {
     responses[String(status)] = { description: ERROR_DESCRIPTIONS[status as ErrorStatus] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };

@@ -23,7 +23,8 @@ function parse(schema: z.ZodType, value: unknown, where: string): unknown {
  * Mounts a handler on an endpoint: `mount(router, streamEndpoints.get)(async (ctx, { params }) => …)`.
  * (Two steps, so the endpoint's types are fixed before the handler is checked against them.)
  * The handler sees parsed, typed input; its return value is the JSON answer (status 200 unless
- * it set another of the endpoint's); a Buffer is sent as ready-made JSON (a cached answer).
+ * it set another of the endpoint's); a Buffer is sent as ready-made JSON (a cached answer), or
+ * as it is for an endpoint that `produces` another media type (a picture: the handler sets its type).
  */
 export function mount<S extends EndpointSpec>(router: Router<AppState>, endpoint: S) {
   return (handler: (ctx: AppContext, input: InputOf<S>) => Promise<AnswerOf<S> | Buffer>): void => {
@@ -33,7 +34,8 @@ export function mount<S extends EndpointSpec>(router: Router<AppState>, endpoint
       if (endpoint.query) input.query = parse(endpoint.query, ctx.query, 'query');
       if (endpoint.body) input.body = parse(endpoint.body, ctx.request.body ?? {}, 'body');
       const result = await handler(ctx, input as InputOf<S>);
-      if (Buffer.isBuffer(result)) ctx.type = 'application/json'; // pre-serialised JSON (frozenJson)
+      // A Buffer is pre-serialised JSON (frozenJson), unless the endpoint produces another type (its handler set it).
+      if (Buffer.isBuffer(result) && !endpoint.produces) ctx.type = 'application/json';
       if (result !== undefined) ctx.body = result;
     };
     middleware.endpoint = endpoint;

@@ -9,6 +9,8 @@
  * this folder.
  */
 import type http from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { DatabaseAvailability } from '../database/availability.ts';
 import type { ChangePublisher } from '../domain/changes.ts';
@@ -80,6 +82,12 @@ export interface Hub {
   resync(): Promise<void>;
   /** Resolves when every change received so far has been pushed to this node's sockets. */
   idle(): Promise<void>;
+  /**
+   * Stops taking screens (the node is shutting down): new handshakes are answered 503, which a
+   * load balancer passes to another node, and every socket here is told to reconnect within
+   * `spreadMs` (src/shared/screen-client.ts). Resolves when no socket is left on this node.
+   */
+  drain(spreadMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -162,6 +170,22 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       // A broadcast to the session's room: no cluster round trip to wait for.
       io.in(sessionRoom(sessionHash)).disconnectSockets(true);
     },
+    drain(spreadMs) {
+      io.engine.use(refuseNewSessions(io));
+      const notice = { reconnectWithinMs: Math.round(spreadMs) };
+      io.local.emit('server:draining', notice);
+      const sockets = io.of('/');
+      return new Promise<void>((resolve) => {
+        const gone = () => sockets.sockets.size === 0 && resolve();
+        for (const socket of sockets.sockets.values()) socket.once('disconnect', gone);
+        // One that got past the handshake just before: told as well.
+        sockets.on('connection', (socket) => {
+          socket.emit('server:draining', notice);
+          socket.once('disconnect', gone);
+        });
+        gone();
+      });
+    },
     async close() {
       closing = true;
       await new Promise<void>((resolve) => {
@@ -172,5 +196,28 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       await fanout.idle();
       await options.adapter?.close();
     },
+  };
+}
+
+/**
+ * While draining: every Engine.IO request that would start a session here — a handshake, or a
+ * request for a session this node does not hold (a load balancer's stickiness pointing at the
+ * wrong node) — is answered 503, so a proxy tries the next node (nginx: `proxy_next_upstream
+ * http_503`, deploy/nginx/nature-wall.conf) and a direct client retries with backoff. Sessions
+ * still held here carry on until their screen leaves.
+ */
+function refuseNewSessions(io: HubServer) {
+  // Engine.IO keeps its sessions in a protected map; it is the only way to know ours.
+  const sessions = (io.engine as unknown as { clients: Record<string, unknown> }).clients;
+  return (req: IncomingMessage, res: ServerResponse | { socket: Duplex }, next: (err?: unknown) => void) => {
+    const sid = new URL(req.url ?? '/', 'http://node').searchParams.get('sid');
+    if (sid && Object.hasOwn(sessions, sid)) return next();
+    if (res instanceof ServerResponse) {
+      res.writeHead(503, { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' });
+      res.end(JSON.stringify({ error: 'This node is shutting down; connect to another one' }));
+    } else {
+      // A WebSocket upgrade: there is no response object, only the socket.
+      res.socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n');
+    }
   };
 }

@@ -30,6 +30,8 @@ export interface PresenceJournal {
   gone(screen: ScreenPresence): Promise<void>;
   /** Screens seen recently (the journal decides how long), newest first. */
   recent(): Promise<ScreenPresence[]>;
+  /** Stops its own timers, if it has any (called once the sockets are gone and its writes done). */
+  close?(): void;
 }
 
 export interface PresenceTracker {
@@ -183,6 +185,7 @@ export function createPresence(
       closed = true;
       clearTimeout(timer);
       await Promise.all(writing);
+      options.journal?.close?.();
     },
   };
 }

@@ -14,6 +14,7 @@ import type { SubmissionDto } from './api/submissions.ts';
 import type { DiscoveryProgressDto, DiscoverySourceDto } from './api/discovery.ts';
 import type { QualityProgressDto, QualityQueueDto } from './api/quality.ts';
 import type { ProgrammeDto } from './api/programme.ts';
+import type { AlertsOverviewDto } from './api/alerts.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
 
 // Who connects, how its players do, and a screen as admins see it belong to the REST contract
@@ -155,12 +156,20 @@ export interface ServerToClientEvents {
   'submissions:bulk-reviewed': (payload: { version: number; count: number; pending: number }) => void;
   /** An admin's command to this screen: reload the page, or show its name for a few seconds. */
   'screen:command': (payload: { command: ScreenCommandName }) => void;
+  /**
+   * This node is shutting down (a deploy, a restart): reconnect within `reconnectWithinMs`, at a
+   * random moment of that window so screens do not all land on one node at once. The node
+   * refuses new connections meanwhile; a load balancer sends the reconnect to another node.
+   */
+  'server:draining': (payload: { reconnectWithinMs: number }) => void;
   /** For admin consoles: a discovery job started, found more streams, or ended. */
   'discovery:progress': (payload: DiscoveryProgressDto) => void;
   /** For admin consoles: discovery sources were created, edited or deleted (the whole list, it is short). */
   'discovery:sources': (payload: { version: number; sources: DiscoverySourceDto[] }) => void;
   /** For admin consoles: screen groups, placements, schedules or the takeover changed (the whole programme). */
   'programme:updated': (payload: { version: number } & ProgrammeDto) => void;
+  /** For admin consoles: alert rules, destinations, incidents or deliveries changed (the whole overview, it is short). */
+  'alerts:updated': (payload: { version: number } & AlertsOverviewDto) => void;
   /** For admin consoles: an analysis started or ended, an "analyze all" moved on (done/total, failures). */
   'quality:progress': (payload: QualityProgressDto) => void;
   /** The analysis queue changed (admins; at most about once a second per node). */

@@ -113,6 +113,16 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
   socket.on('scene:deleted', (payload) => onMessage({ type: 'scene-deleted', payload }));
   socket.on('kiosk:stream', (state) => onMessage({ type: 'kiosk', state }));
   socket.on('screen:command', ({ command }) => options.onCommand?.(command));
+  // The node is going away: stay until a random moment of the window it gives (still showing,
+  // still receiving pushes), then reconnect — through a load balancer, to another node. The
+  // spread keeps a whole wall of screens from landing on one node in the same instant.
+  let moving: ReturnType<typeof setTimeout> | undefined;
+  socket.on('server:draining', ({ reconnectWithinMs }) => {
+    clearTimeout(moving);
+    moving = setTimeout(() => {
+      if (socket.connected) socket.disconnect().connect();
+    }, Math.random() * Math.max(0, reconnectWithinMs));
+  });
 
   return {
     socket,
@@ -122,6 +132,7 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
     clock: () => estimate,
     close() {
       clearTimeout(retry);
+      clearTimeout(moving);
       clearInterval(clockRefresh);
       socket.close();
     },

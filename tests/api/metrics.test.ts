@@ -55,6 +55,7 @@ describe('GET /metrics', () => {
         'nw_analyses_total',
         'nw_analysis_duration_seconds',
         'nw_database_available',
+        'nw_incidents_open',
       ]) {
         expect(families.has(name), name).toBe(true);
       }

@@ -16,6 +16,8 @@ const files = (dir: string): string[] =>
 /** Table → [owning folder, entity classes]. */
 const OWNERS: Record<string, [string, string[]]> = {
   streams: ['modules/streams', ['Stream']],
+  stream_stills: ['modules/streams', ['StreamStill']],
+  stream_health_changes: ['modules/streams', ['StreamHealthChange']],
   submissions: ['modules/submissions', ['Submission']],
   scene_streams: ['modules/scenes', ['SceneStream']],
   scenes: ['modules/scenes', ['Scene']],
@@ -24,6 +26,7 @@ const OWNERS: Record<string, [string, string[]]> = {
   schedule_entries: ['modules/programme', ['ScheduleEntry']],
   takeovers: ['modules/programme', ['Takeover']],
   programme_boundaries: ['modules/programme', ['ProgrammeBoundary']],
+  screen_sessions: ['modules/screens', ['ScreenSession']],
 };
 
 describe('one owner per row', () => {

@@ -20,9 +20,10 @@ for (const [width, height] of [
   [768, 1024],
 ] as const) {
   test(`the console at ${width} px: every tab and the scene editor`, async ({ page }) => {
+    test.setTimeout(120_000); // a dozen axe scans, each a few seconds on a busy two-core machine
     await page.setViewportSize({ width, height });
     await signIn(page, '/admin/streams');
-    for (const tab of ['streams', 'scenes', 'screens', 'schedule', 'discovery', 'submissions', 'ratings', 'activity', 'tokens']) {
+    for (const tab of ['streams', 'scenes', 'screens', 'schedule', 'discovery', 'submissions', 'ratings', 'alerts', 'activity', 'tokens']) {
       await page.goto(`/admin/${tab}`);
       await expect(page.getByRole('link', { name: new RegExp(`^${tab === 'tokens' ? 'API tokens' : tab}`, 'i') })).toHaveAttribute('aria-current', 'page');
       await expect(page.locator('.admin__main .panel').first()).toBeVisible();

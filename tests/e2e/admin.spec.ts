@@ -172,7 +172,7 @@ test('the Screens tab lists the open screens with their playback, and Reload rel
   await expect(wallRow).toContainText('Online');
   await expect(wallRow).toContainText(`Shows ${world.scenes.morning.name} · by the default scene`);
   await expect(kioskRow).toContainText('position 2');
-  await expect(kioskRow.locator('.health__item', { hasText: world.streams.kelp.name })).toContainText(/playing|loading|stalled/);
+  await expect(kioskRow.locator('.health__item', { hasText: world.streams.kelp.name })).toContainText(/playing|loading|buffering/);
 
   await markWindow(wall);
   await markWindow(kiosk);

@@ -1,6 +1,6 @@
 /**
  * Quality in the console, end to end with real ffmpeg on local media: a row's re-analyze spins
- * and lands a grade, the Health column, the score history chart, and 'Re-Analyze All' with its
+ * and lands a grade and a still (its thumbnail), the Health column, the score history chart, and 'Re-Analyze All' with its
  * live progress and the dead camera listed as a failure. Screenshots at 1440×900 and 768 px.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -22,6 +22,11 @@ test('an admin re-analyzes a stream, reads its history, and analyzes every strea
   await expect(row.getByRole('button', { name: `Re-analyze ${lava}` })).toBeVisible({ timeout: 30_000 });
   await expect(row.locator('.grade__badge')).not.toHaveText('?');
   await expect(row.getByText(/^(Healthy|Degraded)$/)).toBeVisible();
+  // The analysis left a still: the row shows it from our origin (never the platform's), lazily, at 320 px.
+  const still = row.getByRole('img', { name: `${lava} thumbnail` });
+  await expect(still).toHaveAttribute('src', /^\/api\/streams\/\d+\/still\?v=\d+$/);
+  await expect(still).toHaveAttribute('loading', 'lazy');
+  await expect.poll(() => still.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
 
   await row.getByRole('button', { name: `Quality history of ${lava}` }).click();
   const dialog = page.getByRole('dialog');

@@ -1,4 +1,6 @@
 /** Screens follow the scene controller: default-scene switches and stream edits arrive live. */
+import path from 'node:path';
+import { signIn } from './support/admin.ts';
 import { expect, markWindow, shownCardNames, test, windowMarker, world } from './support/fixtures.ts';
 
 const { scenes, streams } = world;
@@ -175,4 +177,29 @@ test('cards show the weather at each camera, from the server (the key never reac
   await expect(page.locator('.stream-card').first().locator('.weather')).toHaveText('13°C · Clouds');
   expect(requests.filter((url) => url.includes('e2e-weather-key'))).toEqual([]);
   expect(requests.some((url) => url.includes('/api/weather?lat='))).toBe(true);
+});
+
+test('the Screens tab shows each wall\'s last 24 hours online as a strip of hourly bars', async ({ browser }) => {
+  const screens = await browser.newContext();
+  const wall = await screens.newPage();
+  // A name of its own: walls of earlier runs against this server stay listed as offline.
+  const name = `Uptime wall ${Date.now().toString(36)}`;
+  await wall.goto(`/?name=${encodeURIComponent(name)}`);
+  await expect(wall.getByRole('heading', { level: 1 })).toHaveText(scenes.morning.name);
+
+  const admin = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await admin.newPage();
+  await signIn(page, '/admin/screens');
+  const row = page.locator('li.screen-row', { hasText: name });
+  await expect(row).toContainText('Online');
+  // Connected since it was first seen: all of the known time, in the newest hour's bar.
+  const strip = row.getByRole('img', { name: 'Online 100 % of the last 24 hours' });
+  await expect(strip).toBeVisible();
+  await expect(strip.locator('.uptime-bar')).toHaveCount(24);
+  await expect(strip.locator('.uptime-bar--up')).toHaveCount(1);
+  await expect(strip.locator('.uptime-bar').last()).toHaveAttribute('title', /^\d{2}:\d{2}–\d{2}:\d{2}: online 100 %$/);
+  await expect(row.getByTestId('screen-uptime')).toContainText('100 % · 24 h');
+  await page.screenshot({ path: path.resolve(import.meta.dirname, '../artifacts/admin-screens-uptime-1440.png') });
+  await screens.close();
+  await admin.close();
 });

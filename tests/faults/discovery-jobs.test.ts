@@ -1,7 +1,8 @@
 /**
  * Discovery's jobs survive their workers and run on schedule once, with real server processes
  * sharing one database: a node killed (SIGKILL) in the middle of a run leaves a job that
- * another node retries and finishes — never one stuck 'running' — and a scheduled source runs
+ * another node retries and finishes — never one stuck 'running' — a node stopped for a deploy
+ * (SIGTERM) hands its run back to the queue instead of failing it, and a scheduled source runs
  * exactly once per cron tick with two nodes up.
  */
 import pg from 'pg';
@@ -24,12 +25,13 @@ async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
   }
 }
 
-async function node(): Promise<ServerNode> {
+async function node(env: NodeJS.ProcessEnv = {}): Promise<ServerNode> {
   const started = await startNode({
     DATABASE_URL: db.url,
     FETCH_ALLOW_HOSTS: '127.0.0.1',
     JOBS_HEARTBEAT_SECONDS: '10',
     JOBS_MONITOR_SECONDS: '1',
+    ...env,
   });
   nodes.push(started);
   return started;
@@ -76,6 +78,35 @@ describe('a worker killed in the middle of a run', () => {
     await eventually('the retried job completes', async () => (await jobRow(jobId)).status !== 'running', 30_000);
     expect(await jobRow(jobId)).toMatchObject({ status: 'completed', attempts: 2, streams_added: 2, error_message: null });
     expect(await query(`select count(*)::int as n from streams where url like 'https://streams.example.org/slow-cam/%'`)).toEqual([{ n: 2 }]);
+  }, 120_000);
+});
+
+describe('a node stopped for a deploy (SIGTERM) in the middle of a run', () => {
+  it('hands the job back to the queue: another node runs it to the end, and the row is never failed', async () => {
+    for (const n of nodes) await n.stop(); // alone with the job
+    const slow = fixtures.holdSlow();
+    const slowRequests = () => fixtures.requests.filter((r) => r === 'GET /slow/cams.m3u').length;
+    const before = slowRequests();
+    const a = await node({ SHUTDOWN_GRACE_SECONDS: '4' });
+    const source = await callNode(a.base, 'POST', '/api/discovery/sources', { name: 'Slow cams for a deploy', platform: 'direct', url: `${fixtures.base}/slow/cams.m3u` });
+    expect(source.status).toBe(201);
+    const run = await callNode(a.base, 'POST', '/api/discovery?action=run', { sourceId: source.body.id });
+    expect(run.status).toBe(200);
+    const jobId = (run.body as { jobId: number }).jobId;
+    await eventually('node A works the job', async () => slowRequests() === before + 1 && (await jobRow(jobId)).status === 'running');
+
+    a.child.kill('SIGTERM'); // the run outlasts A's grace: A hands it back and exits
+    await eventually('node A has stopped', () => a.exitCode() !== null);
+    expect(a.exitCode()).toBe(0);
+    expect(a.output()).toContain('discovery: run handed back to the queue');
+    expect(await jobRow(jobId)).toMatchObject({ status: 'running', attempts: 1, error_message: null });
+
+    await node(); // B takes the retry
+    await eventually('node B runs the job again', () => slowRequests() === before + 2, 60_000);
+    expect(await jobRow(jobId)).toMatchObject({ status: 'running', attempts: 2 });
+    slow.release();
+    await eventually('the job completes on B', async () => (await jobRow(jobId)).status !== 'running', 30_000);
+    expect(await jobRow(jobId)).toMatchObject({ status: 'completed', attempts: 2, error_message: null });
   }, 120_000);
 });
 

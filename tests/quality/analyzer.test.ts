@@ -5,22 +5,27 @@
  * faults are named; a dark picture where it is night is not called black; a missing ffmpeg is a
  * clear analysis error.
  */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { getPosition } from 'suncalc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSafeFetcher, type SafeFetcher } from '../../src/http/safe-fetch.ts';
 import { DEFAULT_PLATFORM_SETTINGS } from '../../src/modules/platforms/settings.ts';
-import { analyzeStream, type AnalyzerContext } from '../../src/modules/quality/analyzer/index.ts';
+import { analyzeStream, type Analysis, type AnalyzerContext } from '../../src/modules/quality/analyzer/index.ts';
 import { DEFAULT_MEDIA_TOOLS, MediaToolError } from '../../src/modules/quality/analyzer/media-tools.ts';
 import { readHls } from '../../src/modules/quality/analyzer/hls.ts';
+import { stillOfSample } from '../../src/modules/quality/analyzer/still.ts';
 import { syncLatencyMs } from '../../src/shared/streams/playback.ts';
 import { qualityGrade } from '../../src/shared/quality/grade.ts';
 import { scoreQuality, type QualityResult } from '../../src/shared/quality/score.ts';
-import { serveCorpus, type CorpusServer } from '../support/quality-corpus.ts';
+import { CORPUS_DIR, serveCorpus, type CorpusServer } from '../support/quality-corpus.ts';
 
 let corpus: CorpusServer;
 let fetcher: SafeFetcher;
 let ctx: AnalyzerContext;
 const results = new Map<string, QualityResult>();
+const stills = new Map<string, Analysis['still']>();
 
 beforeAll(async () => {
   corpus = await serveCorpus();
@@ -42,6 +47,7 @@ beforeAll(async () => {
   for (const [name, url] of cases) {
     const analysis = await analyzeStream({ url, latitude: null, longitude: null }, ctx);
     results.set(name, scoreQuality(analysis.measurements));
+    stills.set(name, analysis.still);
   }
 }, 240_000);
 afterAll(async () => {
@@ -77,6 +83,31 @@ describe('the corpus', () => {
     const ranked = [...results.entries()].sort((a, b) => b[1].score - a[1].score).map(([name]) => name);
     expect(ranked[0]).toBe('clean1080');
     expect(ranked.at(-1)).toBe('missing');
+  });
+});
+
+describe('stills', () => {
+  it('keeps one JPEG frame of each readable sample, 320 px wide at most, and none of a dead stream', () => {
+    for (const name of ['clean1080', 'clean720', 'mp4', 'black', 'frozen']) {
+      const still = stills.get(name);
+      expect(still, name).toMatchObject({ contentType: 'image/jpeg', width: 320, height: 180 });
+      expect([...still!.bytes.subarray(0, 3)], name).toEqual([0xff, 0xd8, 0xff]);
+    }
+    expect(stills.get('missing')).toBeUndefined();
+  });
+
+  it('takes the first frame when the middle of the sample has none (a live window across the clip\'s loop)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nw-still-wrap-'));
+    try {
+      // The last two segments, then the first two: timestamps jump back, as where a live playlist loops.
+      const segments = ['seg010.ts', 'seg011.ts', 'seg000.ts', 'seg001.ts'].map((name) => readFile(path.join(CORPUS_DIR, 'clean720', name)));
+      const file = path.join(dir, 'sample.ts');
+      await writeFile(file, Buffer.concat(await Promise.all(segments)));
+      const still = await stillOfSample(DEFAULT_MEDIA_TOOLS, file, dir, 8);
+      expect(still).toMatchObject({ contentType: 'image/jpeg', width: 320, height: 180 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

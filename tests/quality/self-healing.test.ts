@@ -114,7 +114,9 @@ describe('re-analysis', () => {
   it('queues the active streams whose last analysis is older than QUALITY_REANALYZE_HOURS', async () => {
     const em = app.orm.em.fork();
     const fresh = new Date();
-    await em.nativeUpdate(Stream, { active: true }, { qualityAssessedAt: fresh });
+    // Live again: the earlier tests left them offline, and the offline re-check timer would take the
+    // stale stream first (its 'recheck' job holds the stream's queue key, so the sweep's would wait).
+    await em.nativeUpdate(Stream, { active: true }, { qualityAssessedAt: fresh, health: 'live', failedChecks: 0 });
     await em.nativeUpdate(Stream, { id: ids.spare! }, { qualityAssessedAt: new Date(Date.now() - 7 * 3600_000) });
     await app.app.qualityJobs!.sweep();
     await expect

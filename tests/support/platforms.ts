@@ -2,9 +2,11 @@
  * Fixture servers for discovery's third-party services, on 127.0.0.1, answering in the real
  * APIs' documented shapes: YouTube Data API v3 search.list, Twitch's client-credentials token
  * and Helix streams, Vimeo's /me/live_events and oEmbed, an iptv-org style M3U playlist and a
- * small web site of camera pages. Scenarios are picked by the request (a query, a game id, a
+ * small web site of camera pages — and the thumbnails their answers name (real JPEGs rendered by
+ * ffmpeg at the size their address says, served under the platforms' own path shapes). Scenarios are picked by the request (a query, a game id, a
  * path), so the adapters run unchanged against them through the safe fetcher.
  */
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PlatformSettings } from '../../src/modules/platforms/settings.ts';
@@ -23,6 +25,30 @@ export interface PlatformFixtures {
 
 const videoId = (i: number) => `live${String(i).padStart(7, '0')}`; // 11 characters
 
+/** A video whose thumbnails sit on a private address (the cloud metadata one): the safe fetcher must refuse them. */
+export const PRIVATE_THUMBNAIL_VIDEO = 'priv0000001';
+/** A video whose "thumbnail" is a web page, not a picture. */
+export const PAGE_THUMBNAIL_VIDEO = 'page0000001';
+
+/** YouTube's thumbnail names and their sizes (the Data API's `snippet.thumbnails` and oEmbed's `thumbnail_url`). */
+const YOUTUBE_THUMBNAILS = { default: [120, 90], mqdefault: [320, 180], hqdefault: [480, 360] } as const;
+
+/** A test picture of that size, as a JPEG (ffmpeg's testsrc2), rendered once per size. */
+const pictures = new Map<string, Promise<Buffer>>();
+function jpeg(width: number, height: number): Promise<Buffer> {
+  const key = `${width}x${height}`;
+  let picture = pictures.get(key);
+  if (!picture) {
+    picture = new Promise((resolve, reject) => {
+      execFile('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc2=s=${key}`, '-frames:v', '1', '-q:v', '5', '-f', 'image2pipe', '-c:v', 'mjpeg', 'pipe:1'], { encoding: 'buffer', maxBuffer: 4 * 1024 * 1024 }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      );
+    });
+    pictures.set(key, picture);
+  }
+  return picture;
+}
+
 function m3u(count: number, group: string, prefix: string): string {
   const lines = ['#EXTM3U x-tvg-url="https://iptv-org.github.io/epg.xml"'];
   for (let i = 1; i <= count; i++) {
@@ -37,6 +63,13 @@ export async function startPlatformFixtures(): Promise<PlatformFixtures> {
   const playlists = new Map<string, string>();
   const held: (() => void)[] = [];
   let twitchRateLimited = false;
+  let base = '';
+  /** Where YouTube's API and oEmbed say a video's thumbnail is (here; a private address for the SSRF case). */
+  const youtubeThumbnail = (id: string, name: keyof typeof YOUTUBE_THUMBNAILS) => {
+    if (id === PRIVATE_THUMBNAIL_VIDEO) return `http://169.254.169.254/vi/${id}/${name}.jpg`;
+    if (id === PAGE_THUMBNAIL_VIDEO) return `${base}/vi/${id}/page.html`;
+    return `${base}/vi/${id}/${name}.jpg`;
+  };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
     requests.push(`${req.method} ${url.pathname}${url.search}`);
@@ -85,16 +118,45 @@ export async function startPlatformFixtures(): Promise<PlatformFixtures> {
       const id = url.searchParams.get('id') ?? '';
       if (url.searchParams.get('key') !== 'yt-key') return json(400, { error: { code: 400, message: 'API key not valid.' } });
       if (id === 'gone0000000') return json(200, { kind: 'youtube#videoListResponse', items: [], pageInfo: { totalResults: 0 } });
+      const thumbnails = Object.fromEntries(
+        (Object.entries(YOUTUBE_THUMBNAILS) as [keyof typeof YOUTUBE_THUMBNAILS, readonly [number, number]][]).map(([name, [width, height]]) => [
+          { default: 'default', mqdefault: 'medium', hqdefault: 'high' }[name],
+          { url: youtubeThumbnail(id, name), width, height },
+        ]),
+      );
       return json(200, {
         kind: 'youtube#videoListResponse',
-        items: [{ id, snippet: { title: `Live cam ${id}`, liveBroadcastContent: id.startsWith('live') ? 'live' : 'none' }, contentDetails: { definition: id.endsWith('sd') ? 'sd' : 'hd' }, liveStreamingDetails: {} }],
+        items: [{ id, snippet: { title: `Live cam ${id}`, liveBroadcastContent: id.startsWith('live') ? 'live' : 'none', thumbnails }, contentDetails: { definition: id.endsWith('sd') ? 'sd' : 'hd' }, liveStreamingDetails: {} }],
       });
     }
     if (url.pathname === '/youtube/oembed') {
       const link = url.searchParams.get('url') ?? '';
       if (link.includes('gone')) return json(404, { error: 'Not Found' });
-      return json(200, { title: 'A public live cam', author_name: 'explore.org', type: 'video', provider_name: 'YouTube' });
+      const id = /[?&]v=([\w-]{11})/.exec(link)?.[1] ?? 'unknown0000';
+      return json(200, {
+        title: 'A public live cam',
+        author_name: 'explore.org',
+        type: 'video',
+        provider_name: 'YouTube',
+        thumbnail_url: youtubeThumbnail(id, 'hqdefault'),
+        thumbnail_width: 480,
+        thumbnail_height: 360,
+      });
     }
+
+    // The platforms' thumbnails: i.ytimg.com/vi/<id>/<name>.jpg, static-cdn.jtvnw.net/previews-ttv/live_user_<login>-<w>x<h>.jpg,
+    // i.vimeocdn.com/video/<id>_<w>x<h>.jpg
+    const youtubePicture = /^\/vi\/([\w-]{11})\/(default|mqdefault|hqdefault)\.jpg$/.exec(url.pathname);
+    const sizedPicture = /^\/(?:previews-ttv\/live_user_\w+-|video\/\d+_)(\d{2,4})x(\d{2,4})\.jpg$/.exec(url.pathname);
+    const size = youtubePicture ? YOUTUBE_THUMBNAILS[youtubePicture[2] as keyof typeof YOUTUBE_THUMBNAILS] : sizedPicture ? [Number(sizedPicture[1]), Number(sizedPicture[2])] : null;
+    if (size) {
+      void jpeg(size[0]!, size[1]!).then(
+        (body) => res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(body.length) }).end(body),
+        () => res.writeHead(500).end(),
+      );
+      return;
+    }
+    if (url.pathname === `/vi/${PAGE_THUMBNAIL_VIDEO}/page.html`) return html('<html><body>Not a picture</body></html>');
 
     // Twitch: client-credentials token and Helix streams
     if (url.pathname === '/oauth2/token' && req.method === 'POST') {
@@ -112,7 +174,10 @@ export async function startPlatformFixtures(): Promise<PlatformFixtures> {
     if (url.pathname === '/helix/streams') {
       if (req.headers['client-id'] !== 'tw-id' || req.headers.authorization !== 'Bearer tw-token') return json(401, { error: 'Unauthorized', status: 401, message: 'Invalid OAuth token' });
       const login = url.searchParams.get('user_login');
-      if (login) return json(200, { data: login === 'alveussanctuary' ? [{ user_login: login, type: 'live', title: 'Alveus 24/7' }] : [], pagination: {} });
+      if (login) {
+        const live = login === 'alveussanctuary' ? [{ user_login: login, type: 'live', title: 'Alveus 24/7', thumbnail_url: `${base}/previews-ttv/live_user_${login}-{width}x{height}.jpg` }] : [];
+        return json(200, { data: live, pagination: {} });
+      }
       const game = url.searchParams.get('game_id');
       if (game === '429' && !twitchRateLimited) {
         twitchRateLimited = true;
@@ -157,7 +222,7 @@ export async function startPlatformFixtures(): Promise<PlatformFixtures> {
     if (url.pathname === '/api/oembed.json') {
       const link = url.searchParams.get('url') ?? '';
       if (!link.endsWith('/76979871')) return json(404, { error: 'not found' });
-      return json(200, { type: 'video', version: '1.0', provider_name: 'Vimeo', title: 'Waterfall in the Alps', author_name: 'Alpine Cams', thumbnail_url: 'https://i.vimeocdn.com/video/452001751_295x166.jpg', video_id: 76979871 });
+      return json(200, { type: 'video', version: '1.0', provider_name: 'Vimeo', title: 'Waterfall in the Alps', author_name: 'Alpine Cams', thumbnail_url: `${base}/video/452001751_640x360.jpg`, thumbnail_width: 640, thumbnail_height: 360, video_id: 76979871 });
     }
 
     // Playlists
@@ -193,7 +258,7 @@ export async function startPlatformFixtures(): Promise<PlatformFixtures> {
     res.end('not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     base,
     settings: {

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rename, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export const CORPUS_DIR = path.join(os.tmpdir(), 'nature-wall-quality-corpus-v1');
+export const CORPUS_DIR = path.join(os.tmpdir(), 'nature-wall-quality-corpus-v2');
 const SECONDS = 24;
 const SEGMENT = 2;
 const WINDOW = 5;
@@ -36,25 +36,46 @@ async function ffmpeg(args: string[]): Promise<void> {
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { maxBuffer: 16 * 1024 * 1024 });
 }
 
+/**
+ * Renders what is missing. Test files run in parallel and may all find the corpus missing on a
+ * fresh machine: each renders into a folder of its own and moves the result into place in one
+ * rename, so no one ever reads a clip another is still writing (the first rename wins).
+ */
 export async function generateCorpus(dir = CORPUS_DIR): Promise<void> {
   await mkdir(dir, { recursive: true });
   const x264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p'];
   const jobs: Promise<void>[] = [];
+  const settle = async (from: string, to: string) => {
+    await rename(from, to).catch((error: NodeJS.ErrnoException) => {
+      if (!existsSync(to)) throw error; // lost the race to another renderer: theirs is as good
+    });
+    await rm(from, { recursive: true, force: true });
+  };
   for (const [name, source] of Object.entries(CLIPS)) {
     const folder = path.join(dir, name);
     if (existsSync(path.join(folder, 'all.m3u8'))) continue;
-    await mkdir(folder, { recursive: true });
     const fps = name.startsWith('fps4') ? 4 : 25;
     jobs.push(
-      ffmpeg([
-        '-f', 'lavfi', '-i', source, '-t', String(SECONDS), ...x264, '-g', String(fps * SEGMENT), '-keyint_min', String(fps * SEGMENT), '-sc_threshold', '0',
-        '-f', 'hls', '-hls_time', String(SEGMENT), '-hls_list_size', '0', '-hls_playlist_type', 'vod',
-        '-hls_segment_filename', path.join(folder, 'seg%03d.ts'), path.join(folder, 'all.m3u8'),
-      ]),
+      (async () => {
+        const work = await mkdtemp(path.join(dir, `.${name}-`));
+        await ffmpeg([
+          '-f', 'lavfi', '-i', source, '-t', String(SECONDS), ...x264, '-g', String(fps * SEGMENT), '-keyint_min', String(fps * SEGMENT), '-sc_threshold', '0',
+          '-f', 'hls', '-hls_time', String(SEGMENT), '-hls_list_size', '0', '-hls_playlist_type', 'vod',
+          '-hls_segment_filename', path.join(work, 'seg%03d.ts'), path.join(work, 'all.m3u8'),
+        ]);
+        await settle(work, folder);
+      })(),
     );
   }
   if (!existsSync(path.join(dir, 'clean720.mp4'))) {
-    jobs.push(ffmpeg(['-f', 'lavfi', '-i', CLIPS.clean720, '-t', '10', ...x264, '-movflags', '+faststart', path.join(dir, 'clean720.mp4')]));
+    jobs.push(
+      (async () => {
+        const work = await mkdtemp(path.join(dir, '.mp4-'));
+        await ffmpeg(['-f', 'lavfi', '-i', CLIPS.clean720, '-t', '10', ...x264, '-movflags', '+faststart', path.join(work, 'clean720.mp4')]);
+        await settle(path.join(work, 'clean720.mp4'), path.join(dir, 'clean720.mp4'));
+        await rm(work, { recursive: true, force: true });
+      })(),
+    );
   }
   await Promise.all(jobs);
 }

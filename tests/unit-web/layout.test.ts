@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LAYOUT_TYPES } from '../../src/shared/constants.ts';
-import { areasTemplate, TILE_AREAS, wallLayout } from '../../web/features/wall/layout.ts';
+import { areasTemplate, TILE_AREAS, wallLayout } from '../../web/components/wall-layout.ts';
 
 /** Every named area of a grid-template-areas table, as its bounding rectangle and cell count. */
 function areaShapes(rows: string[]) {

@@ -203,6 +203,14 @@ export function createDiscoveryJobs(deps: DiscoveryJobsDeps): DiscoveryJobs {
       await run(jobId, queueJobId, signal);
       await finish(jobId, { status: 'completed' });
     } catch (error) {
+      // Cut short by the queue (this node is stopping, or the run outlived its expiry): the queue
+      // has already handed the job back for a retry on another node, or failed it, and the row
+      // follows that (the retry claims it, the reconciler fails it). Failing it here would end a
+      // run that is about to resume elsewhere.
+      if (signal.aborted) {
+        logger.info({ jobId }, 'discovery: run handed back to the queue');
+        return;
+      }
       const known = error instanceof PlatformFailure || error instanceof DomainError;
       if (!known) logger.error({ err: error, jobId }, 'discovery run failed');
       await finish(jobId, { status: 'failed', error: known ? message(error) : `Discovery failed: ${message(error)}` });

@@ -23,15 +23,24 @@ export class PlatformFailure extends Error {
 
 export async function platformRequest(ctx: RequestContext, platform: string, url: string, init: SafeRequest = {}): Promise<SafeResponse> {
   if (ctx.signal.aborted) throw new PlatformFailure('The run was stopped');
+  // A stop (the node shutting down hands the run back to the queue) does not wait for the answer;
+  // the request itself ends at its timeout.
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new PlatformFailure('The run was stopped'));
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+  });
   try {
     const timeoutMs = Math.min(init.timeoutMs ?? 15_000, ctx.timeoutMs ?? Infinity);
-    return await ctx.fetcher.fetch(url, { accept: 'application/json', ...init, timeoutMs });
+    return await Promise.race([ctx.fetcher.fetch(url, { accept: 'application/json', ...init, timeoutMs }), stopped]);
   } catch (error) {
     if (error instanceof SafeFetchError) {
       const what = error.reason === 'timeout' ? 'did not answer in time' : error.reason === 'blocked' ? 'is not an allowed address' : error.reason === 'too-large' ? 'sent an answer that is too large' : 'could not be reached';
       throw new PlatformFailure(`${platform} ${what} (${new URL(url).host})`, { cause: error });
     }
     throw error;
+  } finally {
+    if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
   }
 }
 

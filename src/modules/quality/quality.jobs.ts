@@ -196,7 +196,7 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
     return cancelled;
   }
 
-  async function analyzeNow(streamId: number, trigger: AnalysisTrigger, runId?: number): Promise<Recorded | null> {
+  async function analyzeNow(streamId: number, trigger: AnalysisTrigger, runId?: number, signal?: AbortSignal): Promise<Recorded | null> {
     const stream = await orm.em.fork().findOne(Stream, { id: streamId });
     if (!stream) return null;
     // News only, nothing to write: straight to the publisher.
@@ -209,6 +209,8 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
       if (!(error instanceof MediaToolError)) logger.error({ err: error, streamId }, 'quality analysis failed');
       analysis = { error: error instanceof Error ? error.message : String(error) };
     }
+    // The queue took the job back (this node is stopping): another node analyses it again.
+    if (signal?.aborted) return null;
     const outcome = 'error' in analysis ? 'failed' : analysis.measurements.reachable === false ? 'unreachable' : 'scored';
     analyses.inc({ outcome });
     analysisDuration.observe({ outcome }, (Date.now() - started) / 1000);
@@ -242,8 +244,8 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
     return insertMany(due.map((s) => jobFor({ streamId: s.id, trigger: 'recheck' }, shownNow.has(s.id))));
   }
 
-  const analyze = async ([job]: { data: QueueData }[]) => {
-    if (job) await analyzeNow(job.data.streamId, job.data.trigger, job.data.runId);
+  const analyze = async ([job]: { data: QueueData; signal: AbortSignal }[]) => {
+    if (job) await analyzeNow(job.data.streamId, job.data.trigger, job.data.runId, job.signal);
   };
 
   return {

@@ -7,6 +7,7 @@ import type { Changes } from '../../domain/changes.ts';
 import { scoreQuality, type QualityResult } from '../../shared/quality/score.ts';
 import { Stream } from '../streams/stream.entity.ts';
 import { recordCheck } from '../streams/stream-quality.ts';
+import { recordStill } from '../streams/stream-stills.ts';
 import type { Analysis } from './analyzer/index.ts';
 import { QualityAnalysis, QualityRun, type AnalysisTrigger } from './quality.entity.ts';
 
@@ -32,7 +33,8 @@ const runOf = (outcome: AnalysisOutcome) => (outcome.runId ? { runId: outcome.ru
 
 /**
  * Records one analysis: its history row here, and — through the streams module, the one writer
- * of the streams row — the stream's automatic score, its fused score and its health.
+ * of the streams row and its still — the stream's automatic score, its fused score, its health
+ * and the picture the analysis took.
  */
 export async function recordAnalysis(tx: EntityManager, changes: Changes, streamId: number, outcome: AnalysisOutcome): Promise<Recorded | null> {
   if ('error' in outcome.analysis) {
@@ -48,6 +50,8 @@ export async function recordAnalysis(tx: EntityManager, changes: Changes, stream
   const result = scoreQuality(measurements);
   const checked = await recordCheck(tx, changes, streamId, { score: result.score, confidence: result.confidence, faults: result.faults, screensFailing: outcome.screensFailing ?? false, playback: outcome.analysis.playback });
   if (!checked) return null;
+  // The picture it took replaces the stream's still; without one (unreachable, a still that could not be taken) the last one stays.
+  if (outcome.analysis.still) await recordStill(tx, streamId, outcome.analysis.still);
   const row = tx.create(QualityAnalysis, {
     stream: checked.stream,
     score: result.score,

@@ -1,12 +1,15 @@
 /**
  * The hub's presence journal (realtime/presence.ts): one row per screen, updated when it
  * registers, reports a change or leaves; rows older than a day are dropped as they are read.
+ * Each connection is also recorded from registering to leaving (screen-sessions.ts): its uptime.
  */
 import type { Orm } from '../../db.ts';
 import { screenKey, type PresenceJournal } from '../../realtime/presence.ts';
 import type { PlaybackState, ScreenKind, ScreenPresence } from '../../shared/events.ts';
 import { ScreenSighting } from './screen-sighting.entity.ts';
 import { SHOWN_RULES } from '../../shared/schedules/rules.ts';
+import type { Logger } from '../../logger.ts';
+import { screenSessions } from './screen-sessions.ts';
 
 export const SIGHTING_TTL_HOURS = 24;
 
@@ -50,10 +53,34 @@ function present(row: ScreenSighting): ScreenPresence {
   };
 }
 
-export function screenJournal(orm: Orm): PresenceJournal {
+/** Runs both writes, and fails (after both are done) if either did. */
+async function both(a: Promise<void>, b: Promise<void>): Promise<void> {
+  const failed = (await Promise.allSettled([a, b])).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+export function screenJournal(orm: Orm, options: { logger?: Logger } = {}): PresenceJournal {
+  const sessions = screenSessions(orm, { logger: options.logger });
+  // One connection's writes in the order they happened: a quick arrival and departure must not
+  // be written departure first (the screen would stay "online" for good).
+  const queues = new Map<string, Promise<void>>();
+  function inOrder(id: string, write: () => Promise<void>): Promise<void> {
+    const next = (queues.get(id) ?? Promise.resolve()).then(write);
+    const settled = next.catch(() => undefined);
+    queues.set(id, settled);
+    void settled.then(() => queues.get(id) === settled && queues.delete(id));
+    return next;
+  }
   return {
-    seen: (screen) => upsert(orm, screen, true),
-    gone: (screen) => upsert(orm, screen, false),
+    seen(screen) {
+      const at = Date.now();
+      return inOrder(screen.id, () => both(upsert(orm, screen, true), sessions.opened(screen, at)));
+    },
+    gone(screen) {
+      const at = Date.now();
+      return inOrder(screen.id, () => both(upsert(orm, screen, false), sessions.closed(screen, at)));
+    },
+    close: () => sessions.close(),
     async recent() {
       const em = orm.em.fork();
       const cutoff = new Date(Date.now() - SIGHTING_TTL_HOURS * 3_600_000);

@@ -13,6 +13,7 @@ import { nextHealth } from '../../shared/quality/health.ts';
 import type { QualityFault } from '../../shared/quality/score.ts';
 import type { PlaybackHints } from '../../shared/streams/playback.ts';
 import { Stream } from './stream.entity.ts';
+import { recordHealthChange } from './stream-uptime.ts';
 
 /** The stream's `quality_score` from its two halves: the one place they are fused. */
 function refreshFusedScore(stream: Stream): void {
@@ -52,6 +53,7 @@ export async function recordCheck(tx: EntityManager, changes: Changes, streamId:
   if (healthChanged) {
     stream.health = health.health;
     stream.healthChangedAt = new Date();
+    await recordHealthChange(tx, stream, health.health, stream.healthChangedAt);
   }
   stream.healthFaults = [...check.faults];
   await tx.flush();

@@ -49,6 +49,8 @@ export const StreamSchema = defineEntity({
     playback: p.json<PlaybackHints>().nullable(),
     /** The discovery source that added it (null: added by hand or from a submission). */
     discoverySourceId: p.integer().nullable(),
+    /** When its still was taken (stream_stills; the picture's bytes are never read with the stream). */
+    stillTakenAt: p.formula<Date | null>((cols) => `(select ss.taken_at from stream_stills ss where ss.stream_id = ${cols.id})`).type('datetime').nullable(),
     createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
     updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -34,6 +34,8 @@ export interface StreamFields {
   requestHeaders?: RequestHeaders | null;
   inactiveReason?: string | null;
   playback?: PlaybackHints | null;
+  /** When its still was taken (null: none yet). */
+  stillTakenAt?: Date | string | null;
 }
 
 /** The `streams` columns a StreamFields row is read from, for plain-SQL reads (scene resolution, pages). */
@@ -46,6 +48,8 @@ export function streamColumns(alias: string): string {
     c('latitude'), c('longitude'), c('timezone'), c('health'), c('auto_score', 'autoScore'), c('human_score', 'humanScore'),
     c('human_confidence', 'humanConfidence'), c('human_count', 'humanCount'), c('request_headers', 'requestHeaders'),
     c('inactive_reason', 'inactiveReason'), c('playback'), c('health_changed_at', 'healthChangedAt'), c('health_faults', 'healthFaults'),
+    // The still's time only (a primary-key lookup), never its bytes.
+    `(select ss.taken_at from stream_stills ss where ss.stream_id = ${alias}.id) as "stillTakenAt"`,
   ].join(', ');
 }
 
@@ -54,6 +58,12 @@ export function iso(value: Date | string): string {
   if (value instanceof Date) return value.toISOString();
   return new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
 }
+
+/** A still's version: its time in ms — in its URL (`?v=`) and its ETag, so a new picture busts caches. */
+export const stillVersion = (takenAt: Date | string): number => new Date(iso(takenAt)).getTime();
+
+/** Where a stream's still is served from our origin, versioned; null when it has none. */
+export const stillUrl = (id: number, takenAt: Date | string | null | undefined): string | null => (takenAt ? `/api/streams/${id}/still?v=${stillVersion(takenAt)}` : null);
 
 export function presentStream(s: StreamFields): StreamDto {
   return {
@@ -84,5 +94,6 @@ export function presentStream(s: StreamFields): StreamDto {
     request_headers: needsRequestHeaders(s.requestHeaders) ? { user_agent: s.requestHeaders!.user_agent ?? null, referrer: s.requestHeaders!.referrer ?? null } : null,
     inactive_reason: s.inactiveReason ?? null,
     playback: s.playback ? { sync_latency_ms: s.playback.sync_latency_ms ?? null, start_bandwidth: s.playback.start_bandwidth ?? null } : null,
+    still_url: stillUrl(s.id, s.stillTakenAt),
   };
 }

@@ -5,9 +5,25 @@ import type { CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';
 import { runAs } from '../../http/command.ts';
 import { mount } from '../../http/route.ts';
-import { presentStream } from './stream.presenter.ts';
+import { presentStream, stillVersion } from './stream.presenter.ts';
+import { stillHead, stillPicture, type StillHead } from './stream-stills.ts';
 import { isPageQuery, streamAnalytics, streamPage } from './stream-pages.ts';
+import { streamUptime } from './stream-uptime.ts';
 import { createStream, deleteStream, findStream, listStreams, updateStream } from './streams.service.ts';
+
+/** How long browsers and proxies keep a still before asking again (with its ETag). */
+const STILL_MAX_AGE_SECONDS = 300;
+
+const stillTag = (id: number, head: StillHead) => `"${id}-${stillVersion(head.takenAt)}"`;
+
+/** Whether If-None-Match names this tag (a list, weak tags or `*`). */
+function tagMatches(ifNoneMatch: string | undefined, tag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((t) => {
+    const candidate = t.trim().replace(/^W\//, '');
+    return candidate === '*' || candidate === tag;
+  });
+}
 
 export function streamsRouter(deps: { commands: CommandDeps }): Router<AppState> {
   const router = new Router<AppState>();
@@ -31,6 +47,28 @@ export function streamsRouter(deps: { commands: CommandDeps }): Router<AppState>
     const stream = await findStream(ctx.state.em, params.id);
     if (!stream.active && !(await ctx.state.actor())) throw notFound(`Stream not found: ${params.id}`);
     return presentStream(stream);
+  });
+
+  /** The share of the last day and week it was live, and per hour. */
+  mount(router, api.uptime)(async (ctx, { params }) => streamUptime(ctx.state.em, params.id));
+
+  // A stream's still from our origin (never hot-linked), public like the list: anonymous callers
+  // see active streams' stills; an inactive stream's is an admin's, and is not kept by shared caches.
+  mount(router, api.still)(async (ctx, { params }) => {
+    const shown = async <T extends StillHead>(still: T | null): Promise<T> => {
+      if (!still || (!still.active && !(await ctx.state.actor()))) throw notFound(`No still for stream ${params.id} yet`);
+      ctx.set({ ETag: stillTag(params.id, still), 'Cache-Control': `${still.active ? 'public' : 'private'}, max-age=${STILL_MAX_AGE_SECONDS}` });
+      return still;
+    };
+    const head = await shown(await stillHead(ctx.state.em, params.id));
+    if (tagMatches(ctx.get('if-none-match'), stillTag(params.id, head))) {
+      ctx.status = 304;
+      return Buffer.alloc(0); // no body goes with a 304
+    }
+    // Read again with its bytes: the tag set is the one of the bytes sent, even if a new still came in between.
+    const picture = await shown(await stillPicture(ctx.state.em, params.id));
+    ctx.type = picture.contentType;
+    return picture.bytes;
   });
 
   mount(router, api.create)(async (ctx, { body }) => {

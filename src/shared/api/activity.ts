@@ -4,7 +4,7 @@ import { IsoDate } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 
-export const ACTIVITY_KINDS = ['stream', 'scene', 'default-scene', 'token', 'submission', 'discovery', 'screen-group', 'screen', 'schedule', 'takeover'] as const;
+export const ACTIVITY_KINDS = ['stream', 'scene', 'default-scene', 'token', 'submission', 'discovery', 'screen-group', 'screen', 'schedule', 'takeover', 'alert-rule', 'alert-destination'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 export const ActivityQuery = z.object({

@@ -37,6 +37,8 @@ export interface EndpointSpec {
   errors?: readonly ErrorStatus[];
   /** Set for answers that are not JSON (the reference pages): their media type. */
   produces?: string;
+  /** Answers carry an ETag and a matching If-None-Match gets 304 Not Modified (a picture). */
+  conditional?: boolean;
   /** Answers that do not touch the database (no 503). */
   noDatabase?: boolean;
 }

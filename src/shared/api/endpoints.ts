@@ -4,6 +4,7 @@
  * name (web/lib/api.ts), and a test checks every name has its declaration and the other way round.
  */
 import { activityEndpoints } from './activity.ts';
+import { alertEndpoints } from './alerts.ts';
 import { authEndpoints } from './auth.ts';
 import { defaultSceneEndpoints } from './config.ts';
 import { discoveryEndpoints } from './discovery.ts';
@@ -20,6 +21,7 @@ import { weatherEndpoints } from './weather.ts';
 
 const byFeature = {
   activity: activityEndpoints,
+  alerts: alertEndpoints,
   auth: authEndpoints,
   defaultScene: defaultSceneEndpoints,
   discovery: discoveryEndpoints,

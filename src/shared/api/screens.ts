@@ -4,6 +4,7 @@ import { IsoDate, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 import { SHOWN_RULES } from '../schedules/rules.ts';
+import { UptimeDto, UptimeShare } from './uptime.ts';
 
 /** Reload: the page loads afresh. Identify: the screen shows its own name in large type for a few seconds. */
 const SCREEN_COMMANDS = ['reload', 'identify'] as const;
@@ -55,13 +56,32 @@ export const ScreenPresence = z.strictObject({
 });
 export type ScreenPresence = z.output<typeof ScreenPresence>;
 
+/** GET /api/screens: each screen with the share of the last 24 hours it was online. */
+export const ScreenListItem = ScreenPresence.extend({
+  uptime_24h: UptimeShare.describe('The share of the last 24 hours it was online (walls and kiosks; null: not recorded, or a console)'),
+});
+export type ScreenListItem = z.output<typeof ScreenListItem>;
+
+/** A screen in a path: one of its connection ids (its current one, or for an offline screen its last). */
+export const ScreenIdParams = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "Expected a screen's connection id (1-64 letters, digits, - or _)"),
+});
+
 export const screenEndpoints = {
   list: endpoint({
     ...ROUTES['screen.list'],
     summary: 'Every connected wall, kiosk, admin and rater on every node (X-Partial-Result: a node did not answer in time)',
     access: 'admin',
     query: ScreenListQuery,
-    responses: { 200: z.array(ScreenPresence) },
+    responses: { 200: z.array(ScreenListItem) },
+  }),
+  uptime: endpoint({
+    ...ROUTES['screen.uptime'],
+    summary: 'The share of the last 24 hours and 7 days a wall or kiosk was online, and per hour',
+    access: 'admin',
+    params: ScreenIdParams,
+    responses: { 200: UptimeDto },
+    errors: [404],
   }),
   command: endpoint({
     ...ROUTES['screen.command'],

@@ -8,6 +8,7 @@ import { HEALTH_STATES } from '../quality/health.ts';
 import { QUALITY_FAULTS } from '../quality/score.ts';
 import { booleanQuery, cleanText, Id, IdBody, IsoDate, optionalText, RequestHeadersDto, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
+import { UptimeDto } from './uptime.ts';
 import { ROUTES } from './routes.ts';
 
 /** A stream address: absolute http(s) (scheme-less platform links get https://). */
@@ -148,6 +149,10 @@ export const StreamDto = z.strictObject({
     })
     .nullable()
     .describe('How screens start and sync this HLS stream, chosen by its analysis from its playlist; null: not read yet, or not HLS'),
+  still_url: z
+    .string()
+    .nullable()
+    .describe('Its current still (≈ 320 px, from its latest analysis), served from this origin; the `v` query changes with each new picture. Null: none yet'),
 });
 export type StreamDto = z.output<typeof StreamDto>;
 
@@ -169,6 +174,14 @@ export const streamEndpoints = {
   }),
   analytics: endpoint({ ...ROUTES['stream.analytics'], summary: 'Counts of the pool under the table\'s filters (by category, grade and health; a score histogram)', access: 'admin', query: StreamFilterQuery, responses: { 200: StreamAnalyticsDto } }),
   get: endpoint({ ...ROUTES['stream.get'], summary: 'One stream', access: 'public', params: z.object({ id: Id }), responses: { 200: StreamDto }, errors: [404] }),
+  uptime: endpoint({
+    ...ROUTES['stream.uptime'],
+    summary: 'The share of the last 24 hours and 7 days the stream was live (degraded and offline are not), and per hour',
+    access: 'admin',
+    params: z.object({ id: Id }),
+    responses: { 200: UptimeDto },
+    errors: [404],
+  }),
   create: endpoint({ ...ROUTES['stream.create'], summary: 'Add a stream', access: 'admin', body: StreamCreate, responses: { 201: StreamDto }, errors: [409] }),
   update: endpoint({
     ...ROUTES['stream.update'],
@@ -177,6 +190,16 @@ export const streamEndpoints = {
     body: StreamUpdate,
     responses: { 200: z.strictObject({ success: z.literal(true), stream: StreamDto }) },
     errors: [404, 409],
+  }),
+  still: endpoint({
+    ...ROUTES['stream.still'],
+    summary: 'The stream\'s current still (a JPEG frame of its latest analysis, or its platform\'s thumbnail), with ETag and a 5-minute public cache',
+    access: 'public',
+    params: z.object({ id: Id }),
+    responses: { 200: z.string().describe('The picture') },
+    produces: 'image/*',
+    conditional: true,
+    errors: [404],
   }),
   remove: endpoint({ ...ROUTES['stream.remove'], summary: 'Delete a stream (its scene slots go with it)', access: 'admin', body: IdBody, responses: { 200: SuccessDto }, errors: [404] }),
 };

@@ -105,7 +105,7 @@ function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading
   }, [mediaMounted]);
 
   return (
-    <div className={`player player--${state.phase}`} data-player-state={state.phase} data-stream-id={stream.id}>
+    <div className={`player player--${state.phase}`} data-player-state={state.phase} data-stream-id={stream.id} data-source={source.kind}>
       {mediaMounted && source.kind === 'embed' && (
         <EmbedFrame key={`${source.src}#${state.generation}`} source={source} title={title} fullscreen={fullscreen} ready={state.phase === 'ready'} onEvent={onEvent} />
       )}

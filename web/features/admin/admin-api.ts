@@ -33,6 +33,8 @@ export const adminApi = {
   setDefaultScene: (sceneId: number) => call('defaultScene.set', { body: { scene_id: sceneId } }),
 
   screens: () => call('screen.list', { query: { include_offline: 'true' } }),
+  screenUptime: (id: string) => call('screen.uptime', { params: { id } }),
+  streamUptime: (id: number) => call('stream.uptime', { params: { id } }),
 
   programme: () => call('programme.read'),
   createGroup: (input: BodyOf<Endpoints['programme.createGroup']>) => call('programme.createGroup', { body: input }),
@@ -54,6 +56,15 @@ export const adminApi = {
   rejectMatching: (filter: SubmissionFilter, note: string) => call('submission.rejectMatching', { body: { filter, note } }),
 
   activity: (kind?: ActivityKind) => call('activity.list', { query: { ...(kind ? { kind } : {}) } }),
+
+  alerts: () => call('alerts.overview'),
+  updateAlertRule: (input: BodyOf<Endpoints['alerts.updateRule']>) => call('alerts.updateRule', { body: input }),
+  createGroupAlertRule: (input: BodyOf<Endpoints['alerts.createGroupRule']>) => call('alerts.createGroupRule', { body: input }),
+  deleteAlertRule: (id: number) => call('alerts.deleteRule', { body: { id } }),
+  createDestination: (input: BodyOf<Endpoints['alerts.createDestination']>) => call('alerts.createDestination', { body: input }),
+  updateDestination: (input: BodyOf<Endpoints['alerts.updateDestination']>) => call('alerts.updateDestination', { body: input }),
+  deleteDestination: (id: number) => call('alerts.deleteDestination', { body: { id } }),
+  testDestination: (id: number) => call('alerts.testDestination', { body: { id } }),
 
   tokens: () => call('auth.tokens'),
   createToken: (name: string) => call('auth.createToken', { body: { name } }),

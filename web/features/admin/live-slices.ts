@@ -4,6 +4,7 @@
  * all on the one admin socket.
  */
 import { activityLive } from './activity/activity.live.ts';
+import { alertsLive } from './alerts/alerts.live.ts';
 import { discoveryLive } from './discovery/discovery.live.ts';
 import { presenceLive } from './presence/presence.live.ts';
 import { programmeLive } from './programme/programme.live.ts';
@@ -14,4 +15,4 @@ import { streamsLive } from './streams/streams.live.ts';
 import { submissionsLive } from './submissions/submissions.live.ts';
 import type { LiveSlice } from './live/live.ts';
 
-export const ADMIN_LIVE: readonly LiveSlice[] = [streamsLive, scenesLive, presenceLive, programmeLive, qualityLive, discoveryLive, submissionsLive, activityLive, ratingsLive];
+export const ADMIN_LIVE: readonly LiveSlice[] = [streamsLive, scenesLive, presenceLive, programmeLive, qualityLive, discoveryLive, submissionsLive, activityLive, ratingsLive, alertsLive];

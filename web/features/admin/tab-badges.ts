@@ -4,6 +4,7 @@
  * loads this (and the live slices behind the counts).
  */
 import type { Atom } from 'jotai';
+import { openIncidentCountAtom } from './alerts/alerts.live.ts';
 import { pendingCountAtom } from './submissions/submissions.live.ts';
 
 export interface TabBadge {
@@ -13,4 +14,5 @@ export interface TabBadge {
 
 export const TAB_BADGES: Readonly<Record<string, TabBadge>> = {
   submissions: { count: pendingCountAtom, label: 'pending' },
+  alerts: { count: openIncidentCountAtom, label: 'open' },
 };

@@ -20,6 +20,7 @@ export const ADMIN_TABS: readonly AdminTab[] = [
   { path: 'discovery', label: 'Discovery', load: () => import('./discovery/DiscoveryTab.tsx') },
   { path: 'submissions', label: 'Submissions', load: () => import('./submissions/SubmissionsTab.tsx') },
   { path: 'ratings', label: 'Ratings', load: () => import('./ratings/RatingsTab.tsx') },
+  { path: 'alerts', label: 'Alerts', load: () => import('./alerts/AlertsTab.tsx') },
   { path: 'activity', label: 'Activity', load: () => import('./activity/ActivityTab.tsx') },
   { path: 'tokens', label: 'API tokens', load: () => import('./tokens/TokensTab.tsx') },
 ];

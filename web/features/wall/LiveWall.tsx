@@ -23,7 +23,7 @@ import { useSceneList } from '../scenes/useSceneList.ts';
 import { AdminMenu } from './AdminMenu.tsx';
 import { wallSceneRefAtom } from './atoms.ts';
 import { FullscreenPlayer } from './FullscreenPlayer.tsx';
-import { areasTemplate, TILE_AREAS, wallLayout } from './layout.ts';
+import { areasTemplate, TILE_AREAS, wallLayout } from '../../components/wall-layout.ts';
 import { SceneSwitcher } from './SceneSwitcher.tsx';
 import { WallTile } from './WallTile.tsx';
 import './wall.css';

@@ -1,9 +1,10 @@
 /**
  * Analysing one stream: a direct stream (HLS, MP4, WebM, FLV, MOV) is fetched through the safe
  * fetcher — playlist, liveness, newest segments, or the first megabytes of a file — and the local
- * copy is probed and sampled with ffprobe/ffmpeg; an embedded one (YouTube, Twitch, Vimeo,
- * webcam pages) is judged from its platform's API or oEmbed (embedded.ts). Night at the stream's
- * coordinates (suncalc) turns a dark picture into a note instead of a fault.
+ * copy is probed and sampled with ffprobe/ffmpeg, one frame of it kept as the stream's still; an
+ * embedded one (YouTube, Twitch, Vimeo, webcam pages) is judged from its platform's API or oEmbed
+ * (embedded.ts), whose thumbnail becomes its still. Night at the stream's coordinates (suncalc)
+ * turns a dark picture into a note instead of a fault.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,6 +16,7 @@ import { detectFormat } from '../../../shared/streams/url.ts';
 import { analyzeEmbedded } from './embedded.ts';
 import { HlsError, readHls } from './hls.ts';
 import { MediaToolError, probeFile, sampleFile } from './media-tools.ts';
+import { stillOfSample } from './still.ts';
 import type { Analysis, AnalyzerContext } from './types.ts';
 
 export type { Analysis, AnalyzerContext } from './types.ts';
@@ -106,9 +108,12 @@ async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'w
     const file = path.join(dir, format === 'hls' ? 'sample.ts' : `sample.${format}`);
     await writeFile(file, media);
     const probe = await probeFile(ctx.tools, file);
-    const sample = await sampleFile(ctx.tools, file, ctx.sampleSeconds);
+    const stillFile = path.join(dir, 'still.jpg');
+    const sample = await sampleFile(ctx.tools, file, ctx.sampleSeconds, { out: stillFile, expectedSeconds: probe.durationSeconds ?? ctx.sampleSeconds });
     const night = isNight(ctx.now?.() ?? new Date(), stream.latitude, stream.longitude);
-    Object.assign(metrics, { probe, sample, night });
+    // A picture of what it shows, from the middle of what was sampled (never fails the analysis).
+    const still = await stillOfSample(ctx.tools, file, dir, Math.min(sample.sampledSeconds || ctx.sampleSeconds, probe.durationSeconds ?? Infinity), stillFile);
+    Object.assign(metrics, { probe, sample, night, still: still ? { width: still.width, height: still.height, bytes: still.bytes.length } : null });
     return {
       measurements: {
         method: 'sample',
@@ -131,6 +136,7 @@ async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'w
       metrics,
       cpuSeconds: sample.cpuSeconds,
       playback,
+      still,
     };
   } catch (error) {
     if (error instanceof MediaToolError && error.kind === 'unreadable') {

@@ -107,7 +107,12 @@ function spanSeconds(stderr: string, startKey: RegExp, durationKey: RegExp, end:
   return total;
 }
 
-export async function sampleFile(tools: MediaTools, file: string, seconds: number): Promise<SampleMetrics> {
+/**
+ * `still`: also keep one frame of the same decode (the sample's middle frame, at most STILL_WIDTH
+ * wide, as a JPEG in `still.out`): a branch of the one filter graph, so the picture costs one
+ * scaled frame, not a second decode. `still.expectedSeconds` is how long the sample should be.
+ */
+export async function sampleFile(tools: MediaTools, file: string, seconds: number, still?: { out: string; expectedSeconds: number }): Promise<SampleMetrics> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nw-sample-'));
   const metaFile = path.join(dir, 'frames.txt');
   try {
@@ -121,11 +126,16 @@ export async function sampleFile(tools: MediaTools, file: string, seconds: numbe
       'scdet=t=10',
       `metadata=print:file=${metaFile.replace(/[\\':]/g, '\\$&')}`,
     ].join(',');
-    const { stderr } = await run(
-      tools.ffmpeg,
-      ['-hide_banner', '-nostats', '-benchmark', ...LOCAL_ONLY, '-t', String(seconds), '-i', file, '-an', '-sn', '-vf', filters, '-f', 'null', '-'],
-      60_000,
-    );
+    const middle = still ? Math.max(0, Math.round((Math.min(seconds, still.expectedSeconds) * SAMPLE_FPS) / 2)) : 0;
+    const outputs = still
+      ? [
+          '-filter_complex',
+          `[0:v]fps=${SAMPLE_FPS},split=2[m][s];[m]${filters.slice(filters.indexOf(',') + 1)}[mo];[s]select='eq(n\\,${middle})',scale='min(${STILL_WIDTH},iw)':-2[so]`,
+          '-map', '[mo]', '-f', 'null', '-',
+          '-map', '[so]', '-frames:v', '1', '-q:v', '5', '-c:v', 'mjpeg', '-f', 'image2', '-update', '1', '-y', still.out,
+        ]
+      : ['-an', '-sn', '-vf', filters, '-f', 'null', '-'];
+    const { stderr } = await run(tools.ffmpeg, ['-hide_banner', '-nostats', '-benchmark', ...LOCAL_ONLY, '-t', String(seconds), '-i', file, ...outputs], 60_000);
     const frames = (await readFile(metaFile, 'utf8').catch(() => '')).split(/\n(?=frame:)/);
     const values = (key: string) => frames.flatMap((f) => {
       const m = new RegExp(`${key.replace(/\./g, '\\.')}=([-\\d.]+)`).exec(f);
@@ -150,4 +160,21 @@ export async function sampleFile(tools: MediaTools, file: string, seconds: numbe
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** A still is this wide at most (a small thumbnail in the console, cheap to take and to store). */
+export const STILL_WIDTH = 320;
+
+/**
+ * One frame of the local sample, `atSeconds` into it (0: its first), as a JPEG at most STILL_WIDTH
+ * wide (input seeking, one frame decoded: a small fraction of the sample's cost). Written to `out`,
+ * returned; a seek that finds no frame writes nothing, and reading `out` fails.
+ */
+export async function grabFrame(tools: MediaTools, file: string, atSeconds: number, out: string): Promise<Buffer> {
+  await run(
+    tools.ffmpeg,
+    ['-hide_banner', '-loglevel', 'error', '-nostdin', ...LOCAL_ONLY, ...(atSeconds > 0 ? ['-ss', atSeconds.toFixed(2)] : []), '-i', file, '-map', '0:v:0', '-frames:v', '1', '-vf', `scale='min(${STILL_WIDTH},iw)':-2`, '-q:v', '5', '-f', 'image2', '-update', '1', '-c:v', 'mjpeg', '-y', out],
+    15_000,
+  );
+  return readFile(out);
 }

@@ -4,6 +4,7 @@ import type { QualityMeasurements } from '../../../shared/quality/score.ts';
 import type { PlatformSettings } from '../../platforms/settings.ts';
 import type { MediaTools } from './media-tools.ts';
 import type { PlaybackHints } from '../../../shared/streams/playback.ts';
+import type { StillPicture } from '../../streams/stream-stills.ts';
 
 export interface AnalyzerContext {
   fetcher: SafeFetcher;
@@ -24,4 +25,6 @@ export interface Analysis {
   cpuSeconds: number | null;
   /** How screens should start and sync a direct stream: null for files and embeds; absent when the playlist was not read. */
   playback?: PlaybackHints | null;
+  /** A picture of what the stream shows (a frame of the sample, or the platform's thumbnail); absent when none could be taken. */
+  still?: StillPicture | null;
 }

@@ -11,6 +11,7 @@ import { adminApi } from '../admin-api.ts';
 import { formatDateTime } from '../format.ts';
 import { useLiveFetch } from '../live/live.ts';
 import { lastAnalysisAtom } from './quality.live.ts';
+import { StreamUptime } from '../uptime/Uptime.tsx';
 import './quality.css';
 
 function ScoreChart({ analyses }: { analyses: readonly QualityAnalysisDto[] }) {
@@ -42,6 +43,7 @@ export function HistoryModal({ stream, onClose }: { stream: StreamDto; onClose: 
   const { value: analyses, error } = useLiveFetch(() => adminApi.analyses(stream.id), String(stream.id), newest, 'Failed to load the analysis history');
   return (
     <Modal title={`Quality history: ${stream.name}`} onClose={onClose} wide>
+      <StreamUptime id={stream.id} version={newest} />
       <DataView value={analyses} error={error} empty="Not analyzed yet.">
         {(analyses) => (
           <>

@@ -23,7 +23,7 @@ import type { SceneDto, StreamDto } from '../../../../src/shared/api/index.ts';
 import { LAYOUT_TYPES, MAX_SCENE_STREAMS, SELECTION_ALGORITHM_HINTS, type LayoutType, type SelectionAlgorithm } from '../../../../src/shared/constants.ts';
 import { CloseIcon, PlusIcon } from '../../../components/icons.tsx';
 import { sceneRef } from '../../../lib/api.ts';
-import { Thumbnail } from '../../../components/Thumbnail.tsx';
+import { StreamStill } from '../../../components/Thumbnail.tsx';
 import { ErrorBox } from '../../../components/FormParts.tsx';
 import { DataView, ShowMore } from '../../../components/DataView.tsx';
 import { numberOf } from '../../../lib/count.ts';
@@ -114,7 +114,7 @@ function Slot(props: { index: number; stream: StreamDto | null; streamId: number
         <span className="slot__number">Slot {props.index + 1}</span>
         {props.stream ? (
           <>
-            <Thumbnail url={props.stream.url} name={props.stream.name} />
+            <StreamStill stream={props.stream} />
             <span className="slot__name">{props.stream.name}</span>
           </>
         ) : props.streamId !== null ? (
@@ -137,7 +137,7 @@ function AvailableItem({ stream, canAdd, onAdd }: { stream: StreamDto; canAdd: b
   return (
     <li className="available__item" data-stream-name={stream.name} style={{ transform: CSS.Translate.toString(transform), opacity: isDragging ? 0.6 : 1 }}>
       <div ref={setNodeRef} className="available__handle" {...attributes} {...listeners} aria-roledescription="draggable stream">
-        <Thumbnail url={stream.url} name={stream.name} />
+        <StreamStill stream={stream} />
         <span className="available__name">
           {stream.name}
           <small>

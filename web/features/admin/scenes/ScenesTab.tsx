@@ -19,7 +19,7 @@ import { formatDateTime } from '../format.ts';
 import { itemsOf, valueOf } from '../live/live.ts';
 import { followingDefault } from '../presence/presence.live.ts';
 import { useStreamsById } from '../streams/streams.live.ts';
-import { Thumbnail } from '../../../components/Thumbnail.tsx';
+import { StreamStill } from '../../../components/Thumbnail.tsx';
 import { LayoutPreview, SceneEditor, sceneInput, type SceneDraft } from './SceneEditor.tsx';
 import { defaultSceneAtom, loadDefaultScene, loadScenes, rememberScene, scenesAtom, sceneStreamsAtom } from './scenes.live.ts';
 import { placedIds, slotsOf } from './slots.ts';
@@ -107,11 +107,11 @@ function ScenePreview({ scene }: { scene: SceneDto }) {
   const shown = useAtomValue(sceneStreamsAtom, { store }).get(scene.id)?.value;
   const slots = scene.active || scene.selection_algorithm !== 'manual' ? [] : placedIds(slotsOf(scene)).slice(0, PREVIEWED);
   const slotStreams = useStreamsById(slots);
-  const streams: readonly Pick<StreamDto, 'id' | 'url' | 'name'>[] = scene.active ? (shown ?? []).slice(0, PREVIEWED) : slots.flatMap((id) => slotStreams.get(id) ?? []);
+  const streams: readonly Pick<StreamDto, 'id' | 'name' | 'still_url'>[] = scene.active ? (shown ?? []).slice(0, PREVIEWED) : slots.flatMap((id) => slotStreams.get(id) ?? []);
   return (
     <div className="scene-card__thumbs" aria-hidden="true">
       {streams.map((s) => (
-        <Thumbnail key={s.id} url={s.url} name={s.name} />
+        <StreamStill key={s.id} stream={s} />
       ))}
     </div>
   );

@@ -1,8 +1,9 @@
 /**
  * The Screens tab: every wall, kiosk, admin and rater the hub knows — live, and those seen in
- * the last day as "last seen …" — with what each shows and why (which rule decided it), how
- * each player is doing, its group and its own scene, and the commands screens obey: Reload and
- * Identify. Above them: the takeover, and the screen groups.
+ * the last day as "last seen …" — with a picture of what each wall and kiosk shows (its tiles'
+ * stills, each player's state, each stream's health), what each shows and why (which rule
+ * decided it), how each player is doing, its group and its own scene, and the commands screens
+ * obey: Reload and Identify. Above them: the takeover, and the screen groups.
  */
 import { useAtomValue } from 'jotai';
 import type { ScreenPresence } from '../../../../src/shared/events.ts';
@@ -15,11 +16,13 @@ import { useStreamsById } from '../streams/streams.live.ts';
 import { screensAtom } from '../presence/presence.live.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
 import { clockText, formatDateTime, timeAgo } from '../format.ts';
-import { Thumbnail } from '../../../components/Thumbnail.tsx';
 import { GroupsPanel } from '../programme/GroupsPanel.tsx';
 import { SceneSelect } from '../programme/SceneSelect.tsx';
 import { programmeAtom, RULE_TEXT } from '../programme/programme.live.ts';
 import { TakeoverBar } from '../programme/TakeoverBar.tsx';
+import { ScreenUptime } from '../uptime/Uptime.tsx';
+import { ScreenPicture } from './ScreenPicture.tsx';
+import { playbackWord } from './screen-picture.ts';
 import type { ProgrammeDto } from '../../../../src/shared/api/index.ts';
 import '../programme/programme.css';
 import './screens.css';
@@ -89,6 +92,7 @@ export default function ScreensTab() {
             const player = screen.kind === 'wall' || screen.kind === 'kiosk';
             return (
               <li key={`${screen.id}-${screen.online}`} className={`screen-row${screen.online ? '' : ' screen-row--offline'}`} data-screen-name={screen.name ?? ''}>
+                <div className="screen-row__picture">{player && <ScreenPicture screen={screen} scene={shows ?? null} />}</div>
                 <div className="screen-row__name">
                   <strong>{screen.name ?? KIND_NAMES[screen.kind]}</strong>
                   <span className="screen-row__meta">
@@ -97,6 +101,7 @@ export default function ScreensTab() {
                     {KIND_NAMES[screen.kind]}
                     {screen.position !== null ? ` · position ${screen.position}` : ''}
                   </span>
+                  {player && <ScreenUptime id={screen.id} online={screen.online} />}
                 </div>
                 <div className="screen-row__meta">
                   {player && (
@@ -142,9 +147,8 @@ export default function ScreensTab() {
                     const stream = streams.get(Number(streamId));
                     return (
                       <li key={streamId} className="health__item">
-                        {stream && <Thumbnail url={stream.url} name={stream.name} />}
                         <span>{stream?.name ?? `Stream #${streamId}`}</span>
-                        <span className={`status-dot status-dot--${state}`}>{state}</span>
+                        <span className={`status-dot status-dot--${state}`}>{playbackWord(state)}</span>
                       </li>
                     );
                   })}

@@ -17,7 +17,7 @@ import { QueuePanel } from '../quality/QueuePanel.tsx';
 import { HealthBadge } from '../quality/HealthBadge.tsx';
 import { HistoryModal } from '../quality/HistoryModal.tsx';
 import { ReanalyzeButton } from '../quality/ReanalyzeButton.tsx';
-import { Thumbnail } from '../../../components/Thumbnail.tsx';
+import { StreamStill } from '../../../components/Thumbnail.tsx';
 import { ConfirmDialog, Modal } from '../../../components/Modal.tsx';
 import { DataView, ShowMore, Table } from '../../../components/DataView.tsx';
 import { Options } from '../../../components/FormParts.tsx';
@@ -51,7 +51,7 @@ function StreamRow(props: { stream: StreamDto; index: number; actions: RowAction
     <tr data-stream-id={stream.id} data-index={index} ref={rowRef}>
       <td className="table__num">{index + 1}</td>
       <td className="col-thumb">
-        <Thumbnail url={stream.url} name={stream.name} />
+        <StreamStill stream={stream} />
       </td>
       <td>
         <strong>{stream.name}</strong>

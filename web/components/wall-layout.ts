@@ -7,7 +7,7 @@
  * - mosaic: a 2fr/1fr split, or for 5 a taller row of two over a row of three (same aspect);
  * - feature: one large tile with the others stacked in a column beside it.
  */
-import type { LayoutType } from '../../../src/shared/constants.ts';
+import type { LayoutType } from '../../src/shared/constants.ts';
 
 export interface WallLayout {
   columns: string;
