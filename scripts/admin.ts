@@ -40,7 +40,7 @@ try {
   const em = orm.em.fork();
   if (command === 'list') {
     for (const admin of await em.find(AdminUser, {}, { orderBy: { username: 'asc' } })) {
-      console.log(`${admin.username}\tcreated ${admin.createdAt.toISOString()}\tlast login ${admin.lastLoginAt?.toISOString() ?? 'never'}`);
+      console.log(`${admin.username}\t${admin.role}${admin.disabledAt ? ' (disabled)' : admin.passwordHash === null ? ' (invited)' : ''}\tcreated ${admin.createdAt.toISOString()}\tlast login ${admin.lastLoginAt?.toISOString() ?? 'never'}`);
     }
   } else if (command === 'create' || command === 'passwd') {
     const given = await passwordFromStdin();

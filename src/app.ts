@@ -21,7 +21,7 @@ import { resolveActor, type Credentials } from './modules/auth/identity.ts';
 import { assertEveryRouteDeclared, SOCKET_POLICY } from './modules/auth/policy.ts';
 import { errorHandler, HttpError, notFound } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
-import { webApp } from './http/web.ts';
+import { readBuildId, webApp } from './http/web.ts';
 import { metricsEndpoint, requestMetrics } from './http/metrics.ts';
 import { gaugeSources } from './metrics.ts';
 import { jobCounts } from './jobs/queue.ts';
@@ -61,6 +61,8 @@ import { alertPushes } from './modules/alerts/alerts.changes.ts';
 import { createAlertJobs, DEFAULT_ALERT_SETTINGS, type AlertJobs, type AlertSettings } from './modules/alerts/alerts.jobs.ts';
 import { alertsRouter, type AlertRouteDeps } from './modules/alerts/alerts.routes.ts';
 import { openIncidents } from './modules/alerts/alerts.presenter.ts';
+import { refusal, roleAtLeast } from './shared/roles.ts';
+import { teamRouter, type TeamRouteDeps } from './modules/auth/team.routes.ts';
 import { activityRouter } from './modules/activity/activity.routes.ts';
 import { activityJournal } from './modules/activity/activity.service.ts';
 import { screenJournal } from './modules/screens/screen-journal.ts';
@@ -133,7 +135,7 @@ export interface AppDeps {
 }
 
 /** What the routes share: the command deps (publisher, journal), the scene cache, the hub's screens, limits, the safe fetcher. */
-interface Services extends AuthRouteDeps, AlertRouteDeps, ScreensDeps, DiscoveryRouteDeps, QualityRouteDeps, EvaluationRouteDeps, SubmissionRouteDeps, WeatherRouteDeps, SceneRouteDeps {
+interface Services extends AuthRouteDeps, TeamRouteDeps, AlertRouteDeps, ScreensDeps, DiscoveryRouteDeps, QualityRouteDeps, EvaluationRouteDeps, SubmissionRouteDeps, WeatherRouteDeps, SceneRouteDeps {
   commands: CommandDeps;
 }
 
@@ -152,6 +154,7 @@ export function apiRouter(services: Services): Router<AppState> {
     screensRouter(services),
     programmeRouter(services),
     authRouter(services),
+    teamRouter(services),
     activityRouter(),
     alertsRouter(services),
     systemRouter(services),
@@ -170,7 +173,7 @@ export interface NatureWall {
   /** Whether the database answers; API calls answer 503 while it does not. */
   availability: DatabaseAvailability;
   /** Starts the scene controller on an HTTP server; from then on every change is pushed. */
-  attachHub(options: Omit<HubOptions, 'directory' | 'logger' | 'availability' | 'versions' | 'features' | 'reports' | 'presenceJournal'>): Promise<Hub>;
+  attachHub(options: Omit<HubOptions, 'directory' | 'logger' | 'availability' | 'versions' | 'features' | 'reports' | 'presenceJournal' | 'build'>): Promise<Hub>;
   /** Starts this node's background work (discovery workers, schedules); a no-op without a queue. */
   startJobs(): Promise<void>;
   /** Discovery's jobs side, when a queue is attached. */
@@ -264,11 +267,13 @@ export function createApp(deps: AppDeps): NatureWall {
     evaluationLimit: createLimiter(limiterStore, { name: 'evaluation', points: deps.evaluationRequestsPerMinute ?? 240, durationSeconds: 60 }),
     listScreens: async (options) => (hub ? hub.screens(options) : { screens: [], partial: false }),
     commandScreens: (command, id) => hub?.command(command, id),
+    linkLimit: createLimiter(limiterStore, { name: 'account-link', points: 30, durationSeconds: 15 * 60 }),
     loginLimits: {
       byIp: createLimiter(limiterStore, { name: 'login-ip', points: 20, durationSeconds: 15 * 60 }),
       byUsername: createLimiter(limiterStore, { name: 'login-user', points: 10, durationSeconds: 15 * 60 }),
     },
     onSessionEnded: (sessionHash) => void hub?.disconnectSession(sessionHash),
+    onAccountChanged: (accountId) => hub?.notifyAccount(accountId),
     fetcher,
     queueDelivery: alertJobs?.queueDelivery,
     extractLimit: createCallerLimits(limiterStore, { name: 'extract', anonymousPoints: 30, adminPoints: 600, durationSeconds: 60 }),
@@ -378,19 +383,23 @@ export function createApp(deps: AppDeps): NatureWall {
           ...(deps.features ?? []),
         ],
         presenceJournal: screenJournal(deps.orm, { logger: deps.logger }),
+        build: deps.webDist ? readBuildId(deps.webDist) : undefined,
         router: createScreenRouter({ orm: deps.orm, commands, ...(deps.now ? { now: deps.now } : {}) }),
         // What screens report, to the features that asked: one line per feature.
         reports: [...(qualityJobs ? [qualityReports(qualityJobs)] : []), ...(deps.reports ?? [])],
         availability,
         logger: deps.logger,
-        // The one socket policy: screens are public, the admin room needs an admin.
+        // The one socket policy (SOCKET_POLICY): screens are public, the console's room needs an account.
         authorize: async (registration, handshake) => {
-          if (SOCKET_POLICY[registration.kind] === 'public') return { ok: true };
+          const needed = SOCKET_POLICY[registration.kind];
+          if (needed === 'public') return { ok: true };
           const actor = await actorOf(deps.orm.em.fork(), {
             cookie: handshake.headers.cookie,
             authorization: handshake.headers.authorization ?? (typeof handshake.auth.token === 'string' ? `Bearer ${handshake.auth.token}` : undefined),
           });
-          return actor ? { ok: true, sessionHash: actor.sessionHash } : { ok: false, error: 'Authentication required' };
+          if (!actor) return { ok: false, error: 'Authentication required' };
+          if (!roleAtLeast(actor.role, needed)) return { ok: false, error: refusal(needed, actor.role) };
+          return { ok: true, sessionHash: actor.sessionHash, accountId: actor.userId };
         },
       });
       bus.relayTo(hub.publisher);

@@ -8,7 +8,7 @@ import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import { fileURLToPath } from 'node:url';
 import { migrationsList } from '../migrations/index.ts';
 import type { Logger } from './logger.ts';
-import { AdminSession, AdminUser, ApiToken } from './modules/auth/auth.entity.ts';
+import { AccountLink, AdminSession, AdminUser, ApiToken } from './modules/auth/auth.entity.ts';
 import { DiscoveryJob, DiscoverySource, DiscoveryStat } from './modules/discovery/discovery.entity.ts';
 import { SystemConfig } from './modules/config/system-config.entity.ts';
 import { Scene, SceneStream } from './modules/scenes/scene.entity.ts';
@@ -28,7 +28,7 @@ import { StreamHealthChange } from './modules/streams/stream-health-change.entit
 export type { EntityManager } from '@mikro-orm/postgresql';
 export type Orm = MikroORM;
 
-export const entities = [Stream, StreamStill, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment, AdminUser, AdminSession, ApiToken, Activity, ScreenSighting, ScreenSession, StreamHealthChange, QualityAnalysis, QualityRun, EvaluationItem, HumanEvaluation, ScreenGroup, ScreenPlacement, ScheduleEntry, Takeover, ProgrammeBoundary, AlertRule, AlertDestination, AlertIncident, AlertDelivery];
+export const entities = [Stream, StreamStill, Scene, SceneStream, SystemConfig, DiscoverySource, DiscoveryJob, DiscoveryStat, Submission, SocketIoAttachment, AdminUser, AdminSession, ApiToken, AccountLink, Activity, ScreenSighting, ScreenSession, StreamHealthChange, QualityAnalysis, QualityRun, EvaluationItem, HumanEvaluation, ScreenGroup, ScreenPlacement, ScheduleEntry, Takeover, ProgrammeBoundary, AlertRule, AlertDestination, AlertIncident, AlertDelivery];
 
 export const migrationsPath = fileURLToPath(new URL('../migrations', import.meta.url));
 

@@ -2,6 +2,7 @@ import { Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchPath, RouterProvider } from 'react-router-dom';
+import { installChunkReload } from './lib/chunk-reload.ts';
 import { installFirstInteractionPlay } from './lib/interaction.ts';
 import { store } from './lib/store.ts';
 import { IdentifyOverlay } from './features/screen/IdentifyOverlay.tsx';
@@ -10,6 +11,7 @@ import './styles/base.css';
 import { SCREEN_PAGES, type ScreenPageName } from '../src/shared/screen-pages.ts';
 
 installFirstInteractionPlay();
+installChunkReload(); // before anything lazy is imported
 
 const render = () =>
   createRoot(document.getElementById('root')!).render(

@@ -48,6 +48,7 @@ export const router = createBrowserRouter([
         lazy: async () => ({ Component: (await import('./features/evaluate/EvaluatePage.tsx')).EvaluatePage }),
       },
       { path: 'submit', lazy: async () => ({ Component: (await import('./features/submit/SubmitPage.tsx')).SubmitPage }) },
+      { path: 'welcome', lazy: async () => ({ Component: (await import('./features/auth/WelcomePage.tsx')).WelcomePage }) },
       { path: 'login', lazy: async () => ({ Component: (await import('./features/auth/LoginPage.tsx')).LoginPage }) },
       { path: '*', lazy: async () => ({ Component: (await import('./features/placeholders/NotFoundPage.tsx')).NotFoundPage }) },
     ],

@@ -1,11 +1,15 @@
 import type { RouterContext } from '@koa/router';
 import type { EntityManager } from '../db.ts';
 import type { Logger } from '../logger.ts';
+import type { Role } from '../shared/roles.ts';
 
-/** An authenticated administrator: through a session cookie or a bearer token. */
+/** A signed-in account (session cookie) or a bearer token, with the role it acts with. */
 export interface Actor {
   username: string;
   via: 'session' | 'token';
+  role: Role;
+  /** The account behind a session (tokens have none). */
+  userId?: number;
   /** SHA-256 of the session token: lets a logout end that session's live sockets too. */
   sessionHash?: string;
 }

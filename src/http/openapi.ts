@@ -69,7 +69,7 @@ export function errorStatusesOf(endpoint: EndpointSpec): number[] {
     statuses.add(413);
     statuses.add(415);
   }
-  if (endpoint.access === 'admin') {
+  if (endpoint.access !== 'public') {
     statuses.add(401);
     statuses.add(403);
   }
@@ -107,7 +107,7 @@ function operationOf(endpoint: EndpointSpec, fullPath: string): Operation {
     tags: [tagOf(fullPath)],
     responses,
     // Public operations say so: an empty requirement.
-    security: endpoint.access === 'admin' ? [{ session: [] }, { bearer: [] }] : [],
+    security: endpoint.access !== 'public' ? [{ session: [] }, { bearer: [] }] : [],
   };
   const parameters = [...parametersOf(endpoint.params, 'path'), ...parametersOf(endpoint.query, 'query')];
   if (parameters.length) operation.parameters = parameters;

@@ -26,7 +26,7 @@ import type { FeaturePushes } from './pushes.ts';
 import { handleSockets, targetFor, type Authorize } from './registration.ts';
 import { ADDRESS_ROUTER, type ScreenRouter } from './screen-router.ts';
 import type { FeatureReports } from './reports.ts';
-import { KIND_ROOMS, sessionRoom } from './rooms.ts';
+import { accountRoom, KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { SceneDirectory } from './scene-directory.ts';
 import { createScreenStates } from './screen-state.ts';
 import type { PushVersions } from './versions.ts';
@@ -62,12 +62,16 @@ export interface HubOptions {
   flipLeadMs?: number;
   /** What each wall and kiosk follows (the programme's rules); by default its address or the default scene. */
   router?: ScreenRouter;
+  /** The id of the web build this node serves (dist/web/build.json): screens on another one reload. */
+  build?: string | undefined;
 }
 
 export interface Hub {
   io: HubServer;
   /** Disconnects every socket (on every node) that authenticated with this session. */
   disconnectSession(sessionHash: string): Promise<void>;
+  /** An account's role or state changed: its open consoles (every node) ask who they are again. */
+  notifyAccount(accountId: number): void;
   /** Hand this to runCommand: it pushes every committed change to every screen. */
   publisher: ChangePublisher;
   /** What a screen registering this way is answered with (a screen page's HTML carries it, src/http/web-hints.ts). */
@@ -126,7 +130,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       }
     },
   });
-  handleSockets({ io, node, screenStates, presence, logger: log, authorize: options.authorize, availability: options.availability, reports: options.reports, router });
+  handleSockets({ io, node, screenStates, presence, logger: log, authorize: options.authorize, availability: options.availability, reports: options.reports, router, build: options.build });
 
   // The resyncs the hub starts itself query the database after a short wait, outside the
   // fan-out queue that idle() drains: closing starts none and waits for one under way, since a
@@ -165,6 +169,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     command(command, id) {
       // Socket ids are rooms of their own on every node: the adapter carries it to the right one.
       io.to(id ?? [KIND_ROOMS.wall, KIND_ROOMS.kiosk]).emit('screen:command', { command });
+    },
+    notifyAccount(accountId) {
+      io.to(accountRoom(accountId)).emit('account:changed', {});
     },
     async disconnectSession(sessionHash) {
       // A broadcast to the session's room: no cluster round trip to wait for.

@@ -4,15 +4,15 @@
  * message is validated and counted against a per-socket budget. The handlers are shared by
  * every socket (`this` is the socket): no closures per idle screen.
  */
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
 import type { Logger } from '../logger.ts';
 import { ClockQuestion, HealthReport, Registration, type Ack, type ClockReport, type PlaybackState } from '../shared/events.ts';
 import { serverNow } from './clock.ts';
 import type { HubServer, HubSocket } from './io-server.ts';
+import { messageBudget } from './message-budget.ts';
 import type { Presence, PresenceTracker } from './presence.ts';
 import type { FeatureReports, ScreenReport } from './reports.ts';
-import { KIND_ROOMS, sessionRoom, targetRoom, type Target } from './rooms.ts';
+import { accountRoom, KIND_ROOMS, sessionRoom, targetRoom, type Target } from './rooms.ts';
 import { ADDRESS_ROUTER, routeFactsOf, type Route, type ScreenRouter } from './screen-router.ts';
 import type { ScreenStates } from './screen-state.ts';
 
@@ -36,7 +36,7 @@ function clockChanged(before: ClockReport | null, after: ClockReport | undefined
   return Math.abs(after.offset_ms - before.offset_ms) > 10 || Math.abs(after.error_ms - before.error_ms) > 10;
 }
 
-export type Authorization = { ok: true; sessionHash?: string | undefined } | { ok: false; error: string };
+export type Authorization = { ok: true; sessionHash?: string | undefined; accountId?: number | undefined } | { ok: false; error: string };
 export type Authorize = (registration: Registration, handshake: HubSocket['handshake']) => Promise<Authorization>;
 
 /** What a screen is told when its registration needs the database and the database is away. */
@@ -54,6 +54,8 @@ export function handleSockets(options: {
   reports?: readonly FeatureReports[] | undefined;
   /** What each wall and kiosk follows (the programme's rules); by default its address. */
   router?: ScreenRouter | undefined;
+  /** The id of the web build this node serves, told with every registration's answer. */
+  build?: string | undefined;
 }): void {
   const { io, node, screenStates, presence, logger: log, authorize, availability } = options;
   const router = options.router ?? ADDRESS_ROUTER;
@@ -68,27 +70,23 @@ export function handleSockets(options: {
       }
     }
   }
-  const limiter = new RateLimiterMemory({ points: 30, duration: 10 });
+  const budget = messageBudget(30, 10_000);
   // Clock samples have a budget of their own: a burst at every (re)connect and every refresh.
-  const clockLimiter = new RateLimiterMemory({ points: 40, duration: 10 });
+  const clockBudget = messageBudget(40, 10_000);
 
   function reply<T>(ack: unknown, result: Ack<T>): void {
     if (typeof ack === 'function') (ack as (r: Ack<T>) => void)(result);
   }
 
   /** Per-socket message budget; over it, the message is answered with an error and dropped. */
-  async function withinBudget(socket: HubSocket, ack: unknown): Promise<boolean> {
-    try {
-      await limiter.consume(socket.id);
-      return true;
-    } catch {
-      reply(ack, { error: 'Too many messages; slow down' });
-      return false;
-    }
+  function withinBudget(socket: HubSocket, ack: unknown): boolean {
+    if (budget.take(socket.id)) return true;
+    reply(ack, { error: 'Too many messages; slow down' });
+    return false;
   }
 
   async function register(socket: HubSocket, raw: unknown, ack: unknown): Promise<void> {
-    if (!(await withinBudget(socket, ack))) return;
+    if (!withinBudget(socket, ack)) return;
     try {
       const parsed = Registration.safeParse(raw);
       if (!parsed.success) {
@@ -105,6 +103,7 @@ export function handleSockets(options: {
       const rooms = [KIND_ROOMS[registration.kind]];
       if (target) rooms.push(targetRoom(target));
       if (verdict.sessionHash) rooms.push(sessionRoom(verdict.sessionHash));
+      if (verdict.accountId !== undefined) rooms.push(accountRoom(verdict.accountId));
       await socket.join(rooms);
 
       const now = Date.now();
@@ -128,7 +127,7 @@ export function handleSockets(options: {
       const state = await screenStates.stateFor(registration.kind, target, { banner: route?.banner });
       if (state.kind === 'wall' || state.kind === 'kiosk') p.sceneId = state.scene?.id ?? null;
       presence.seen(socket.id, p);
-      reply(ack, { data: state });
+      reply(ack, { data: options.build ? { ...state, build: options.build } : state });
     } catch (err) {
       if (availability ? availability.noteFailure(err) : isDatabaseUnavailable(err)) return reply(ack, UNAVAILABLE);
       log.error({ err }, 'screen:register failed');
@@ -140,8 +139,8 @@ export function handleSockets(options: {
     return register(this, raw, ack);
   }
 
-  async function onHealth(this: HubSocket, raw: unknown, ack: unknown): Promise<void> {
-    if (!(await withinBudget(this, ack))) return;
+  function onHealth(this: HubSocket, raw: unknown, ack: unknown): void {
+    if (!withinBudget(this, ack)) return;
     const parsed = HealthReport.safeParse(raw);
     if (!parsed.success) return reply(ack, { error: 'Invalid health report' });
     const p = this.data.presence;
@@ -164,12 +163,8 @@ export function handleSockets(options: {
   }
 
   /** One clock sample: the server's time, read as late as possible (just before the answer). */
-  async function onClock(this: HubSocket, raw: unknown, ack: unknown): Promise<void> {
-    try {
-      await clockLimiter.consume(this.id);
-    } catch {
-      return reply(ack, { error: 'Too many clock questions; slow down' });
-    }
+  function onClock(this: HubSocket, raw: unknown, ack: unknown): void {
+    if (!clockBudget.take(this.id)) return reply(ack, { error: 'Too many clock questions; slow down' });
     if (!ClockQuestion.safeParse(raw).success) return reply(ack, { error: 'Invalid clock question: send {}' });
     reply(ack, { data: { now: serverNow() } });
   }

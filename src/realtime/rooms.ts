@@ -40,6 +40,11 @@ export function parseTargetRoom(room: string): Target | null {
   return null;
 }
 
+/** Every console socket of one account (its role changed: each is told at once). */
+export function accountRoom(accountId: number): string {
+  return `account:${accountId}`;
+}
+
 /** Every socket of one admin session (so a logout can end them with one broadcast). */
 export function sessionRoom(sessionHash: string): string {
   return `session:${sessionHash}`;

@@ -114,6 +114,13 @@ export interface ConsoleState {
 export type ScreenState = WallState | KioskState | ConsoleState;
 
 /**
+ * The answer to `screen:register`: the state, and the id of the web build the server serves
+ * (dist/web/build.json; absent when it serves none). A screen whose own page is another build
+ * reloads itself at its next flip; an admin console offers to (web/lib/new-version.ts).
+ */
+export type RegistrationAnswer = ScreenState & { build?: string };
+
+/**
  * Acknowledgements: data, or a readable error. `retryAfterMs` marks a passing failure (the
  * database is away): the client asks again after that long.
  */
@@ -154,6 +161,8 @@ export interface ServerToClientEvents {
   'submission:reviewed': (payload: { version: number; submission: SubmissionDto; pending: number }) => void;
   /** Many submissions were reviewed at once (a filtered rejection); the lists reload. */
   'submissions:bulk-reviewed': (payload: { version: number; count: number; pending: number }) => void;
+  /** For admin consoles: this account's role or state changed (ask GET /api/auth/me again). */
+  'account:changed': (payload: Record<string, never>) => void;
   /** An admin's command to this screen: reload the page, or show its name for a few seconds. */
   'screen:command': (payload: { command: ScreenCommandName }) => void;
   /**
@@ -179,7 +188,7 @@ export interface ServerToClientEvents {
 }
 
 export interface ClientToServerEvents {
-  'screen:register': (registration: Registration, ack: (result: Ack<ScreenState>) => void) => void;
+  'screen:register': (registration: Registration, ack: (result: Ack<RegistrationAnswer>) => void) => void;
   'screen:health': (report: HealthReport, ack?: (result: Ack<{ ok: true }>) => void) => void;
   /** One sample of the screen's clock estimate: the server's time (ms since the epoch, fractional) when it answered. */
   'clock:sync': (question: Record<string, never>, ack: (result: Ack<{ now: number }>) => void) => void;

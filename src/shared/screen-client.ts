@@ -26,6 +26,8 @@ export interface ScreenClientOptions {
   onError?: (error: string, retrying: boolean) => void;
   /** A fresh estimate of the server's clock (after each burst of samples: connect, reconnect, refresh). */
   onClock?: (estimate: ClockEstimate) => void;
+  /** The id of the web build the server serves, with every registration's answer (when it serves one). */
+  onBuild?: (build: string) => void;
   socketOptions?: Partial<ManagerOptions & SocketOptions>;
 }
 
@@ -90,7 +92,10 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
     clearTimeout(retry);
     socket.emit('screen:register', options.registration, (result) => {
       void syncClock(); // after the state: what to show first comes before when to flip next
-      if ('data' in result) return onMessage({ type: 'state', state: result.data });
+      if ('data' in result) {
+        if (result.data.build) options.onBuild?.(result.data.build);
+        return onMessage({ type: 'state', state: result.data });
+      }
       const retrying = result.retryAfterMs !== undefined;
       options.onError?.(result.error, retrying);
       // A passing failure (the database is away): ask again while the socket stays open.

@@ -27,6 +27,10 @@ const OWNERS: Record<string, [string, string[]]> = {
   takeovers: ['modules/programme', ['Takeover']],
   programme_boundaries: ['modules/programme', ['ProgrammeBoundary']],
   screen_sessions: ['modules/screens', ['ScreenSession']],
+  admin_users: ['modules/auth', ['AdminUser']],
+  admin_sessions: ['modules/auth', ['AdminSession']],
+  api_tokens: ['modules/auth', ['ApiToken']],
+  account_links: ['modules/auth', ['AccountLink']],
 };
 
 describe('one owner per row', () => {

@@ -25,14 +25,14 @@ describe('login', () => {
   it('sets an HttpOnly, SameSite=Strict session cookie that identifies the admin', async () => {
     const { res, cookie, setCookie } = await login(app);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ authenticated: true, username: ADMIN.username, via: 'session' });
+    expect(res.body).toEqual({ authenticated: true, username: ADMIN.username, via: 'session', role: 'admin' });
     expect(setCookie).toMatch(/httponly/i);
     expect(setCookie).toMatch(/samesite=strict/i);
     expect(setCookie).toMatch(/path=\//i);
     expect(setCookie).not.toMatch(/secure/i); // plain HTTP here; Secure behind HTTPS (see TRUST_PROXY test)
     expect(cookie.length).toBeGreaterThan('nw_session='.length + 40); // >= 256 random bits, base64url
     const me = await app.anonymous<MeDto>('GET', '/api/auth/me', undefined, { headers: { cookie } });
-    expect(me.body).toEqual({ authenticated: true, username: ADMIN.username, via: 'session' });
+    expect(me.body).toEqual({ authenticated: true, username: ADMIN.username, via: 'session', role: 'admin' });
     const write = await app.anonymous('POST', '/api/scenes', { name: 'Made with a cookie' }, { headers: { cookie } });
     expect(write.status).toBe(201);
   });
@@ -64,7 +64,7 @@ describe('login', () => {
   it('stores Argon2id hashes with OWASP parameters', async () => {
     const admin = await app.orm.em.fork().findOneOrFail(AdminUser, { username: ADMIN.username });
     expect(admin.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    expect(await verifyPassword(admin.passwordHash, ADMIN.password)).toBe(true);
+    expect(await verifyPassword(admin.passwordHash!, ADMIN.password)).toBe(true);
   });
 });
 
@@ -143,7 +143,7 @@ describe('API tokens', () => {
     expect(created.status).toBe(201);
     const bearer = { authorization: `Bearer ${created.body.token}` };
     expect((await app.anonymous<MeDto>('GET', '/api/auth/me', undefined, { headers: bearer })).body).toEqual({
-      authenticated: true, username: 'token:CI deploy', via: 'token',
+      authenticated: true, username: 'token:CI deploy', via: 'token', role: 'admin',
     });
     expect((await app.anonymous('GET', '/api/screens', undefined, { headers: bearer })).status).toBe(200);
     const list = await app.request<{ id: number; token?: string; last_used_at: string | null }[]>('GET', '/api/auth/tokens');

@@ -1,6 +1,7 @@
 /** Administrator accounts: the first one at start-up, shell management, and login checks. */
 import type { EntityManager } from '../../db.ts';
 import type { Logger } from '../../logger.ts';
+import type { Role } from '../../shared/roles.ts';
 import { conflict, invalid, notFound } from '../../domain/errors.ts';
 import { AdminSession, AdminUser } from './auth.entity.ts';
 import { dummyHash, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
@@ -9,20 +10,28 @@ export function normalizeUsername(username: string): string {
   return username.trim().toLowerCase();
 }
 
-function checkCredentials(username: string, password: string): void {
+export function checkUsername(username: string): void {
   if (!/^[a-z0-9._-]{1,64}$/.test(username)) {
     throw invalid('username: Use 1-64 letters, digits, dots, dashes or underscores');
   }
+}
+
+export function checkPassword(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw invalid(`password: Use at least ${MIN_PASSWORD_LENGTH} characters`);
   }
 }
 
-export async function createAdmin(em: EntityManager, rawUsername: string, password: string): Promise<AdminUser> {
+function checkCredentials(username: string, password: string): void {
+  checkUsername(username);
+  checkPassword(password);
+}
+
+export async function createAdmin(em: EntityManager, rawUsername: string, password: string, role: Role = 'admin'): Promise<AdminUser> {
   const username = normalizeUsername(rawUsername);
   checkCredentials(username, password);
   if (await em.findOne(AdminUser, { username })) throw conflict(`Admin ${username} already exists`);
-  const admin = em.create(AdminUser, { username, passwordHash: await hashPassword(password) });
+  const admin = em.create(AdminUser, { username, passwordHash: await hashPassword(password), role });
   await em.flush();
   return admin;
 }
@@ -34,6 +43,7 @@ export async function setAdminPassword(em: EntityManager, rawUsername: string, p
   const admin = await em.findOne(AdminUser, { username });
   if (!admin) throw notFound(`No admin named ${username}`);
   admin.passwordHash = await hashPassword(password);
+  admin.disabledAt = null; // the shell is the way back in
   await em.nativeDelete(AdminSession, { user: admin.id });
   await em.flush();
 }
@@ -43,11 +53,14 @@ export async function deleteAdmin(em: EntityManager, rawUsername: string): Promi
   if (deleted === 0) throw notFound(`No admin named ${rawUsername}`);
 }
 
-/** The admin these credentials belong to, or null; the same work whether or not the name exists. */
+/**
+ * The account these credentials belong to, or null — also for a disabled account or one whose
+ * invitation is not accepted yet; the same work whether or not the name exists.
+ */
 export async function authenticate(em: EntityManager, rawUsername: string, password: string): Promise<AdminUser | null> {
   const admin = await em.findOne(AdminUser, { username: normalizeUsername(rawUsername) });
   const ok = await verifyPassword(admin?.passwordHash ?? (await dummyHash()), password);
-  return admin && ok ? admin : null;
+  return admin && ok && !admin.disabledAt ? admin : null;
 }
 
 /**
@@ -65,8 +78,10 @@ export async function ensureInitialAdmin(
     if (!existing) {
       await createAdmin(em, username, options.password);
       options.logger.info({ username }, 'created the admin from ADMIN_USERNAME/ADMIN_PASSWORD');
-    } else if (!(await verifyPassword(existing.passwordHash, options.password))) {
+    } else if (!existing.passwordHash || existing.disabledAt || existing.role !== 'admin' || !(await verifyPassword(existing.passwordHash, options.password))) {
       await setAdminPassword(em, username, options.password);
+      // The account the environment names is the way back in: an admin again if it was demoted.
+      if (existing.role !== 'admin') await em.nativeUpdate(AdminUser, { id: existing.id }, { role: 'admin' });
       options.logger.warn({ username }, 'ADMIN_PASSWORD changed: the admin password was reset and its sessions ended');
     }
     return null;

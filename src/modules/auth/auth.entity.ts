@@ -1,6 +1,10 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { ROLES } from '../../shared/roles.ts';
 
-/** An administrator. Passwords are stored as Argon2id PHC strings only. */
+/**
+ * A person who runs the walls (the table keeps its first name): a role, a password stored as an
+ * Argon2id PHC string only — none yet while an invitation waits —, and whether it is disabled.
+ */
 export const AdminUserSchema = defineEntity({
   name: 'AdminUser',
   tableName: 'admin_users',
@@ -8,11 +12,20 @@ export const AdminUserSchema = defineEntity({
     id: p.integer().primary(),
     /** Lower-case; unique. */
     username: p.text().unique('admin_users_username_unique'),
-    passwordHash: p.text(),
+    /** Null until the invited person sets one. */
+    passwordHash: p.text().nullable(),
+    role: p.enum(ROLES).default('admin'),
     createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
     lastLoginAt: p.datetime().nullable(),
+    /** Set: the account cannot sign in and its sessions are gone. */
+    disabledAt: p.datetime().nullable(),
+    /** Who invited it (null: the first admin, or the shell). */
+    invitedBy: p.text().nullable(),
   },
-  checks: [{ name: 'admin_users_username_check', expression: "username ~ '^[a-z0-9._-]{1,64}$'" }],
+  checks: [
+    { name: 'admin_users_username_check', expression: "username ~ '^[a-z0-9._-]{1,64}$'" },
+    { name: 'admin_users_role_check', expression: "role in ('viewer', 'operator', 'curator', 'admin')" },
+  ],
 });
 
 export class AdminUser extends AdminUserSchema.class {}
@@ -42,6 +55,8 @@ export const ApiTokenSchema = defineEntity({
     name: p.text(),
     tokenHash: p.text().unique('api_tokens_token_hash_unique'),
     createdBy: () => p.manyToOne(AdminUser).nullable().deleteRule('set null'),
+    /** What the token may do (tokens made before roles existed are admin). */
+    role: p.enum(ROLES).default('admin'),
     createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
     lastUsedAt: p.datetime().nullable(),
   },
@@ -50,3 +65,26 @@ export const ApiTokenSchema = defineEntity({
 
 export class ApiToken extends ApiTokenSchema.class {}
 ApiTokenSchema.setClass(ApiToken);
+
+/**
+ * A one-time link that lets a person set their password: an invitation (the account waits for
+ * it) or a reset an admin issued. Only the SHA-256 of its secret is stored; it is spent on use.
+ */
+export const AccountLinkSchema = defineEntity({
+  name: 'AccountLink',
+  tableName: 'account_links',
+  properties: {
+    id: p.integer().primary(),
+    tokenHash: p.text().unique('account_links_token_hash_unique'),
+    user: () => p.manyToOne(AdminUser).deleteRule('cascade').index('account_links_user_idx'),
+    purpose: p.enum(['invite', 'reset'] as const),
+    createdBy: p.text(),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    expiresAt: p.datetime(),
+    usedAt: p.datetime().nullable(),
+  },
+  checks: [{ name: 'account_links_purpose_check', expression: "purpose in ('invite', 'reset')" }],
+});
+
+export class AccountLink extends AccountLinkSchema.class {}
+AccountLinkSchema.setClass(AccountLink);

@@ -25,6 +25,7 @@ function presentToken(t: ApiToken): ApiTokenDto {
   return {
     id: t.id,
     name: t.name,
+    role: t.role,
     created_at: t.createdAt.toISOString(),
     last_used_at: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
   };
@@ -56,7 +57,7 @@ export function authRouter(deps: AuthRouteDeps): Router<AppState> {
       path: '/',
       overwrite: true,
     });
-    return { authenticated: true, username: session.username, via: 'session' };
+    return { authenticated: true, username: session.username, via: 'session', role: session.role };
   });
 
   mount(router, api.logout)(async (ctx) => {
@@ -71,14 +72,14 @@ export function authRouter(deps: AuthRouteDeps): Router<AppState> {
 
   mount(router, api.me)(async (ctx) => {
     const actor = await ctx.state.actor();
-    return actor ? { authenticated: true, username: actor.username, via: actor.via } : { authenticated: false };
+    return actor ? { authenticated: true, username: actor.username, via: actor.via, role: actor.role } : { authenticated: false };
   });
 
   mount(router, api.tokens)(async (ctx) => (await listTokens(ctx.state.em)).map(presentToken));
 
   mount(router, api.createToken)(async (ctx, { body }) => {
     const actor = await ctx.state.actor();
-    const { token, secret } = await runAs(ctx, deps.commands, (tx, changes) => createToken(tx, changes, body.name, actor));
+    const { token, secret } = await runAs(ctx, deps.commands, (tx, changes) => createToken(tx, changes, body, actor));
     ctx.status = 201;
     return { ...presentToken(token), token: secret };
   });

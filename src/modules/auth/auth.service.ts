@@ -3,6 +3,7 @@ import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
 import { notFound } from '../../domain/errors.ts';
 import type { Actor } from '../../http/context.ts';
+import type { Role } from '../../shared/roles.ts';
 import { authenticate } from './admins.service.ts';
 import { AdminUser, ApiToken } from './auth.entity.ts';
 import { createSession } from './identity.ts';
@@ -10,6 +11,7 @@ import { generateToken, sha256 } from './passwords.ts';
 
 export interface SignedIn {
   username: string;
+  role: Role;
   token: string;
   expiresAt: Date;
 }
@@ -20,7 +22,7 @@ export async function login(em: EntityManager, username: string, password: strin
   if (!admin) return null;
   const { token, expiresAt } = await createSession(em, admin.id);
   await em.nativeUpdate(AdminUser, { id: admin.id }, { lastLoginAt: new Date() });
-  return { username: admin.username, token, expiresAt };
+  return { username: admin.username, role: admin.role, token, expiresAt };
 }
 
 export function listTokens(em: EntityManager): Promise<ApiToken[]> {
@@ -28,10 +30,11 @@ export function listTokens(em: EntityManager): Promise<ApiToken[]> {
 }
 
 /** A new token; its secret is returned once and only its hash is kept. */
-export async function createToken(em: EntityManager, changes: Changes, name: string, actor: Actor | null): Promise<{ token: ApiToken; secret: string }> {
+export async function createToken(em: EntityManager, changes: Changes, input: { name: string; role: Role }, actor: Actor | null): Promise<{ token: ApiToken; secret: string }> {
+  const { name, role } = input;
   const creator = actor?.via === 'session' ? await em.findOne(AdminUser, { username: actor.username }) : null;
   const secret = generateToken();
-  const token = em.create(ApiToken, { name, tokenHash: sha256(secret), createdBy: creator });
+  const token = em.create(ApiToken, { name, role, tokenHash: sha256(secret), createdBy: creator });
   await em.flush();
   changes.push({ type: 'token.created', tokenId: token.id, name });
   return { token, secret };

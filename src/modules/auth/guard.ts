@@ -1,6 +1,7 @@
 /**
  * Enforces each endpoint's declared access on every API request, before validation and handlers:
- * - admin routes without an admin: 401 {"error": "Authentication required"};
+ * - routes for a role without a signed-in account or token: 401 {"error": "Authentication required"};
+ * - with one whose role is below the route's: 403 with a sentence naming the role needed;
  * - unsafe requests from a browser on another site: 403 (CSRF), unless they carry a bearer
  *   token (scripts; a browser never attaches one by itself).
  */
@@ -10,6 +11,7 @@ import type { AppState } from '../../http/context.ts';
 import { HttpError } from '../../http/errors.ts';
 import { isAllowedOrigin } from '../../http/origin.ts';
 import { endpointOf } from '../../http/route.ts';
+import { refusal, roleAtLeast } from '../../shared/roles.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -25,7 +27,11 @@ export function accessGuard(router: Router<AppState>, allowedOrigins: readonly s
         throw new HttpError(403, 'Cross-site request refused');
       }
     }
-    if (access === 'admin' && !(await ctx.state.actor())) throw new HttpError(401, 'Authentication required');
+    if (access !== 'public') {
+      const actor = await ctx.state.actor();
+      if (!actor) throw new HttpError(401, 'Authentication required');
+      if (!roleAtLeast(actor.role, access)) throw new HttpError(403, refusal(access, actor.role));
+    }
     await next();
   };
 }

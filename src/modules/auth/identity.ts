@@ -1,6 +1,6 @@
 /**
- * Who is asking: an admin through a session cookie or a bearer token (ADMIN_API_TOKEN or a
- * token created in the console), or nobody. The same resolution serves HTTP requests and
+ * Who is asking: an account through a session cookie or a bearer token (ADMIN_API_TOKEN, an
+ * admin, or a token created in the console with its role), or nobody. The same resolution serves HTTP requests and
  * Socket.IO handshakes.
  */
 import { parseCookie } from 'cookie';
@@ -48,17 +48,19 @@ export function sessionTokenOf(cookieHeader: string | undefined): string | null 
 export async function resolveActor(em: EntityManager, credentials: Credentials, envToken: string | undefined): Promise<Actor | null> {
   const bearer = bearerOf(credentials.authorization);
   if (bearer) {
-    if (envToken && secretsEqual(bearer, envToken)) return { username: 'api-token', via: 'token' };
+    if (envToken && secretsEqual(bearer, envToken)) return { username: 'api-token', via: 'token', role: 'admin' };
     const token = await em.findOne(ApiToken, { tokenHash: sha256(bearer) });
     if (!token) return null;
     if (!token.lastUsedAt || Date.now() - token.lastUsedAt.getTime() > 60_000) {
       await em.nativeUpdate(ApiToken, { id: token.id }, { lastUsedAt: new Date() });
     }
-    return { username: `token:${token.name}`, via: 'token' };
+    return { username: `token:${token.name}`, via: 'token', role: token.role };
   }
   const sessionToken = sessionTokenOf(credentials.cookie);
   if (!sessionToken) return null;
   const tokenHash = sha256(sessionToken);
-  const session = await em.findOne(AdminSession, { tokenHash, expiresAt: { $gt: new Date() } }, { populate: ['user'] });
-  return session ? { username: session.user.username, via: 'session', sessionHash: tokenHash } : null;
+  // The account's role and state are read on every request: a role change or a disable takes
+  // effect on the next one.
+  const session = await em.findOne(AdminSession, { tokenHash, expiresAt: { $gt: new Date() }, user: { disabledAt: null } }, { populate: ['user'] });
+  return session ? { username: session.user.username, via: 'session', role: session.user.role, userId: session.user.id, sessionHash: tokenHash } : null;
 }

@@ -1,9 +1,9 @@
 /**
  * Who may call what. Each endpoint declares its access where it is declared
- * (src/shared/api/<feature>.ts, `access: 'public' | 'admin'`), and routes are mounted on those
- * declarations (src/http/route.ts): a route without one is refused at start-up
- * (assertEveryRouteDeclared), so a new route cannot be forgotten. Public: what screens,
- * visitors and raters need. Admin: everything else.
+ * (src/shared/api/<feature>.ts, `access: 'public'` or the least role, src/shared/roles.ts), and
+ * routes are mounted on those declarations (src/http/route.ts): a route without one is refused at
+ * start-up (assertEveryRouteDeclared), so a new route cannot be forgotten. Public: what screens,
+ * visitors and raters need; everything else names the least role that may do it.
  */
 import type Router from '@koa/router';
 import type { Access } from '../../shared/api/contract.ts';
@@ -11,12 +11,15 @@ import { endpointOf } from '../../http/route.ts';
 
 export type { Access } from '../../shared/api/contract.ts';
 
-/** Socket.IO registrations: screens are public, the admin room needs an admin. */
+/**
+ * Socket.IO registrations: screens are public; the console's room (every admin push) needs a
+ * signed-in account of any role — what a role may *change* is decided per REST call.
+ */
 export const SOCKET_POLICY: Record<'wall' | 'kiosk' | 'rater' | 'admin', Access> = {
   wall: 'public',
   kiosk: 'public',
   rater: 'public',
-  admin: 'admin',
+  admin: 'viewer',
 };
 
 export interface RouteEntry {

@@ -4,7 +4,7 @@ import { IsoDate } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 
-export const ACTIVITY_KINDS = ['stream', 'scene', 'default-scene', 'token', 'submission', 'discovery', 'screen-group', 'screen', 'schedule', 'takeover', 'alert-rule', 'alert-destination'] as const;
+export const ACTIVITY_KINDS = ['stream', 'scene', 'default-scene', 'token', 'submission', 'discovery', 'screen-group', 'screen', 'schedule', 'takeover', 'alert-rule', 'alert-destination', 'account'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 export const ActivityQuery = z.object({
@@ -28,7 +28,7 @@ export const activityEndpoints = {
   list: endpoint({
     ...ROUTES['activity.list'],
     summary: 'The latest admin writes, newest first (optionally of one kind)',
-    access: 'admin',
+    access: 'viewer',
     query: ActivityQuery,
     responses: { 200: z.array(ActivityDto) },
   }),

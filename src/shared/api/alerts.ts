@@ -123,10 +123,10 @@ export const AlertsOverviewDto = z.strictObject({
 export type AlertsOverviewDto = z.output<typeof AlertsOverviewDto>;
 
 export const alertEndpoints = {
-  overview: endpoint({ ...ROUTES['alerts.overview'], summary: 'Rules, destinations, open and recent incidents, recent deliveries', access: 'admin', responses: { 200: AlertsOverviewDto } }),
-  updateRule: endpoint({ ...ROUTES['alerts.updateRule'], summary: "Turn a rule on or off, or change its periods or threshold", access: 'admin', body: AlertRuleUpdate, responses: { 200: AlertRuleDto }, errors: [404] }),
-  createGroupRule: endpoint({ ...ROUTES['alerts.createGroupRule'], summary: 'A screen-offline rule of its own for one screen group', access: 'admin', body: GroupRuleInput, responses: { 201: AlertRuleDto }, errors: [404, 409] }),
-  deleteRule: endpoint({ ...ROUTES['alerts.deleteRule'], summary: "Delete a group's own screen-offline rule", access: 'admin', body: IdBody, responses: { 200: SuccessDto }, errors: [404, 409] }),
+  overview: endpoint({ ...ROUTES['alerts.overview'], summary: 'Rules, destinations, open and recent incidents, recent deliveries', access: 'viewer', responses: { 200: AlertsOverviewDto } }),
+  updateRule: endpoint({ ...ROUTES['alerts.updateRule'], summary: "Turn a rule on or off, or change its periods or threshold", access: 'operator', body: AlertRuleUpdate, responses: { 200: AlertRuleDto }, errors: [404] }),
+  createGroupRule: endpoint({ ...ROUTES['alerts.createGroupRule'], summary: 'A screen-offline rule of its own for one screen group', access: 'operator', body: GroupRuleInput, responses: { 201: AlertRuleDto }, errors: [404, 409] }),
+  deleteRule: endpoint({ ...ROUTES['alerts.deleteRule'], summary: "Delete a group's own screen-offline rule", access: 'operator', body: IdBody, responses: { 200: SuccessDto }, errors: [404, 409] }),
   createDestination: endpoint({ ...ROUTES['alerts.createDestination'], summary: 'Add a webhook, Slack or Discord destination', access: 'admin', body: DestinationInput, responses: { 201: CreatedDestinationDto }, errors: [422] }),
   updateDestination: endpoint({ ...ROUTES['alerts.updateDestination'], summary: 'Rename, pause or resume a destination', access: 'admin', body: DestinationUpdate, responses: { 200: DestinationDto }, errors: [404] }),
   deleteDestination: endpoint({ ...ROUTES['alerts.deleteDestination'], summary: 'Delete a destination (its delivery log stays)', access: 'admin', body: IdBody, responses: { 200: SuccessDto }, errors: [404] }),

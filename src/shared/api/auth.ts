@@ -1,6 +1,7 @@
 /** Signing in and API tokens. */
 import { z } from 'zod';
 import { cleanText, IdBody, IsoDate, SuccessDto } from './common.ts';
+import { ROLES } from '../roles.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 
@@ -10,11 +11,15 @@ export const LoginRequest = z.object({
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
-export const TokenCreate = z.object({ name: cleanText(80).min(1, 'Name is required') });
+export const TokenCreate = z.object({
+  name: cleanText(80).min(1, 'Name is required'),
+  /** What the token may do; scripts made before roles existed get admin. */
+  role: z.enum(ROLES, { error: `Use one of ${ROLES.join(', ')}` }).default('admin'),
+});
 
 /** Who the caller is; anonymous callers get `authenticated: false` (not an error). */
 export const MeDto = z.union([
-  z.strictObject({ authenticated: z.literal(true), username: z.string(), via: z.enum(['session', 'token']) }),
+  z.strictObject({ authenticated: z.literal(true), username: z.string(), via: z.enum(['session', 'token']), role: z.enum(ROLES) }),
   z.strictObject({ authenticated: z.literal(false) }),
 ]);
 export type MeDto = z.output<typeof MeDto>;
@@ -22,6 +27,7 @@ export type MeDto = z.output<typeof MeDto>;
 export const ApiTokenDto = z.strictObject({
   id: z.number().int(),
   name: z.string(),
+  role: z.enum(ROLES),
   created_at: IsoDate,
   last_used_at: IsoDate.nullable(),
 });

@@ -29,7 +29,7 @@ export const defaultSceneEndpoints = {
   set: endpoint({
     ...ROUTES['defaultScene.set'],
     summary: 'Make an active scene the default one',
-    access: 'admin',
+    access: 'operator',
     body: DefaultSceneUpdate,
     responses: { 200: DefaultSceneDto },
     errors: [404, 409],

@@ -6,11 +6,15 @@
  * (web/lib/api-types.ts). Nothing about an endpoint is written twice.
  */
 import type { z } from 'zod';
+import type { Role } from '../roles.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** Who may call an endpoint: anyone (screens, visitors, raters) or a signed-in administrator. */
-export type Access = 'public' | 'admin';
+/**
+ * Who may call an endpoint: anyone (screens, visitors, raters), or a signed-in account (or API
+ * token) of at least this role (src/shared/roles.ts): the one declaration of who may do what.
+ */
+export type Access = 'public' | Role;
 
 /** Success statuses an endpoint may answer, each with the schema of its body. */
 export type SuccessStatus = 200 | 201 | 202;

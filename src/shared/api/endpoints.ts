@@ -17,6 +17,7 @@ import { screenEndpoints } from './screens.ts';
 import { streamEndpoints } from './streams.ts';
 import { submissionEndpoints } from './submissions.ts';
 import { systemEndpoints } from './system.ts';
+import { teamEndpoints } from './team.ts';
 import { weatherEndpoints } from './weather.ts';
 
 const byFeature = {
@@ -33,6 +34,7 @@ const byFeature = {
   stream: streamEndpoints,
   submission: submissionEndpoints,
   system: systemEndpoints,
+  team: teamEndpoints,
   weather: weatherEndpoints,
 };
 

@@ -113,5 +113,5 @@ export const evaluationEndpoints = {
     responses: { 200: SubmitEvaluationDto },
     errors: [404, 405, 429],
   }),
-  raters: endpoint({ ...ROUTES['evaluation.raters'], summary: 'Each rater\'s reliability weight, most active first', access: 'admin', responses: { 200: z.array(RaterReliabilityDto) } }),
+  raters: endpoint({ ...ROUTES['evaluation.raters'], summary: 'Each rater\'s reliability weight, most active first', access: 'viewer', responses: { 200: z.array(RaterReliabilityDto) } }),
 };

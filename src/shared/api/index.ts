@@ -8,6 +8,7 @@ export * from './streams.ts';
 export * from './scenes.ts';
 export * from './config.ts';
 export * from './auth.ts';
+export * from './team.ts';
 export * from './discovery.ts';
 export * from './quality.ts';
 export * from './evaluation.ts';

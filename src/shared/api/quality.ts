@@ -95,7 +95,7 @@ export const qualityEndpoints = {
   analyze: endpoint({
     ...ROUTES['quality.analyze'],
     summary: 'Analyse one stream (?action=analyze: queued → 202, or answered with a fresh or `wait`ed analysis) or every active stream (?action=analyze-all)',
-    access: 'admin',
+    access: 'curator',
     query: QualityQuery,
     body: AnalyzeRequest,
     responses: { 200: z.union([AnalyzeDto, AnalyzeAllDto]), 202: AnalyzeDto },
@@ -104,18 +104,18 @@ export const qualityEndpoints = {
   recentEvaluations: endpoint({
     ...ROUTES['quality.recentEvaluations'],
     summary: 'The streams rated most recently by human raters (?action=recent-evaluations)',
-    access: 'admin',
+    access: 'viewer',
     query: RecentEvaluationsQuery,
     responses: { 200: z.array(RecentEvaluationDto) },
   }),
   analyses: endpoint({
     ...ROUTES['quality.analyses'],
     summary: 'A stream\'s analyses, newest first',
-    access: 'admin',
+    access: 'viewer',
     query: AnalysesQuery,
     responses: { 200: z.array(QualityAnalysisDto) },
     errors: [404],
   }),
-  latestRun: endpoint({ ...ROUTES['quality.latestRun'], summary: 'The latest "analyze all" run (null: none yet)', access: 'admin', responses: { 200: LatestRunDto } }),
-  queue: endpoint({ ...ROUTES['quality.queue'], summary: 'What the analysis queue holds, by lane', access: 'admin', responses: { 200: QualityQueueDto } }),
+  latestRun: endpoint({ ...ROUTES['quality.latestRun'], summary: 'The latest "analyze all" run (null: none yet)', access: 'viewer', responses: { 200: LatestRunDto } }),
+  queue: endpoint({ ...ROUTES['quality.queue'], summary: 'What the analysis queue holds, by lane', access: 'viewer', responses: { 200: QualityQueueDto } }),
 };

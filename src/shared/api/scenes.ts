@@ -93,11 +93,11 @@ export const sceneEndpoints = {
     responses: { 200: z.array(SceneStreamDto) },
     errors: [404],
   }),
-  create: endpoint({ ...ROUTES['scene.create'], summary: 'Add a scene', access: 'admin', body: SceneCreate, responses: { 201: SceneDto }, errors: [409] }),
+  create: endpoint({ ...ROUTES['scene.create'], summary: 'Add a scene', access: 'curator', body: SceneCreate, responses: { 201: SceneDto }, errors: [409] }),
   update: endpoint({
     ...ROUTES['scene.update'],
     summary: 'Change a scene\'s fields and slots (those given); the default scene cannot be deactivated',
-    access: 'admin',
+    access: 'curator',
     body: SceneUpdate,
     responses: { 200: z.strictObject({ success: z.literal(true), scene: SceneDto }) },
     errors: [404, 409],
@@ -105,7 +105,7 @@ export const sceneEndpoints = {
   remove: endpoint({
     ...ROUTES['scene.remove'],
     summary: 'Deactivate a scene (soft delete); the default scene is refused',
-    access: 'admin',
+    access: 'curator',
     body: IdBody,
     responses: { 200: SuccessDto },
     errors: [404, 409],

@@ -71,14 +71,14 @@ export const screenEndpoints = {
   list: endpoint({
     ...ROUTES['screen.list'],
     summary: 'Every connected wall, kiosk, admin and rater on every node (X-Partial-Result: a node did not answer in time)',
-    access: 'admin',
+    access: 'viewer',
     query: ScreenListQuery,
     responses: { 200: z.array(ScreenListItem) },
   }),
   uptime: endpoint({
     ...ROUTES['screen.uptime'],
     summary: 'The share of the last 24 hours and 7 days a wall or kiosk was online, and per hour',
-    access: 'admin',
+    access: 'viewer',
     params: ScreenIdParams,
     responses: { 200: UptimeDto },
     errors: [404],
@@ -86,7 +86,7 @@ export const screenEndpoints = {
   command: endpoint({
     ...ROUTES['screen.command'],
     summary: 'Reload or identify one screen, or every wall and kiosk',
-    access: 'admin',
+    access: 'operator',
     body: ScreenCommandRequest,
     responses: { 200: SuccessDto },
   }),

@@ -124,15 +124,15 @@ export const submissionEndpoints = {
   list: endpoint({
     ...ROUTES['submission.list'],
     summary: 'A page of submissions (oldest first while pending, newest first once reviewed)',
-    access: 'admin',
+    access: 'viewer',
     query: SubmissionListQuery,
     responses: { 200: SubmissionPageDto },
   }),
-  count: endpoint({ ...ROUTES['submission.count'], summary: 'How many submissions wait for review', access: 'admin', responses: { 200: SubmissionCountsDto } }),
+  count: endpoint({ ...ROUTES['submission.count'], summary: 'How many submissions wait for review', access: 'viewer', responses: { 200: SubmissionCountsDto } }),
   approve: endpoint({
     ...ROUTES['submission.approve'],
     summary: 'Approve a pending submission: it becomes a stream (with any fields the reviewer changed)',
-    access: 'admin',
+    access: 'curator',
     body: SubmissionApprove,
     responses: { 200: SubmissionDto },
     errors: [404, 409],
@@ -140,7 +140,7 @@ export const submissionEndpoints = {
   reject: endpoint({
     ...ROUTES['submission.reject'],
     summary: 'Reject a pending submission',
-    access: 'admin',
+    access: 'curator',
     body: SubmissionReject,
     responses: { 200: SubmissionDto },
     errors: [404, 409],
@@ -148,7 +148,7 @@ export const submissionEndpoints = {
   rejectMatching: endpoint({
     ...ROUTES['submission.rejectMatching'],
     summary: 'Reject every pending submission the filter matches',
-    access: 'admin',
+    access: 'curator',
     body: SubmissionRejectMatching,
     responses: { 200: RejectMatchingDto },
   }),

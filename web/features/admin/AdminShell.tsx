@@ -4,7 +4,6 @@
  * message.
  */
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router-dom';
 import { Toaster } from 'sonner';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -15,6 +14,8 @@ import { TAB_BADGES, type TabBadge as Badge } from './tab-badges.ts';
 import { ADMIN_TABS } from './tabs.ts';
 import { showFailure } from './feedback.ts';
 import { useAdminLive } from './useAdminLive.ts';
+import { useMay } from './access.ts';
+import { ROLE_INFO } from '../../../src/shared/roles.ts';
 import './admin.css';
 
 function TabBadge({ badge }: { badge: Badge }) {
@@ -30,11 +31,7 @@ function TabBadge({ badge }: { badge: Badge }) {
 export function AdminShell() {
   useAdminLive();
   const navigate = useNavigate();
-  const [username, setUsername] = useState<string | null>(null);
-
-  useEffect(() => {
-    adminApi.me().then((me) => setUsername(me.authenticated ? me.username : null), () => undefined);
-  }, []);
+  const { me, roleLabel, can } = useMay();
 
   async function logout() {
     try {
@@ -60,7 +57,12 @@ export function AdminShell() {
           </Link>
           <span className="admin__user">
             <span>
-              Signed in as <strong>{username ?? '…'}</strong>
+              Signed in as <strong>{me?.username ?? '…'}</strong>
+              {roleLabel && (
+                <span className={`role-badge role-badge--${me!.role}`} title={ROLE_INFO[me!.role].does}>
+                  {roleLabel}
+                </span>
+              )}
             </span>
             <button type="button" className="button button--ghost button--small" onClick={() => void logout()}>
               Log out
@@ -69,7 +71,7 @@ export function AdminShell() {
         </div>
       </PageHeader>
       <nav className="admin__tabs" aria-label="Admin sections">
-        {ADMIN_TABS.map((tab) => (
+        {ADMIN_TABS.filter((tab) => !tab.needs || can(tab.needs)).map((tab) => (
           <NavLink key={tab.path} className="admin__tab" to={`/admin/${tab.path}`}>
             {tab.label}
             {TAB_BADGES[tab.path] && <TabBadge badge={TAB_BADGES[tab.path]!} />}

@@ -9,6 +9,7 @@ import type { ActivityKind } from '../../../src/shared/api/activity.ts';
 import type { ScreenCommandName } from '../../../src/shared/api/screens.ts';
 import type { Endpoints } from '../../../src/shared/api/endpoints.ts';
 import { call, narrow as as } from '../../lib/api.ts';
+import type { Role } from '../../../src/shared/roles.ts';
 
 type BodyOf<E extends { body: z.ZodType }> = z.input<E['body']>;
 
@@ -55,6 +56,11 @@ export const adminApi = {
   rejectSubmission: (id: number, note: string) => call('submission.reject', { body: { id, note } }),
   rejectMatching: (filter: SubmissionFilter, note: string) => call('submission.rejectMatching', { body: { filter, note } }),
 
+  team: () => call('team.list'),
+  invite: (input: BodyOf<Endpoints['team.invite']>) => call('team.invite', { body: input }),
+  updateAccount: (input: BodyOf<Endpoints['team.update']>) => call('team.update', { body: input }),
+  issueLink: (id: number) => call('team.issueLink', { body: { id } }),
+
   activity: (kind?: ActivityKind) => call('activity.list', { query: { ...(kind ? { kind } : {}) } }),
 
   alerts: () => call('alerts.overview'),
@@ -67,7 +73,7 @@ export const adminApi = {
   testDestination: (id: number) => call('alerts.testDestination', { body: { id } }),
 
   tokens: () => call('auth.tokens'),
-  createToken: (name: string) => call('auth.createToken', { body: { name } }),
+  createToken: (name: string, role: Role) => call('auth.createToken', { body: { name, role } }),
   revokeToken: (id: number) => call('auth.revokeToken', { body: { id } }),
 
   discoverySources: () => call('discovery.sources'),

@@ -3,6 +3,7 @@
  * something live declares its slice beside its code and adds it here. useAdminLive runs them
  * all on the one admin socket.
  */
+import { accountLive } from './access.ts';
 import { activityLive } from './activity/activity.live.ts';
 import { alertsLive } from './alerts/alerts.live.ts';
 import { discoveryLive } from './discovery/discovery.live.ts';
@@ -15,4 +16,4 @@ import { streamsLive } from './streams/streams.live.ts';
 import { submissionsLive } from './submissions/submissions.live.ts';
 import type { LiveSlice } from './live/live.ts';
 
-export const ADMIN_LIVE: readonly LiveSlice[] = [streamsLive, scenesLive, presenceLive, programmeLive, qualityLive, discoveryLive, submissionsLive, activityLive, ratingsLive, alertsLive];
+export const ADMIN_LIVE: readonly LiveSlice[] = [accountLive, streamsLive, scenesLive, presenceLive, programmeLive, qualityLive, discoveryLive, submissionsLive, activityLive, ratingsLive, alertsLive];

@@ -4,12 +4,15 @@
  * loads it (the router does): it imports no console code — a tab's count lives in tab-badges.ts.
  */
 import type { ComponentType } from 'react';
+import type { RouteName } from '../../../src/shared/api/routes.ts';
 
 export interface AdminTab {
   path: string;
   label: string;
   /** The tab's page, loaded when it is first opened. */
   load: () => Promise<{ default: ComponentType }>;
+  /** Shown only to a role that may make this call (the tab is about nothing else). */
+  needs?: RouteName;
 }
 
 export const ADMIN_TABS: readonly AdminTab[] = [
@@ -22,5 +25,6 @@ export const ADMIN_TABS: readonly AdminTab[] = [
   { path: 'ratings', label: 'Ratings', load: () => import('./ratings/RatingsTab.tsx') },
   { path: 'alerts', label: 'Alerts', load: () => import('./alerts/AlertsTab.tsx') },
   { path: 'activity', label: 'Activity', load: () => import('./activity/ActivityTab.tsx') },
-  { path: 'tokens', label: 'API tokens', load: () => import('./tokens/TokensTab.tsx') },
+  { path: 'team', label: 'Team', needs: 'team.list', load: () => import('./team/TeamTab.tsx') },
+  { path: 'tokens', label: 'API tokens', needs: 'auth.tokens', load: () => import('./tokens/TokensTab.tsx') },
 ];

@@ -6,6 +6,8 @@
  */
 import { useEffect } from 'react';
 import { toast } from 'sonner';
+import { isOutdated } from '../../lib/new-version.ts';
+import { pageBuild } from '../../lib/page-build.ts';
 import { openSocket } from '../../lib/socket.ts';
 import { store } from '../../lib/store.ts';
 import { notePushVersion, reconnectsAtom } from './live/live.ts';
@@ -20,6 +22,11 @@ export function useAdminLive(): void {
       registration: { kind: 'admin', name: 'Admin console' },
       onMessage: () => undefined,
       onError: (error) => toast.error('Live updates are unavailable', { description: error, id: 'admin-socket' }),
+      // A console is not reloaded under someone's hands (a half-filled form): it offers to.
+      onBuild: (build) => {
+        if (isOutdated(pageBuild(), build))
+          toast.info('A new version is available — reload', { id: 'new-version', duration: Infinity, action: { label: 'Reload', onClick: () => window.location.reload() } });
+      },
     });
     const socket = client.socket;
     // Before any slice's handler: socket.io calls catch-all listeners first.

@@ -20,6 +20,8 @@ import { createHealthReporter } from './health-reporter.ts';
 import { IDENTIFY_MS, identifyAtom, screenDevice, screenGroup, screenName } from './identity.ts';
 import { healthReportAtom } from './playback.ts';
 import { screenRegistration, type ScreenParams } from './registration.ts';
+import { watchVersion } from './version-watch.ts';
+import { holdWakeLock } from './wake-lock.ts';
 import { SCREEN_STATE_ELEMENT, type ScreenPageName } from '../../../src/shared/screen-pages.ts';
 
 /** How long a screen waits for its first state before it offers Retry. */
@@ -46,6 +48,8 @@ function openSession(given: Registration, options: SessionOptions): () => void {
   store.set(followAtom, screenTargetOf(given));
   store.set(registrationErrorAtom, null);
   const stopFlips = startFlipScheduler();
+  const releaseWakeLock = holdWakeLock();
+  const versions = watchVersion(() => client.socket.connected);
   let clock: ClockReport | undefined;
   const report = (): HealthReport => ({ ...store.get(healthReportAtom), ...(clock ? { clock } : {}) });
   const client = openSocket({
@@ -60,6 +64,7 @@ function openSession(given: Registration, options: SessionOptions): () => void {
       }
     },
     onStatus: (status) => store.set(connectionStatusAtom, status),
+    onBuild: (build) => versions.serverBuild(build),
     onClock: (estimate) => {
       store.set(clockAtom, estimate);
       window.dispatchEvent(new CustomEvent('nw:clock', { detail: estimate })); // for benchmarks and debugging
@@ -84,6 +89,7 @@ function openSession(given: Registration, options: SessionOptions): () => void {
     ? setInterval(() => {
         if (!client.socket.connected) return;
         client.socket.emit('screen:register', reg, (result) => {
+          if ('data' in result && result.data.build) versions.serverBuild(result.data.build);
           if ('data' in result) store.set(screenMessageAtom, { type: 'state', state: result.data });
         });
       }, options.resyncEveryMs)
@@ -91,6 +97,8 @@ function openSession(given: Registration, options: SessionOptions): () => void {
   return () => {
     clearInterval(resync);
     stopFlips();
+    versions.stop();
+    releaseWakeLock();
     unsubscribe();
     reporter.stop();
     client.close();

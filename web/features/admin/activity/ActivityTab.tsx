@@ -19,6 +19,13 @@ const ACTIONS: Record<string, string> = {
   rejected: 'rejected',
   started: 'started',
   finished: 'finished',
+  invited: 'invited',
+  'role-changed': 'role changed for',
+  disabled: 'disabled',
+  enabled: 'enabled',
+  'link-issued': 'one-time link issued for',
+  joined: 'joined:',
+  'password-reset': 'password reset by',
 };
 
 export default function ActivityTab() {

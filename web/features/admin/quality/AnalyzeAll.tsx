@@ -3,6 +3,7 @@ import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { countOf } from '../../../lib/count.ts';
 import { valueOf } from '../live/live.ts';
 import { qualityRunAtom, runFailuresAtom, startedRun } from './quality.live.ts';
@@ -12,6 +13,7 @@ import './quality.css';
 export function AnalyzeAllButton() {
   const run = valueOf(useAtomValue(qualityRunAtom, { store }));
   const [asking, setAsking] = useState(false);
+  const may = useMay();
   const running = asking || (run !== null && run.finished_at === null);
   async function start() {
     setAsking(true);
@@ -26,7 +28,7 @@ export function AnalyzeAllButton() {
     }
   }
   return (
-    <button type="button" className="button button--ghost button--small" onClick={() => void start()} disabled={running}>
+    <button type="button" className="button button--ghost button--small" onClick={() => void start()} disabled={running} {...may.button('quality.analyze')}>
       {running ? 'Analyzing…' : 'Re-Analyze All'}
     </button>
   );

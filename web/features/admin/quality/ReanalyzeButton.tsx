@@ -5,6 +5,7 @@ import type { StreamDto } from '../../../../src/shared/api/index.ts';
 import { RefreshIcon } from '../../../components/icons.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { analyzingAtom, lastAnalysisAtom } from './quality.live.ts';
 import { showFailure } from '../feedback.ts';
 
@@ -14,6 +15,7 @@ export function ReanalyzeButton({ stream }: { stream: StreamDto }) {
   const analyzing = useAtomValue(analyzingAtom, { store }).get(stream.id)?.value === true;
   const last = useAtomValue(lastAnalysisAtom, { store }).get(stream.id)?.value;
   const [asked, setAsked] = useState<number | null>(null);
+  const may = useMay();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   // The analysis asked for has landed: keep spinning a moment so the click is seen to have worked.
@@ -37,7 +39,7 @@ export function ReanalyzeButton({ stream }: { stream: StreamDto }) {
 
   const busy = analyzing || asked !== null;
   return (
-    <button type="button" className={`icon-button${busy ? ' icon-button--busy' : ''}`} onClick={() => void run()} disabled={busy} aria-label={busy ? `Analyzing ${stream.name}` : `Re-analyze ${stream.name}`}>
+    <button type="button" className={`icon-button${busy ? ' icon-button--busy' : ''}`} onClick={() => void run()} disabled={busy} aria-label={busy ? `Analyzing ${stream.name}` : `Re-analyze ${stream.name}`} {...may.button('quality.analyze')}>
       {busy ? <span className="spinner spinner--small" aria-hidden="true" /> : <RefreshIcon />}
     </button>
   );

@@ -83,6 +83,7 @@ export function StreamForm(props: {
   const [values, setValues] = useState(props.initial);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const may = useMay();
   const set = (field: keyof StreamValues) => (event: { target: { value: string; checked?: boolean; type?: string } }) =>
     setValues((v) => ({ ...v, [field]: event.target.type === 'checkbox' ? !!event.target.checked : event.target.value }));
   const id = (field: string) => `${props.idPrefix}-${field}`;
@@ -162,7 +163,7 @@ export function StreamForm(props: {
             Cancel
           </button>
         )}
-        <button type="submit" className="button" disabled={busy}>
+        <button type="submit" className="button" disabled={busy} {...may.button(props.editingId === undefined ? 'stream.create' : 'stream.update')}>
           {busy ? props.busyLabel : props.submitLabel}
         </button>
       </div>

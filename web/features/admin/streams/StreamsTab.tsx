@@ -25,6 +25,7 @@ import { call } from '../../../lib/api.ts';
 import { numberOf } from '../../../lib/count.ts';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
 import { useLiveFetch } from '../live/live.ts';
 import { AnalyticsPanel } from './AnalyticsPanel.tsx';
@@ -47,6 +48,7 @@ interface RowActions {
 
 function StreamRow(props: { stream: StreamDto; index: number; actions: RowActions; rowRef?: ((row: HTMLTableRowElement | null) => void) | undefined }) {
   const { stream, index, actions, rowRef } = props;
+  const may = useMay();
   return (
     <tr data-stream-id={stream.id} data-index={index} ref={rowRef}>
       <td className="table__num">{index + 1}</td>
@@ -80,10 +82,10 @@ function StreamRow(props: { stream: StreamDto; index: number; actions: RowAction
           <a className="icon-button" href={stream.url} target="_blank" rel="noopener noreferrer" aria-label={`Open ${stream.name} on its platform`}>
             <ExternalIcon />
           </a>
-          <button type="button" className="icon-button" onClick={() => actions.onEdit(stream)} aria-label={`Edit ${stream.name}`}>
+          <button type="button" className="icon-button" onClick={() => actions.onEdit(stream)} aria-label={`Edit ${stream.name}`} {...may.button('stream.update')}>
             <EditIcon />
           </button>
-          <button type="button" className="icon-button" onClick={() => actions.onDelete(stream)} aria-label={`Delete ${stream.name}`}>
+          <button type="button" className="icon-button" onClick={() => actions.onDelete(stream)} aria-label={`Delete ${stream.name}`} {...may.button('stream.remove')}>
             <TrashIcon />
           </button>
         </div>

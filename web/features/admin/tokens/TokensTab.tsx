@@ -1,6 +1,7 @@
 /** API tokens for scripts and CI: list, create (the secret is shown once, with Copy), revoke. */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ApiTokenDto, CreatedApiTokenDto } from '../../../../src/shared/api/index.ts';
+import { ROLE_INFO, ROLES, type Role } from '../../../../src/shared/roles.ts';
 import { ConfirmDialog } from '../../../components/Modal.tsx';
 import { DataView, Table } from '../../../components/DataView.tsx';
 import { ErrorBox } from '../../../components/FormParts.tsx';
@@ -12,6 +13,7 @@ export default function TokensTab() {
   const [tokens, setTokens] = useState<ApiTokenDto[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('operator');
   const [created, setCreated] = useState<CreatedApiTokenDto | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<ApiTokenDto | null>(null);
@@ -32,7 +34,7 @@ export default function TokensTab() {
   async function create(event: FormEvent) {
     event.preventDefault();
     try {
-      const token = await adminApi.createToken(name);
+      const token = await adminApi.createToken(name, role);
       setCreated(token);
       setName('');
       setError(null);
@@ -65,6 +67,16 @@ export default function TokensTab() {
           Token name
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={80} placeholder="deploy-bot" />
         </label>
+        <label className="field">
+          Role
+          <select className="control" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_INFO[r].label}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="submit" className="button" disabled={name.trim() === ''}>
           Create token
         </button>
@@ -90,11 +102,14 @@ export default function TokensTab() {
       )}
       <DataView value={tokens} error={loadError} empty="No API tokens yet.">
         {(tokens) => (
-          <Table columns={['Name', 'Created', 'Last used', 'Actions']}>
+          <Table columns={['Name', 'Role', 'Created', 'Last used', 'Actions']}>
             <tbody>
               {tokens.map((token) => (
                 <tr key={token.id}>
                   <td>{token.name}</td>
+                  <td>
+                    <span className={`role-badge role-badge--${token.role}`}>{ROLE_INFO[token.role].label}</span>
+                  </td>
                   <td>{formatDateTime(token.created_at)}</td>
                   <td>{token.last_used_at ? formatDateTime(token.last_used_at) : 'Never'}</td>
                   <td>

@@ -1,0 +1,31 @@
+/**
+ * The people who run the walls, by role — each a superset of the one before. Declared once here
+ * and read by the contract (each endpoint's least role, src/shared/api/<feature>.ts), the access
+ * guard, the socket policy and the console (which disables what a role may not do, saying why).
+ */
+export const ROLES = ['viewer', 'operator', 'curator', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_INFO: Record<Role, { label: string; does: string }> = {
+  viewer: { label: 'Viewer', does: 'Reads the console: streams, scenes, screens, activity and alerts; changes nothing' },
+  operator: { label: 'Operator', does: 'Also switches the default scene, runs takeovers, schedules and screen groups, reloads and identifies screens, tunes alert rules' },
+  curator: { label: 'Curator', does: 'Also edits streams and scenes, reviews submissions, runs discovery and quality analysis' },
+  admin: { label: 'Admin', does: 'Also manages accounts, API tokens, alert destinations and the database check' },
+};
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/** Whether someone with `role` may do what needs at least `needed`. */
+export function roleAtLeast(role: Role, needed: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(needed);
+}
+
+const article = (role: Role) => (role === 'admin' || role === 'operator' ? 'an' : 'a');
+
+/** The sentence a refusal answers with (a 403, a disabled button's hover). */
+export function refusal(needed: Role, role?: Role): string {
+  const base = `This needs the ${needed} role${needed === 'admin' ? '' : ' or higher'}`;
+  return role ? `${base}; you are ${article(role)} ${role}.` : `${base}.`;
+}
