@@ -5,7 +5,7 @@
  * stored, saving needs a stream).
  * Loaded only when an administrator opens it: a wall never downloads it otherwise.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Toaster } from 'sonner';
 import type { SceneDto, StreamDto } from '../../../src/shared/api/index.ts';
@@ -13,6 +13,7 @@ import { DataView, ShowMore } from '../../components/DataView.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { countOf } from '../../lib/count.ts';
 import { adminApi } from './admin-api.ts';
+import { loadMe, useMay } from './access.ts';
 import { useLiveFetch } from './live/live.ts';
 import { saveScene, saveStream } from './saving.ts';
 import { placedIds } from './scenes/slots.ts';
@@ -31,6 +32,9 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
   const scenes = useLiveFetch(adminApi.scenes, 'scenes', saves, 'Failed to fetch scenes');
   const [editingStream, setEditingStream] = useState<StreamDto | 'new' | null>(null);
   const [editingScene, setEditingScene] = useState<SceneDto | 'new' | null>(null);
+  const may = useMay();
+  // The wall runs no console live slices: ask who we are here, so a role's limits show.
+  useEffect(() => void loadMe(), []);
 
   async function submitStream(values: StreamValues): Promise<string | null> {
     const saved = await saveStream(editingStream !== 'new' && editingStream ? editingStream.id : null, values);
@@ -76,7 +80,7 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
           <div className="panel">
             <div className="panel__header">
               <h3>Streams</h3>
-              <button type="button" className="button button--small" onClick={() => setEditingStream('new')}>
+              <button type="button" className="button button--small" onClick={() => setEditingStream('new')} {...may.button('stream.create')}>
                 Add Stream
               </button>
             </div>
@@ -90,7 +94,7 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
                     <small>{s.category}</small>
                   </span>
                   <span className={`badge ${s.active ? 'badge--quality' : 'badge--inactive'}`}>{s.active ? 'Active' : 'Inactive'}</span>
-                  <button type="button" className="button button--ghost button--small" onClick={() => setEditingStream(s)} aria-label={`Edit ${s.name}`}>
+                  <button type="button" className="button button--ghost button--small" onClick={() => setEditingStream(s)} aria-label={`Edit ${s.name}`} {...may.button('stream.update')}>
                     Edit
                   </button>
                 </li>
@@ -107,7 +111,7 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
         <div className="panel">
           <div className="panel__header">
             <h3>Scenes</h3>
-            <button type="button" className="button button--small" onClick={() => setEditingScene('new')}>
+            <button type="button" className="button button--small" onClick={() => setEditingScene('new')} {...may.button('scene.create')}>
               New scene
             </button>
           </div>
@@ -123,7 +127,7 @@ export default function LiveWallPanel({ onClose }: { onClose: () => void }) {
                   </small>
                 </span>
                 <span className={`badge ${scene.active ? 'badge--quality' : 'badge--inactive'}`}>{scene.active ? 'Active' : 'Inactive'}</span>
-                <button type="button" className="button button--ghost button--small" onClick={() => setEditingScene(scene)} aria-label={`Edit ${scene.name}`}>
+                <button type="button" className="button button--ghost button--small" onClick={() => setEditingScene(scene)} aria-label={`Edit ${scene.name}`} {...may.button('scene.update')}>
                   Edit
                 </button>
               </li>

@@ -1,10 +1,11 @@
 /** /test-db (spec §2): the database connection test and the idempotent initialisation. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { DatabaseTestDto, InitializeDto } from '../../../src/shared/api/index.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { reasonOf } from '../../lib/errors.ts';
 import { adminApi } from './admin-api.ts';
+import { loadMe, useMay } from './access.ts';
 import './admin.css';
 
 type Test = { state: 'idle' } | { state: 'testing' } | { state: 'success'; result: DatabaseTestDto } | { state: 'error'; reason: string };
@@ -12,6 +13,9 @@ type Test = { state: 'idle' } | { state: 'testing' } | { state: 'success'; resul
 export function TestDbPage() {
   const [test, setTest] = useState<Test>({ state: 'idle' });
   const [init, setInit] = useState<{ result?: InitializeDto; error?: string; busy?: boolean }>({});
+  const may = useMay();
+  // A page of its own, outside the console's live slices: ask who we are here.
+  useEffect(() => void loadMe(), []);
 
   async function runTest() {
     setTest({ state: 'testing' });
@@ -42,7 +46,7 @@ export function TestDbPage() {
         <section className="panel" aria-labelledby="db-test-title">
           <div className="panel__header">
             <h2 id="db-test-title">Connection</h2>
-            <button type="button" className="button" onClick={() => void runTest()} disabled={test.state === 'testing'}>
+            <button type="button" className="button" onClick={() => void runTest()} disabled={test.state === 'testing'} {...may.button('system.database')}>
               {test.state === 'testing' ? 'Testing...' : 'Test connection'}
             </button>
           </div>
@@ -61,7 +65,7 @@ export function TestDbPage() {
         <section className="panel" aria-labelledby="db-init-title">
           <div className="panel__header">
             <h2 id="db-init-title">Initialisation</h2>
-            <button type="button" className="button button--ghost" onClick={() => void initialize()} disabled={init.busy}>
+            <button type="button" className="button button--ghost" onClick={() => void initialize()} disabled={init.busy} {...may.button('system.initialize')}>
               {init.busy ? 'Initialising...' : 'Initialise'}
             </button>
           </div>

@@ -12,6 +12,7 @@ import { DataView, Table } from '../../../components/DataView.tsx';
 import { ErrorBox, Options } from '../../../components/FormParts.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime, timeAgo } from '../format.ts';
 import { programmeAtom } from '../programme/programme.live.ts';
@@ -43,6 +44,7 @@ function RuleRow({ rule, groupName }: { rule: AlertRuleDto; groupName: string | 
   const [holdSeconds, setHold] = useState(String(rule.hold_seconds));
   const [threshold, setThreshold] = useState(rule.threshold === null ? '' : String(rule.threshold));
   const [error, setError] = useState<string | null>(null);
+  const may = useMay();
   const changed = forSeconds !== String(rule.for_seconds) || holdSeconds !== String(rule.hold_seconds) || (rule.threshold !== null && threshold !== String(rule.threshold));
   const title = ALERT_KIND_TEXT[rule.kind].title + (groupName ? ` — group "${groupName}"` : '');
 
@@ -65,7 +67,7 @@ function RuleRow({ rule, groupName }: { rule: AlertRuleDto; groupName: string | 
       </td>
       <td>
         <label className="field--check">
-          <input type="checkbox" checked={rule.enabled} onChange={(e) => void save({ id: rule.id, enabled: e.target.checked })} aria-label={`${title}: on`} />
+          <input type="checkbox" checked={rule.enabled} onChange={(e) => void save({ id: rule.id, enabled: e.target.checked })} aria-label={`${title}: on`} {...may.button('alerts.updateRule')} />
           {rule.enabled ? 'On' : 'Off'}
         </label>
       </td>
@@ -93,6 +95,7 @@ function RuleRow({ rule, groupName }: { rule: AlertRuleDto; groupName: string | 
           type="button"
           className="button button--small"
           disabled={!changed}
+          {...may.button('alerts.updateRule')}
           onClick={() => void save({ id: rule.id, for_seconds: Number(forSeconds), hold_seconds: Number(holdSeconds), ...(rule.threshold === null ? {} : { threshold: Number(threshold) }) })}
         >
           Save
@@ -101,6 +104,7 @@ function RuleRow({ rule, groupName }: { rule: AlertRuleDto; groupName: string | 
           <button
             type="button"
             className="button button--ghost button--small"
+            {...may.button('alerts.deleteRule')}
             onClick={() => adminApi.deleteAlertRule(rule.id).then(() => showSuccess('Group rule deleted'), (f: unknown) => showFailure('Failed to delete the rule', f))}
           >
             Delete
@@ -142,6 +146,7 @@ export default function AlertsTab() {
   const [created, setCreated] = useState<CreatedDestinationDto | null>(null);
   const [deleting, setDeleting] = useState<DestinationDto | null>(null);
   const [groupId, setGroupId] = useState('');
+  const may = useMay();
 
   const groupName = (id: number | null) => (id === null ? null : (groups.find((g) => g.id === id)?.name ?? `#${id}`));
   const groupsWithoutRule = groups.filter((g) => !overview?.rules.some((r) => r.group_id === g.id));
@@ -229,7 +234,7 @@ export default function AlertsTab() {
                 ))}
               </select>
             </label>
-            <button type="button" className="button button--ghost" disabled={groupId === ''} onClick={() => void addGroupRule()}>
+            <button type="button" className="button button--ghost" disabled={groupId === ''} onClick={() => void addGroupRule()} {...may.button('alerts.createGroupRule')}>
               Add group rule
             </button>
           </div>
@@ -258,7 +263,7 @@ export default function AlertsTab() {
             URL
             <input value={url} onChange={(e) => setUrl(e.target.value)} type="url" placeholder="https://hooks.example.org/nature-wall" />
           </label>
-          <button type="submit" className="button" disabled={name.trim() === '' || url.trim() === ''}>
+          <button type="submit" className="button" disabled={name.trim() === '' || url.trim() === ''} {...may.button('alerts.createDestination')}>
             Add destination
           </button>
         </form>
@@ -289,6 +294,7 @@ export default function AlertsTab() {
                           type="checkbox"
                           checked={d.enabled}
                           aria-label={`${d.name}: on`}
+                          {...may.button('alerts.updateDestination')}
                           onChange={(e) => adminApi.updateDestination({ id: d.id, enabled: e.target.checked }).catch((f: unknown) => showFailure('Failed to change the destination', f))}
                         />
                         {d.enabled ? 'On' : 'Paused'}
@@ -296,10 +302,10 @@ export default function AlertsTab() {
                     </td>
                     <td>
                       <div className="row-actions">
-                      <button type="button" className="button button--ghost button--small" onClick={() => adminApi.testDestination(d.id).then(() => showSuccess(`Test message queued for "${d.name}"`), (f: unknown) => showFailure('Failed to send a test', f))}>
+                      <button type="button" className="button button--ghost button--small" {...may.button('alerts.testDestination')} onClick={() => adminApi.testDestination(d.id).then(() => showSuccess(`Test message queued for "${d.name}"`), (f: unknown) => showFailure('Failed to send a test', f))}>
                         Send test
                       </button>
-                      <button type="button" className="button button--ghost button--small" onClick={() => setDeleting(d)}>
+                      <button type="button" className="button button--ghost button--small" onClick={() => setDeleting(d)} {...may.button('alerts.deleteDestination')}>
                         Delete
                       </button>
                       </div>

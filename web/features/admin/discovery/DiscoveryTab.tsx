@@ -11,6 +11,7 @@ import { CheckIcon, ClockIcon, CloseIcon, EditIcon, PlayIcon, PlusIcon, TrashIco
 import { ConfirmDialog, Modal } from '../../../components/Modal.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { DataView } from '../../../components/DataView.tsx';
 import { countOf } from '../../../lib/count.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
@@ -44,6 +45,7 @@ export default function DiscoveryTab() {
   const [editing, setEditing] = useState<DiscoverySourceDto | 'new' | null>(null);
   const [deleting, setDeleting] = useState<DiscoverySourceDto | null>(null);
   const [now, setNow] = useState(() => Date.now());
+  const may = useMay();
 
   useEffect(() => {
     reload();
@@ -107,10 +109,10 @@ export default function DiscoveryTab() {
           <p className="panel__hint">Sources find live cams on YouTube, Twitch, Vimeo, playlists and web pages; new ones join the pool (or the review queue) as they are found.</p>
         </div>
         <div className="scene-card__actions">
-          <button type="button" className="button button--ghost" onClick={() => setEditing('new')}>
+          <button type="button" className="button button--ghost" onClick={() => setEditing('new')} {...may.button('discovery.createSource')}>
             <PlusIcon width={16} height={16} /> Add source
           </button>
-          <button type="button" className="button" onClick={() => void runAll()} disabled={list.length === 0 || anyRunning}>
+          <button type="button" className="button" onClick={() => void runAll()} disabled={list.length === 0 || anyRunning} {...may.button('discovery.run')}>
             {anyRunning ? 'Running...' : 'Run All Sources'}
           </button>
         </div>
@@ -155,13 +157,13 @@ export default function DiscoveryTab() {
                   </p>
                 )}
                 <div className="scene-card__actions">
-                  <button type="button" className="button button--small" onClick={() => void run(source)} disabled={state.kind === 'running' || !source.active} aria-label={`Run ${source.name}`}>
+                  <button type="button" className="button button--small" onClick={() => void run(source)} disabled={state.kind === 'running' || !source.active} aria-label={`Run ${source.name}`} {...may.button('discovery.run')}>
                     <PlayIcon width={14} height={14} /> {state.kind === 'running' ? 'Running...' : 'Run'}
                   </button>
-                  <button type="button" className="button button--ghost button--small" onClick={() => setEditing(source)} aria-label={`Edit ${source.name}`}>
+                  <button type="button" className="button button--ghost button--small" onClick={() => setEditing(source)} aria-label={`Edit ${source.name}`} {...may.button('discovery.updateSource')}>
                     <EditIcon width={14} height={14} /> Edit
                   </button>
-                  <button type="button" className="button button--ghost button--small" onClick={() => setDeleting(source)} aria-label={`Delete ${source.name}`}>
+                  <button type="button" className="button button--ghost button--small" onClick={() => setDeleting(source)} aria-label={`Delete ${source.name}`} {...may.button('discovery.deleteSource')}>
                     <TrashIcon width={14} height={14} /> Delete
                   </button>
                 </div>

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { DiscoverySourceDto, SourceInput } from '../../../../src/shared/api/index.ts';
 import { CATEGORIES, DISCOVERY_PLATFORMS, LARGE_PLAYLIST, type DiscoveryPlatform } from '../../../../src/shared/constants.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { ErrorBox, Options } from '../../../components/FormParts.tsx';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { PLATFORM_LABELS } from './rules.ts';
@@ -82,6 +83,7 @@ export function SourceForm({ source, onDone }: { source: DiscoverySourceDto | nu
   const [draft, setDraft] = useState<Draft>(() => draftOf(source));
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const may = useMay();
   const platform = draft.platform as DiscoveryPlatform;
   const set = (key: string) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
   const field = (key: string, label: string, props: Record<string, unknown> = {}) => (
@@ -185,7 +187,7 @@ export function SourceForm({ source, onDone }: { source: DiscoverySourceDto | nu
         <button type="button" className="button button--ghost" onClick={onDone}>
           Cancel
         </button>
-        <button type="submit" className="button" disabled={saving}>
+        <button type="submit" className="button" disabled={saving} {...may.button(source ? 'discovery.updateSource' : 'discovery.createSource')}>
           {saving ? 'Saving…' : source ? 'Save source' : 'Add source'}
         </button>
       </div>

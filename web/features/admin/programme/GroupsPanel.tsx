@@ -10,6 +10,7 @@ import { ErrorBox } from '../../../components/FormParts.tsx';
 import { countOf } from '../../../lib/count.ts';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { programmeAtom } from './programme.live.ts';
 import { SceneSelect } from './SceneSelect.tsx';
@@ -19,6 +20,7 @@ export function GroupsPanel({ scenes }: { scenes: readonly SceneDto[] }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ScreenGroupDto | null>(null);
+  const may = useMay();
 
   async function create(event: FormEvent) {
     event.preventDefault();
@@ -63,7 +65,7 @@ export function GroupsPanel({ scenes }: { scenes: readonly SceneDto[] }) {
           New group
           <input className="control" value={name} onChange={(e) => setName(e.target.value)} maxLength={60} placeholder="Lobby" />
         </label>
-        <button type="submit" className="button" disabled={name.trim() === ''}>
+        <button type="submit" className="button" disabled={name.trim() === ''} {...may.button('programme.createGroup')}>
           Create group
         </button>
       </form>
@@ -80,8 +82,8 @@ export function GroupsPanel({ scenes }: { scenes: readonly SceneDto[] }) {
                   <code>?group={group.slug}</code> · {countOf(group.devices.length, ['screen', 'screens'])}
                 </div>
               </div>
-              <SceneSelect scenes={scenes} value={group.scene_id} onChange={(id) => void setScene(group, id)} label={`Scene of ${group.name}`} none="No scene of its own" />
-              <button type="button" className="button button--ghost button--small" onClick={() => setDeleting(group)} aria-label={`Delete ${group.name}`}>
+              <SceneSelect scenes={scenes} value={group.scene_id} onChange={(id) => void setScene(group, id)} label={`Scene of ${group.name}`} none="No scene of its own" {...may.button('programme.updateGroup')} />
+              <button type="button" className="button button--ghost button--small" onClick={() => setDeleting(group)} aria-label={`Delete ${group.name}`} {...may.button('programme.deleteGroup')}>
                 Delete
               </button>
             </li>

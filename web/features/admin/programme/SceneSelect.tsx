@@ -1,6 +1,13 @@
 /** A scene picker: active scenes (and the one chosen, should it have been deleted), or none. */
 import type { SceneDto } from '../../../../src/shared/api/index.ts';
 
+/** What a role gate (useMay().button) sets on a control that saves on change. */
+interface Gate {
+  disabled?: boolean;
+  title?: string | undefined;
+  'data-refused'?: string;
+}
+
 export function SceneSelect(props: {
   scenes: readonly SceneDto[];
   value: number | null;
@@ -10,13 +17,16 @@ export function SceneSelect(props: {
   /** Its accessible name when no <label> wraps it. */
   label?: string;
   required?: boolean;
-}) {
+} & Gate) {
   return (
     <select
       className="control"
       aria-label={props.label}
       value={props.value ?? ''}
       required={props.required}
+      disabled={props.disabled}
+      title={props.title}
+      data-refused={props['data-refused']}
       onChange={(e) => props.onChange(e.target.value ? Number(e.target.value) : null)}
     >
       <option value="">{props.none}</option>

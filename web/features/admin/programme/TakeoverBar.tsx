@@ -9,6 +9,7 @@ import type { SceneDto } from '../../../../src/shared/api/index.ts';
 import { ErrorBox } from '../../../components/FormParts.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime } from '../format.ts';
 import { programmeAtom } from './programme.live.ts';
@@ -24,6 +25,7 @@ export function TakeoverBar({ scenes }: { scenes: readonly SceneDto[] }) {
   const [chosen, setChosen] = useState<number[]>([]);
   const [until, setUntil] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const may = useMay();
   const nameOf = (id: number) => scenes.find((s) => s.id === id)?.name ?? `Scene #${id}`;
 
   async function start(event: FormEvent) {
@@ -61,7 +63,7 @@ export function TakeoverBar({ scenes }: { scenes: readonly SceneDto[] }) {
             {takeover.ends_at ? ` · ends ${formatDateTime(takeover.ends_at)}` : ' · until released'}
           </div>
         </div>
-        <button type="button" className="button" onClick={() => void release()}>
+        <button type="button" className="button" onClick={() => void release()} {...may.button('programme.releaseTakeover')}>
           Release takeover
         </button>
       </div>
@@ -73,7 +75,7 @@ export function TakeoverBar({ scenes }: { scenes: readonly SceneDto[] }) {
       {!open ? (
         <div className="takeover__closed">
           <span className="panel__hint">Every screen follows its own rules.</span>
-          <button type="button" className="button button--danger" onClick={() => setOpen(true)}>
+          <button type="button" className="button button--danger" onClick={() => setOpen(true)} {...may.button('programme.startTakeover')}>
             Show on every screen now…
           </button>
         </div>
@@ -107,7 +109,7 @@ export function TakeoverBar({ scenes }: { scenes: readonly SceneDto[] }) {
             <button type="button" className="button button--ghost" onClick={() => setOpen(false)}>
               Cancel
             </button>
-            <button type="submit" className="button button--danger" disabled={sceneId === ''}>
+            <button type="submit" className="button button--danger" disabled={sceneId === ''} {...may.button('programme.startTakeover')}>
               Start takeover
             </button>
           </div>

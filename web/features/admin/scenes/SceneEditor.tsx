@@ -33,6 +33,7 @@ import { useAtomValue } from 'jotai';
 import { store } from '../../../lib/store.ts';
 import { countOf } from '../../../lib/count.ts';
 import { useStreamPages } from '../streams/useStreamPages.ts';
+import { useMay } from '../access.ts';
 import './scenes.css';
 
 export interface SceneDraft {
@@ -167,6 +168,7 @@ export function SceneEditor(props: {
   const [showAvailable, setShowAvailable] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const may = useMay();
   const placed = placedIds(draft.stream_ids);
   const byId = useStreamsById(placed);
   // Typing stays responsive with thousands of streams: the server is asked once the search settles.
@@ -315,7 +317,7 @@ export function SceneEditor(props: {
         <button type="button" className="button button--ghost" onClick={props.onCancel}>
           {props.compact ? 'Cancel editing' : 'Cancel'}
         </button>
-        <button type="submit" className="button" disabled={busy || nameMissing || needsStream}>
+        <button type="submit" className="button" disabled={busy || nameMissing || needsStream} {...may.button(props.scene ? 'scene.update' : 'scene.create')}>
           {busy ? 'Saving...' : props.scene ? 'Update scene' : 'Create scene'}
         </button>
       </div>

@@ -13,6 +13,7 @@ import { store } from '../../../lib/store.ts';
 import { DataView } from '../../../components/DataView.tsx';
 import { countOf, formFor } from '../../../lib/count.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
 import { saveScene } from '../saving.ts';
 import { formatDateTime } from '../format.ts';
@@ -35,6 +36,7 @@ function DefaultSceneSelector({ scenes }: { scenes: readonly SceneDto[] }) {
   const info = valueOf(useAtomValue(defaultSceneAtom, { store }));
   const defaultId = info?.scene_id ?? null;
   const [asking, setAsking] = useState<SceneDto | null>(null);
+  const may = useMay();
   const active = scenes.filter((s) => s.active);
 
   async function switchTo(scene: SceneDto) {
@@ -60,6 +62,7 @@ function DefaultSceneSelector({ scenes }: { scenes: readonly SceneDto[] }) {
         <label className="field">
           Walls and kiosks show
           <select
+            {...may.button('defaultScene.set')}
             value={defaultId ?? ''}
             onChange={(e) => {
               const scene = active.find((s) => s.id === Number(e.target.value));
@@ -123,6 +126,7 @@ export default function ScenesTab() {
   const defaultId = valueOf(useAtomValue(defaultSceneAtom, { store }))?.scene_id ?? null;
   const [editing, setEditing] = useState<SceneDto | 'new' | null>(null);
   const [deleting, setDeleting] = useState<SceneDto | null>(null);
+  const may = useMay();
 
   async function save(draft: SceneDraft): Promise<string | null> {
     const saved = await saveScene(editing !== 'new' && editing ? editing.id : null, sceneInput(draft));
@@ -149,7 +153,7 @@ export default function ScenesTab() {
       <section className="panel" aria-labelledby="scenes-title">
         <div className="panel__header">
           <h2 id="scenes-title">Scenes</h2>
-          <button type="button" className="button button--small" onClick={() => setEditing('new')}>
+          <button type="button" className="button button--small" onClick={() => setEditing('new')} {...may.button('scene.create')}>
             <PlusIcon width={18} height={18} /> Add Scene
           </button>
         </div>
@@ -180,7 +184,7 @@ export default function ScenesTab() {
                     <Link className="button button--ghost button--small" to={`/scenes/${encodeURIComponent(sceneRef(scene))}`} target="_blank">
                       View
                     </Link>
-                    <button type="button" className="button button--ghost button--small" onClick={() => setEditing(scene)} aria-label={`Edit ${scene.name}`}>
+                    <button type="button" className="button button--ghost button--small" onClick={() => setEditing(scene)} aria-label={`Edit ${scene.name}`} {...may.button('scene.update')}>
                       <EditIcon width={16} height={16} /> Edit
                     </button>
                     <span title={isDefault ? 'The default scene cannot be deleted. Choose another default scene first.' : undefined}>
@@ -191,6 +195,7 @@ export default function ScenesTab() {
                         onClick={() => setDeleting(scene)}
                         aria-label={`Delete ${scene.name}`}
                         aria-describedby={isDefault ? `default-reason-${scene.id}` : undefined}
+                        {...may.button('scene.remove')}
                       >
                         <TrashIcon width={16} height={16} /> Delete
                       </button>

@@ -11,6 +11,7 @@ import { ErrorBox } from '../../../components/FormParts.tsx';
 import { Modal } from '../../../components/Modal.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { screensAtom } from '../presence/presence.live.ts';
 import { SceneSelect } from '../programme/SceneSelect.tsx';
@@ -65,6 +66,7 @@ function draftOf(entry: ScheduleDto | null): Draft {
 export function ScheduleForm(props: { entry: ScheduleDto | null; scenes: readonly SceneDto[]; groups: readonly ScreenGroupDto[]; onClose: () => void }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(props.entry));
   const [error, setError] = useState<string | null>(null);
+  const may = useMay();
   const screens = (useAtomValue(screensAtom, { store }).list?.value ?? []).filter((s) => (s.kind === 'wall' || s.kind === 'kiosk') && s.device);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const toggle = <T,>(list: T[], item: T, on: boolean) => (on ? [...list, item] : list.filter((x) => x !== item));
@@ -192,7 +194,7 @@ export function ScheduleForm(props: { entry: ScheduleDto | null; scenes: readonl
           <button type="button" className="button button--ghost" onClick={props.onClose}>
             Cancel
           </button>
-          <button type="submit" className="button">
+          <button type="submit" className="button" {...may.button(props.entry ? 'programme.updateSchedule' : 'programme.createSchedule')}>
             {props.entry ? 'Save entry' : 'Add entry'}
           </button>
         </div>

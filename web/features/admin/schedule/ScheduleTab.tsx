@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../../../components/Modal.tsx';
 import { Table } from '../../../components/DataView.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime } from '../format.ts';
 import { itemsOf } from '../live/live.ts';
@@ -94,6 +95,7 @@ export default function ScheduleTab() {
   const [editing, setEditing] = useState<ScheduleDto | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ScheduleDto | null>(null);
   const [previewAt, setPreviewAt] = useState('');
+  const may = useMay();
   const now = Date.now();
   const days = useMemo(() => weekDays(now), [Math.floor(now / 3_600_000)]);
   const rules = useMemo(() => (programme ? programmeRules(programme) : null), [programme]);
@@ -127,7 +129,7 @@ export default function ScheduleTab() {
       <section className="panel" aria-labelledby="week-title">
         <div className="panel__header">
           <h2 id="week-title">This week</h2>
-          <button type="button" className="button" onClick={() => setEditing('new')}>
+          <button type="button" className="button" onClick={() => setEditing('new')} {...may.button('programme.createSchedule')}>
             Add schedule entry
           </button>
         </div>
@@ -187,10 +189,10 @@ export default function ScheduleTab() {
                 <td>{describeWhen(entry)}</td>
                 <td>{entry.priority}</td>
                 <td className="row-actions">
-                  <button type="button" className="button button--ghost button--small" onClick={() => setEditing(entry)} aria-label={`Edit ${entry.name ?? sceneName(entry.scene_id)}`}>
+                  <button type="button" className="button button--ghost button--small" onClick={() => setEditing(entry)} aria-label={`Edit ${entry.name ?? sceneName(entry.scene_id)}`} {...may.button('programme.updateSchedule')}>
                     Edit
                   </button>
-                  <button type="button" className="button button--ghost button--small" onClick={() => setDeleting(entry)} aria-label={`Delete ${entry.name ?? sceneName(entry.scene_id)}`}>
+                  <button type="button" className="button button--ghost button--small" onClick={() => setDeleting(entry)} aria-label={`Delete ${entry.name ?? sceneName(entry.scene_id)}`} {...may.button('programme.deleteSchedule')}>
                     Delete
                   </button>
                 </td>

@@ -9,6 +9,7 @@ import { useAtomValue } from 'jotai';
 import type { ScreenPresence } from '../../../../src/shared/events.ts';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { DataView } from '../../../components/DataView.tsx';
 import { itemsOf } from '../live/live.ts';
 import { scenesAtom } from '../scenes/scenes.live.ts';
@@ -67,6 +68,7 @@ export default function ScreensTab() {
   // Walls and kiosks first (they are what an operator watches), online before offline.
   const rank = (s: ScreenPresence) => (s.online ? 0 : 2) + (s.kind === 'wall' || s.kind === 'kiosk' ? 0 : 1);
   const sorted = [...screens].sort((a, b) => rank(a) - rank(b));
+  const may = useMay();
 
   return (
     <>
@@ -78,7 +80,7 @@ export default function ScreensTab() {
           <span className="panel__hint">
             <strong>{online.filter((s) => s.kind === 'wall' || s.kind === 'kiosk').length}</strong> walls and kiosks online
           </span>
-          <button type="button" className="button button--ghost button--small" onClick={() => void command('reload')}>
+          <button type="button" className="button button--ghost button--small" onClick={() => void command('reload')} {...may.button('screen.command')}>
             Reload all screens
           </button>
         </div>
@@ -117,6 +119,7 @@ export default function ScreensTab() {
                         className="control"
                         aria-label={`Group of ${screen.name ?? 'screen'}`}
                         value={placementOf(programme, screen.device)?.group_id ?? screen.group_id ?? ''}
+                        {...may.button('programme.assign')}
                         onChange={(e) => void place(screen, { group_id: e.target.value ? Number(e.target.value) : null })}
                       >
                         <option value="">No group</option>
@@ -132,6 +135,7 @@ export default function ScreensTab() {
                         onChange={(id) => void place(screen, { scene_id: id })}
                         label={`Own scene of ${screen.name ?? 'screen'}`}
                         none="No scene of its own"
+                        {...may.button('programme.assign')}
                       />
                     </div>
                   )}
@@ -156,10 +160,10 @@ export default function ScreensTab() {
                 <div className="row-actions">
                   {player && screen.online && (
                     <>
-                      <button type="button" className="button button--ghost button--small" onClick={() => void command('identify', screen)} aria-label={`Identify ${screen.name ?? 'screen'}`}>
+                      <button type="button" className="button button--ghost button--small" onClick={() => void command('identify', screen)} aria-label={`Identify ${screen.name ?? 'screen'}`} {...may.button('screen.command')}>
                         Identify
                       </button>
-                      <button type="button" className="button button--ghost button--small" onClick={() => void command('reload', screen)} aria-label={`Reload ${screen.name ?? 'screen'}`}>
+                      <button type="button" className="button button--ghost button--small" onClick={() => void command('reload', screen)} aria-label={`Reload ${screen.name ?? 'screen'}`} {...may.button('screen.command')}>
                         Reload
                       </button>
                     </>

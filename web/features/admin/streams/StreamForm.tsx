@@ -7,6 +7,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { StreamCreate, StreamUpdate, type StreamDto } from '../../../../src/shared/api/index.ts';
 import { CATEGORIES, QUALITIES, type Category, type Quality } from '../../../../src/shared/constants.ts';
 import { ErrorBox, Options } from '../../../components/FormParts.tsx';
+import { useMay } from '../access.ts';
 
 export interface StreamValues {
   name: string;

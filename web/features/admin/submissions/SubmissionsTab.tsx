@@ -16,6 +16,7 @@ import { Player } from '../../../components/Player/Player.tsx';
 import { Modal } from '../../../components/Modal.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { useMay } from '../access.ts';
 import { ErrorBox, Options } from '../../../components/FormParts.tsx';
 import { DataView, ShowMore, Table } from '../../../components/DataView.tsx';
 import { countOf, formFor, numberOf } from '../../../lib/count.ts';
@@ -32,6 +33,7 @@ function Review({ submission, onDone }: { submission: SubmissionDto; onDone: () 
   const [category, setCategory] = useState<Category>(suggestCategory(`${submission.url} ${submission.title ?? ''}`));
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const may = useMay();
 
   async function approve() {
     try {
@@ -79,10 +81,10 @@ function Review({ submission, onDone }: { submission: SubmissionDto; onDone: () 
       </label>
       <ErrorBox error={error} wide />
       <div className="modal__footer span-all">
-        <button type="button" className="button button--ghost" onClick={() => void reject()}>
+        <button type="button" className="button button--ghost" onClick={() => void reject()} {...may.button('submission.reject')}>
           Reject
         </button>
-        <button type="button" className="button" onClick={() => void approve()} disabled={name.trim() === ''}>
+        <button type="button" className="button" onClick={() => void approve()} disabled={name.trim() === ''} {...may.button('submission.approve')}>
           Approve
         </button>
       </div>
@@ -109,6 +111,7 @@ export default function SubmissionsTab() {
   const [rejectingAll, setRejectingAll] = useState(false);
   const [more, setMore] = useState<Listing | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
+  const may = useMay();
   const filter = { ...(q ? { q } : {}), ...(submitter ? { submitted_by: submitter } : {}) };
   const key = `${status}|${q}|${submitter}`;
 
@@ -175,7 +178,7 @@ export default function SubmissionsTab() {
           </select>
         </label>
         {status === 'pending' && listing && listing.total > 0 && (
-          <button type="button" className="button button--ghost button--danger-text" onClick={() => setRejectingAll(true)}>
+          <button type="button" className="button button--ghost button--danger-text" onClick={() => setRejectingAll(true)} {...may.button('submission.rejectMatching')}>
             Reject all {numberOf(listing.total)} shown
           </button>
         )}
@@ -213,7 +216,7 @@ export default function SubmissionsTab() {
                   <td>{formatDateTime(s.created_at)}</td>
                   <td>
                     {status === 'pending' ? (
-                      <button type="button" className="button button--small" onClick={() => setReviewing(s)}>
+                      <button type="button" className="button button--small" onClick={() => setReviewing(s)} {...may.button('submission.approve')}>
                         Review
                       </button>
                     ) : (
