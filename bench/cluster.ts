@@ -1,0 +1,267 @@
+/**
+ * `npm run bench:cluster -- --screens 3000 --adapter both`: issue 22's cluster, measured.
+ *
+ * Per adapter (Redis Streams, then Postgres): a PostgreSQL of its own, three nodes
+ * (`src/server.ts`, TRUST_PROXY, SHUTDOWN_GRACE_SECONDS=20 as in deploy/compose.yaml) and Debian's
+ * nginx running deploy/nginx/nature-wall.conf in front (tests/cluster/nginx-harness.ts). N walls
+ * connect through nginx from loopback addresses 127.0.0.2–254 (its address hash spreads them);
+ * a writer switches the default scene and adds a stream every second, two readers read, all
+ * through nginx. Measured: fan-out of the default-scene switch (PUT start → each wall's receipt)
+ * through the cluster, and for N walls on one node without nginx; then a rolling restart of
+ * the three nodes (SIGTERM, wait for the exit, start again, wait /readyz, wait nginx's
+ * fail_timeout of 10 s, next): per node the longest any wall was without a connection and the
+ * seconds until all were back, REST answers during the roll by status, acknowledged writes lost,
+ * and how many walls the last switch reached. The last line is one JSON object.
+ */
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { FAULT_TOKEN, startOwnedPostgres } from '../tests/faults/support.ts';
+import { startNginx } from '../tests/cluster/nginx-harness.ts';
+import { failed, rest, restLoop, type RestAnswer } from '../tests/cluster/rest-traffic.ts';
+import { openWalls, percentile, sawSceneAt, until, type ClusterWall } from '../tests/cluster/walls.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
+
+const { values } = parseArgs({
+  options: { screens: { type: 'string', default: '3000' }, changes: { type: 'string', default: '20' }, adapter: { type: 'string', default: 'both' } },
+  strict: true,
+});
+const SCREENS = Number(values.screens);
+const CHANGES = Number(values.changes);
+const ADAPTERS = values.adapter === 'both' ? (['redis', 'postgres'] as const) : ([values.adapter] as ('redis' | 'postgres')[]);
+if (!Number.isInteger(SCREENS) || SCREENS < 1 || !Number.isInteger(CHANGES) || CHANGES < 1) throw new Error('--screens and --changes take whole numbers');
+if (!ADAPTERS.every((a) => a === 'redis' || a === 'postgres')) throw new Error('--adapter takes redis, postgres or both');
+const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const GRACE_SECONDS = 20;
+const FAIL_TIMEOUT_MS = 10_000; // deploy/nginx/nature-wall.conf
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (n: number) => Math.round(n * 10) / 10;
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
+function tally(items: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[item] = (counts[item] ?? 0) + 1;
+  return counts;
+}
+
+async function ok(answer: Promise<RestAnswer>): Promise<RestAnswer> {
+  const a = await answer;
+  if (a.status < 200 || a.status > 299) throw new Error(`${a.method} ${a.path}: ${a.status} ${JSON.stringify(a.body)}`);
+  return a;
+}
+
+/** PUT default scene `sceneIds[i % 2]` `count` times, one a second; p50/p99 of PUT start → each wall's receipt. */
+async function fanout(base: string, walls: ClusterWall[], sceneIds: number[], count: number) {
+  const latencies: number[] = [];
+  let missed = 0;
+  for (let i = 0; i < count + 2; i++) {
+    const sceneId = sceneIds[i % 2]!;
+    const start = performance.now();
+    await ok(rest(base, 'PUT', '/api/config/default-scene', { scene_id: sceneId }));
+    await until(() => walls.every((w) => sawSceneAt(w, sceneId, start) !== undefined), 10_000, 'every wall saw the switch').catch(() => undefined);
+    if (i >= 2) {
+      // The first two warm the JIT and pools up.
+      for (const w of walls) {
+        const at = sawSceneAt(w, sceneId, start);
+        if (at === undefined) missed++;
+        else latencies.push(at - start);
+      }
+    }
+    await sleep(Math.max(0, 1000 - (performance.now() - start)));
+  }
+  latencies.sort((a, b) => a - b);
+  return { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(latencies.at(-1) ?? NaN), missed };
+}
+
+async function runAdapter(adapter: 'redis' | 'postgres') {
+  const log = (...parts: unknown[]) => console.error(`[cluster ${adapter} ${SCREENS}]`, ...parts);
+  const pg = await startOwnedPostgres();
+  const env: NodeJS.ProcessEnv = {
+    DATABASE_URL: pg.url,
+    ADMIN_API_TOKEN: FAULT_TOKEN,
+    TRUST_PROXY: 'true',
+    SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    // src/server.ts: REDIS_URL set → the Redis Streams adapter, unset → the Postgres adapter.
+    REDIS_URL: adapter === 'redis' ? REDIS_URL : '',
+    NW_REDIS_STREAM: `nw-bench-cluster-${randomBytes(4).toString('hex')}`,
+  };
+  const nodes: ServerProcess[] = [];
+  const cleanup: (() => Promise<void>)[] = [];
+  let walls: ClusterWall[] = [];
+  try {
+    // ---- one node, no nginx: the reference -----------------------------------------------
+    log('one node, no nginx');
+    const single = await startServerProcess({ env });
+    cleanup.push(() => single.stop());
+    const streamIds: number[] = [];
+    const sceneIds: number[] = [];
+    for (const i of [0, 1]) {
+      const stream = await ok(rest(single.base, 'POST', '/api/streams', { name: `Bench cam ${i}`, url: `https://example.org/bench-cluster-${i}.m3u8`, category: 'ocean' }));
+      streamIds.push((stream.body as { id: number }).id);
+      const scene = await ok(rest(single.base, 'POST', '/api/scenes', { name: `Bench scene ${i}`, selection_algorithm: 'manual', stream_ids: [streamIds[i]] }));
+      sceneIds.push((scene.body as { id: number }).id);
+    }
+    walls = await openWalls(single.base, SCREENS);
+    const oneNode = await fanout(single.base, walls, sceneIds, CHANGES);
+    log('one node fan-out', oneNode);
+    walls.forEach((w) => w.client.close());
+    walls = [];
+    await single.stop();
+    cleanup.pop();
+
+    // ---- three nodes behind nginx --------------------------------------------------------
+    log('three nodes behind nginx');
+    for (let i = 0; i < 3; i++) nodes.push(await startServerProcess({ env, keepDataDir: true }));
+    const nginx = await startNginx(nodes.map((n) => `127.0.0.1:${n.port}`));
+    cleanup.push(() => nginx.stop());
+    const base = nginx.base;
+    walls = await openWalls(base, SCREENS);
+    const screensByNode = async () => {
+      const list = (await rest(base, 'GET', '/api/screens')).body as { id: string; node: string }[];
+      const byId = new Map(list.map((s) => [s.id, s.node]));
+      const counts: Record<string, number> = {};
+      for (const w of walls) {
+        const node = byId.get(w.client.socket.id ?? '') ?? 'unlisted';
+        counts[node] = (counts[node] ?? 0) + 1;
+      }
+      return Object.values(counts).sort((a, b) => b - a);
+    };
+    const spreadBefore = await screensByNode();
+    log('walls per node', spreadBefore);
+    const cluster = await fanout(base, walls, sceneIds, CHANGES);
+    log('cluster fan-out', cluster);
+
+    // ---- the rolling restart, under traffic ----------------------------------------------
+    let tick = 0;
+    let writing = true;
+    const switches: { sceneId: number; answer: RestAnswer }[] = [];
+    const created: RestAnswer[] = [];
+    const writer = (async () => {
+      while (writing) {
+        const start = performance.now();
+        const sceneId = sceneIds[tick % 2]!;
+        const n = tick++;
+        // One switch and one new stream a second, from a different source address each time.
+        const [answer, stream] = await Promise.all([
+          rest(base, 'PUT', '/api/config/default-scene', { scene_id: sceneId }, `127.0.0.${2 + (n % 253)}`),
+          rest(base, 'POST', '/api/streams', { name: `Roll write ${n}`, url: `https://example.org/roll-${n}.m3u8`, category: 'nature' }, `127.0.0.${2 + ((n + 97) % 253)}`),
+        ]);
+        switches.push({ sceneId, answer });
+        created.push(stream);
+        await sleep(Math.max(0, 1000 - (performance.now() - start)));
+      }
+    })();
+    const readers = [0, 1].map((k) =>
+      restLoop(base, 50, (n) => ({ method: 'GET', path: (n + k) % 2 === 0 ? '/api/config/default-scene' : `/api/scenes/${sceneIds[0]}/streams` }), k * 131),
+    );
+
+    await sleep(2_000);
+    const rollStart = performance.now();
+    const restarts: {
+      node: number;
+      longest_without_connection_s: number;
+      longest_until_resynced_s: number;
+      all_back_s: number;
+      walls_moved: number;
+      exit_s: number;
+      failed_attempts: number;
+      failure_reasons: Record<string, number>;
+    }[] = [];
+    let errorLogSeen = 0;
+    for (let i = 0; i < nodes.length; i++) {
+      const old = nodes[i]!;
+      log(`restarting node ${i + 1}`);
+      const stoppedAt = performance.now();
+      const attemptsBefore = walls.map((w) => w.errors.length);
+      await old.stop();
+      const exitedAt = performance.now();
+      nodes[i] = await startServerProcess({ env, dataDir: old.dataDir, port: old.port });
+      // The moved walls are back once none has a gap open; nginx sends this node new connections again after fail_timeout.
+      await until(() => walls.every((w) => w.back), 60_000, 'every wall back').catch((e: unknown) => log(String(e)));
+      const gaps = walls.flatMap((w) => w.gaps.filter((g) => g.from >= stoppedAt));
+      restarts.push({
+        node: i + 1,
+        exit_s: seconds(exitedAt - stoppedAt),
+        walls_moved: new Set(walls.filter((w) => w.gaps.some((g) => g.from >= stoppedAt))).size,
+        longest_without_connection_s: seconds(Math.max(0, ...gaps.map((g) => g.connected - g.from))),
+        longest_until_resynced_s: seconds(Math.max(0, ...gaps.map((g) => g.to - g.from))),
+        all_back_s: seconds(Math.max(0, ...gaps.map((g) => g.to)) - stoppedAt),
+        failed_attempts: walls.reduce((sum, w, k) => sum + w.errors.length - attemptsBefore[k]!, 0),
+        failure_reasons: tally(walls.flatMap((w, k) => w.errors.slice(attemptsBefore[k]))),
+      });
+      // nginx's view of the same minutes, its messages counted by kind.
+      const errorLog = (await nginx.errorLog()).split('\n').filter(Boolean);
+      log('nginx error log', tally(errorLog.slice(errorLogSeen).map((line) => line.replace(/^.*?\[(\w+)\] \d+#\d+: \*?\d* ?/, '$1 ').replace(/,.*$/, ''))));
+      errorLogSeen = errorLog.length;
+      log(restarts.at(-1));
+      await sleep(FAIL_TIMEOUT_MS + 1_000);
+    }
+    const rollEnd = performance.now();
+    writing = false;
+    await writer;
+    await Promise.all(readers.map((r) => r.stop()));
+
+    // ---- what the roll cost --------------------------------------------------------------
+    const during = [...switches.map((s) => s.answer), ...created, ...readers.flatMap((r) => r.answers)].filter((a) => a.startedAt >= rollStart && a.startedAt <= rollEnd);
+    const byStatus: Record<string, number> = {};
+    for (const a of during) byStatus[String(a.status)] = (byStatus[String(a.status)] ?? 0) + 1;
+    for (const line of failed(during).slice(0, 10)) log('failed:', line);
+
+    // Acknowledged writes: every created stream is there, and the default scene is the last acknowledged switch.
+    const acknowledged = created.filter((a) => a.status === 201).map((a) => (a.body as { id: number }).id);
+    let lost = 0;
+    for (const id of acknowledged) if ((await rest(base, 'GET', `/api/streams/${id}`)).status !== 200) lost++;
+    const lastSwitch = switches.filter((s) => s.answer.status === 200).at(-1);
+    const current = (await ok(rest(base, 'GET', '/api/config/default-scene'))).body as { scene_id: number };
+    if (lastSwitch && current.scene_id !== lastSwitch.sceneId) lost++;
+
+    // The final switch reaches every wall (a generous bound; counted, not assumed).
+    const finalScene = sceneIds.find((id) => id !== current.scene_id)!;
+    const finalStart = performance.now();
+    await ok(rest(base, 'PUT', '/api/config/default-scene', { scene_id: finalScene }));
+    await until(() => walls.every((w) => sawSceneAt(w, finalScene, finalStart) !== undefined), 15_000, 'the final switch everywhere').catch(() => undefined);
+    const reached = walls.filter((w) => sawSceneAt(w, finalScene, finalStart) !== undefined).length;
+    const spreadAfter = await screensByNode();
+
+    return {
+      fanout_cluster: cluster,
+      fanout_one_node_no_nginx: oneNode,
+      walls_per_node_before: spreadBefore,
+      walls_per_node_after_roll: spreadAfter,
+      restarts,
+      roll_seconds: seconds(rollEnd - rollStart),
+      rest_during_roll_by_status: byStatus,
+      rest_5xx_during_roll: during.filter((a) => a.status >= 500).length,
+      rest_unanswered_during_roll: during.filter((a) => a.status === 0).length,
+      writes_acknowledged: acknowledged.length + switches.filter((s) => s.answer.status === 200).length,
+      acknowledged_writes_lost: lost,
+      final_change_reached: `${reached}/${SCREENS}`,
+    };
+  } finally {
+    walls.forEach((w) => w.client.close());
+    for (const step of cleanup.reverse()) await step().catch(() => undefined);
+    await Promise.all(nodes.map((n) => n.stop().catch(() => undefined)));
+    // Kept across each node's restarts (keepDataDir), so removed here.
+    for (const n of nodes) await rm(n.dataDir, { recursive: true, force: true });
+    await pg.destroy();
+  }
+}
+
+const results: Record<string, unknown> = {};
+for (const adapter of ADAPTERS) {
+  results[adapter] = await runAdapter(adapter);
+  console.error(`[cluster ${adapter} ${SCREENS}]`, JSON.stringify(results[adapter]));
+}
+console.log(
+  JSON.stringify({
+    benchmark: 'cluster',
+    screens: SCREENS,
+    changes: CHANGES,
+    ...results,
+    goals: { rest_5xx_during_roll: 0, acknowledged_writes_lost: 0, final_change_reached: `${SCREENS}/${SCREENS}`, all_back_s: '<= 5' },
+  }),
+);
+process.exit(0);

@@ -1,0 +1,123 @@
+/**
+ * Debian's nginx in front of test nodes, with the shipped deploy/nginx/nature-wall.conf: only
+ * the upstream addresses (`appN:3000`) and `listen 80` are replaced, every other line runs as
+ * shipped. The file is included from a minimal nginx.conf whose pid, logs and temp folders live
+ * in a throw-away prefix folder, so nothing of the machine's own nginx is touched.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../src/free-port.ts';
+
+const SHIPPED = path.resolve(import.meta.dirname, '../../deploy/nginx/nature-wall.conf');
+
+/** Debian's nginx (apt-get install nginx; .ci/run does it on a fresh machine), else one on PATH. */
+export function nginxBinary(): string {
+  if (existsSync('/usr/sbin/nginx')) return '/usr/sbin/nginx';
+  const found = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' }).stdout.trim();
+  if (!found) throw new Error('nginx not found: install it (apt-get install -y nginx), as .ci/run does');
+  return found;
+}
+
+/**
+ * The shipped file with `server appN:3000 …;` pointing at `nodes[N-1]` (a `host:port`) —
+ * upstream servers with no node given are removed — and `listen 80;` replaced by `listen`.
+ * Throws when the file no longer has those lines, so a changed file cannot pass untested.
+ */
+export function renderShippedConf(shipped: string, nodes: readonly string[], listen: string): string {
+  const servers = [...shipped.matchAll(/^\s*server app(\d+):3000\b.*$/gm)];
+  if (servers.length < nodes.length) throw new Error(`the shipped conf has ${servers.length} upstream servers, ${nodes.length} nodes given`);
+  if (nodes.length === 0) throw new Error('at least one node is needed');
+  if (!/^\s*listen 80;/m.test(shipped)) throw new Error('the shipped conf has no `listen 80;` line');
+  return shipped
+    .replace(/^(\s*server )app(\d+):3000\b(.*)$\n?/gm, (_line, head: string, n: string, tail: string) => {
+      const node = nodes[Number(n) - 1];
+      return node === undefined ? '' : `${head}${node}${tail}\n`;
+    })
+    .replace(/^(\s*)listen 80;/m, `$1listen ${listen};`);
+}
+
+export interface Nginx {
+  /** http://127.0.0.1:<port>, the one address clients use. */
+  base: string;
+  port: number;
+  /** The rendered copy of the shipped file (for a failure message). */
+  rendered: string;
+  /** Its access log so far: `remote_addr "request" status upstream_addr upstream_status`. */
+  accessLog(): Promise<string>;
+  errorLog(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Starts nginx (master in the foreground, a child of this process) and waits for /nginx-health. */
+export async function startNginx(nodes: readonly string[], options: { workers?: number | 'auto' } = {}): Promise<Nginx> {
+  const binary = nginxBinary();
+  const prefix = await mkdtemp(path.join(os.tmpdir(), 'nw-nginx-'));
+  await chmod(prefix, 0o755);
+  const port = await freePort();
+  const rendered = renderShippedConf(await readFile(SHIPPED, 'utf8'), nodes, `127.0.0.1:${port}`);
+  const site = path.join(prefix, 'nature-wall.conf');
+  await writeFile(site, rendered);
+  const at = (name: string) => path.join(prefix, name);
+  const main = [
+    // As root nginx would hand its workers to `nobody`, who cannot write into the prefix folder.
+    process.getuid?.() === 0 ? 'user root;' : '',
+    `worker_processes ${options.workers ?? 1};`,
+    `pid ${at('nginx.pid')};`,
+    `error_log ${at('error.log')} warn;`,
+    'events { worker_connections 8192; }',
+    'http {',
+    `  log_format cluster '$remote_addr "$request" $status $upstream_addr $upstream_status';`,
+    `  access_log ${at('access.log')} cluster;`,
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${at(kind)};`),
+    `  include ${site};`,
+    '}',
+    '',
+  ].join('\n');
+  const conf = at('nginx.conf');
+  await writeFile(conf, main);
+  // -e: Debian's build would otherwise open /var/log/nginx/error.log before reading the conf.
+  const args = ['-p', prefix, '-e', at('error.log'), '-c', conf];
+
+  const test = spawnSync(binary, [...args, '-t'], { encoding: 'utf8' });
+  if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}${test.stdout}\n--- rendered conf ---\n${rendered}`);
+
+  const child: ChildProcess = spawn(binary, [...args, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Never left behind by a test process that ends abruptly.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const errorLog = () => readFile(at('error.log'), 'utf8').catch(() => '');
+
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  while (!(await fetch(`${base}/nginx-health`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`nginx did not start (exit ${child.exitCode}):\n${stderr}\n${await errorLog()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+
+  return {
+    base,
+    port,
+    rendered,
+    accessLog: () => readFile(at('access.log'), 'utf8').catch(() => ''),
+    errorLog,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM'); // fast shutdown: open connections are closed
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      process.off('exit', killOnExit);
+      await rm(prefix, { recursive: true, force: true });
+    },
+  };
+}
