@@ -3,6 +3,7 @@
  * connection-state recovery where the adapter supports it, and the origin check.
  */
 import type http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { Server, type Socket } from 'socket.io';
 import type { DomainChange } from '../domain/changes.ts';
 import { isAllowedOrigin } from '../http/origin.ts';
@@ -67,7 +68,7 @@ export type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, Inter
 const MAX_MESSAGE_BYTES = 16 * 1024;
 
 export function createIoServer(server: http.Server, options: { adapter?: AdapterSetup | undefined; allowedOrigins: readonly string[] }): HubServer {
-  return new Server(server, {
+  const io: HubServer = new Server(server, {
     serveClient: false,
     maxHttpBufferSize: MAX_MESSAGE_BYTES,
     ...(options.adapter ? { adapter: options.adapter.factory } : {}),
@@ -78,4 +79,28 @@ export function createIoServer(server: http.Server, options: { adapter?: Adapter
       callback(null, origin === undefined || isAllowedOrigin(origin, req.headers.host, options.allowedOrigins));
     },
   });
+  releaseUpgradeRequests(io);
+  return io;
+}
+
+type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/**
+ * Engine.IO (6.6) wraps every WebSocket upgrade in a stand-in response for its middlewares and
+ * hangs a `close` listener on the TCP socket that holds it — and the upgrade request with it
+ * (every header, raw and parsed) — for as long as the screen stays connected: about a kilobyte
+ * per idle screen, more with a browser's headers. Our engine middleware (drain's) never listens
+ * for that `close`, so the listener goes once the upgrade is handled; `socket.handshake` keeps
+ * the headers registration reads.
+ */
+function releaseUpgradeRequests(io: HubServer): void {
+  const engine = io.engine as unknown as { handleUpgrade: UpgradeHandler };
+  const handleUpgrade = engine.handleUpgrade.bind(engine);
+  engine.handleUpgrade = (req, socket, head) => {
+    const before = socket.rawListeners('close').length;
+    handleUpgrade(req, socket, head);
+    // The stand-in's listener is the first one added (in its constructor, before anything else runs).
+    const added = socket.rawListeners('close')[before];
+    if (added) socket.removeListener('close', added as (...args: unknown[]) => void);
+  };
 }

@@ -6,19 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { WeatherAnswerDto } from '../../src/shared/api/index.ts';
 import { isValidCoordinates } from '../../src/shared/streams/location.ts';
-import { call } from '../lib/api.ts';
-
-const TTL_MS = 300_000;
-const cache = new Map<string, { at: number; answer: Promise<WeatherAnswerDto | null> }>();
-
-function weatherAt(lat: number, lon: number): Promise<WeatherAnswerDto | null> {
-  const key = `${lat.toFixed(2)},${lon.toFixed(2)}`;
-  const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < TTL_MS) return hit.answer;
-  const answer = call('weather.current', { query: { lat, lon } }).catch(() => null);
-  cache.set(key, { at: Date.now(), answer });
-  return answer;
-}
+import { TTL_MS, weatherAt } from './weather-cache.ts';
 
 export function Weather({ latitude, longitude, className = 'weather' }: { latitude: number | null; longitude: number | null; className?: string }) {
   const [answer, setAnswer] = useState<WeatherAnswerDto | null>(null);
