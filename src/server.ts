@@ -160,7 +160,9 @@ async function main(): Promise<void> {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
+    // A deep accept queue: in a rolling deploy a node takes a stopping node's share of screens
+    // within a few seconds, and connections the kernel cannot queue time out at the proxy.
+    server.listen({ port: config.port, host: config.host, backlog: 4096 }, () => resolve());
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
