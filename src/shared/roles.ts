@@ -7,10 +7,10 @@ export const ROLES = ['viewer', 'operator', 'curator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const ROLE_INFO: Record<Role, { label: string; does: string }> = {
-  viewer: { label: 'Viewer', does: 'Reads the console: streams, scenes, screens, activity and alerts; changes nothing' },
-  operator: { label: 'Operator', does: 'Also switches the default scene, runs takeovers, schedules and screen groups, reloads and identifies screens, tunes alert rules' },
-  curator: { label: 'Curator', does: 'Also edits streams and scenes, reviews submissions, runs discovery and quality analysis' },
-  admin: { label: 'Admin', does: 'Also manages accounts, API tokens, alert destinations and the database check' },
+  viewer: { label: 'Viewer', does: 'Reading the console — streams, scenes, screens, activity and alerts — without changing anything' },
+  operator: { label: 'Operator', does: 'What a viewer may, plus switching the default scene, takeovers, schedules and screen groups, reloading and identifying screens, and tuning alert rules' },
+  curator: { label: 'Curator', does: 'What an operator may, plus editing streams and scenes, reviewing submissions, running discovery and quality analysis' },
+  admin: { label: 'Admin', does: 'What a curator may, plus the team, API tokens, alert destinations and the database check' },
 };
 
 export function isRole(value: unknown): value is Role {

@@ -64,8 +64,8 @@ export function WelcomePage() {
           {info && (
             <p className="login__hint">
               {info.purpose === 'invite' ? 'You are invited to run Nature Wall as ' : 'You run Nature Wall as '}
-              <strong>{ROLE_INFO[info.role].label.toLowerCase()}</strong>: {ROLE_INFO[info.role].does.charAt(0).toLowerCase() + ROLE_INFO[info.role].does.slice(1)}. Choose a password of at least{' '}
-              {MIN_PASSWORD_LENGTH} characters.
+              <strong>{ROLE_INFO[info.role].label.toLowerCase()}</strong>: {ROLE_INFO[info.role].does.charAt(0).toLowerCase() + ROLE_INFO[info.role].does.slice(1)}. Choose a
+              password of at least {MIN_PASSWORD_LENGTH} characters.
             </p>
           )}
           <input type="text" name="username" autoComplete="username" value={info?.username ?? ''} readOnly hidden />

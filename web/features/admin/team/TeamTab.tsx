@@ -111,7 +111,7 @@ export default function TeamTab() {
     <section className="panel" aria-labelledby="team-title">
       <div className="panel__header">
         <h2 id="team-title">Team</h2>
-        <p className="panel__hint">Who runs the walls, and what each may do. Each role can do everything the one before it can.</p>
+        <p className="panel__hint">Who runs the walls, and what each role may do.</p>
       </div>
       <ul className="team-roles" aria-label="Roles">
         {ROLES.map((r) => (
@@ -178,27 +178,29 @@ export default function TeamTab() {
                       )}
                     </td>
                     <td>{account.last_login_at ? formatDateTime(account.last_login_at) : 'Never'}</td>
-                    <td className="team-actions">
-                      {account.status === 'disabled' ? (
-                        <button type="button" className="button button--ghost button--small" onClick={() => void update(account, { disabled: false }, `${account.username} can sign in again`)}>
-                          Enable
-                        </button>
-                      ) : (
-                        <>
-                          <button type="button" className="button button--ghost button--small" onClick={() => void newLink(account)}>
-                            {account.status === 'invited' ? 'New invitation link' : 'Reset password'}
+                    <td>
+                      <div className="team-actions">
+                        {account.status === 'disabled' ? (
+                          <button type="button" className="button button--ghost button--small" onClick={() => void update(account, { disabled: false }, `${account.username} can sign in again`)}>
+                            Enable
                           </button>
-                          <button
-                            type="button"
-                            className="button button--ghost button--small"
-                            disabled={self}
-                            title={self ? 'You cannot disable your own account' : undefined}
-                            onClick={() => setDisabling(account)}
-                          >
-                            Disable
-                          </button>
-                        </>
-                      )}
+                        ) : (
+                          <>
+                            <button type="button" className="button button--ghost button--small" onClick={() => void newLink(account)}>
+                              {account.status === 'invited' ? 'New invitation link' : 'Reset password'}
+                            </button>
+                            <button
+                              type="button"
+                              className="button button--ghost button--small"
+                              disabled={self}
+                              title={self ? 'You cannot disable your own account' : undefined}
+                              onClick={() => setDisabling(account)}
+                            >
+                              Disable
+                            </button>
+                          </>
+                        )}
+                      </div>
                     </td>
                   </tr>
                 );
