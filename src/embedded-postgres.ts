@@ -61,9 +61,38 @@ class OrderedEmbeddedPostgres extends EmbeddedPostgres {
     return (this as unknown as { process?: ChildProcess }).process;
   }
 
+  /** Told what sessions were still open when the cluster had to stop (set by startEmbeddedPostgres). */
+  onSessionsLeft: (sessions: unknown[]) => void = () => undefined;
+
+  /**
+   * Our pools have ended, but a backend exits a moment after its client said goodbye: a fast
+   * shutdown in that moment terminates it (a `FATAL: terminating connection` line for a session
+   * that was closing anyway). Wait, briefly, until no other session is left.
+   */
+  async #sessionsGone(withinMs: number): Promise<void> {
+    const client = this.getPgClient('postgres', '127.0.0.1');
+    const deadline = Date.now() + withinMs;
+    const watch = (async () => {
+      await client.connect();
+      for (;;) {
+        const { rows } = await client.query(
+          "select application_name, state, left(query, 80) as query from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()",
+        );
+        if (rows.length === 0) return;
+        if (Date.now() > deadline) return this.onSessionsLeft(rows);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    // A database that does not answer (dead, hung) must not hold the stop up.
+    const giveUp = new Promise<void>((resolve) => setTimeout(resolve, withinMs + 1_000).unref());
+    await Promise.race([watch.catch(() => undefined), giveUp]);
+    await client.end().catch(() => undefined);
+  }
+
   override stop(): Promise<void> {
     this.#stopping ??= (async () => {
       await this.beforeStop().catch(() => undefined);
+      await this.#sessionsGone(2_000);
       const child = this.child;
       // A process that already died (mid-restart) will never emit 'exit' again: nothing to stop.
       if (child && (child.exitCode !== null || child.signalCode !== null)) (this as unknown as { process?: ChildProcess }).process = undefined;
@@ -189,6 +218,7 @@ export async function startEmbeddedPostgres(options: {
   });
 
   if (options.ownProcessGroup) detachChildren(pg);
+  pg.onSessionsLeft = (sessions) => log.warn({ sessions }, 'sessions still open when the embedded database stopped');
 
   const fail = (what: string, error: unknown): Error =>
     new Error(
