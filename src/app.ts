@@ -19,6 +19,7 @@ import { authRouter, type AuthRouteDeps } from './modules/auth/auth.routes.ts';
 import { accessGuard } from './modules/auth/guard.ts';
 import { resolveActor, type Credentials } from './modules/auth/identity.ts';
 import { assertEveryRouteDeclared, SOCKET_POLICY } from './modules/auth/policy.ts';
+import { denial } from './shared/roles.ts';
 import { errorHandler, HttpError, notFound } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
 import { readBuildId, webApp } from './http/web.ts';
@@ -61,7 +62,6 @@ import { alertPushes } from './modules/alerts/alerts.changes.ts';
 import { createAlertJobs, DEFAULT_ALERT_SETTINGS, type AlertJobs, type AlertSettings } from './modules/alerts/alerts.jobs.ts';
 import { alertsRouter, type AlertRouteDeps } from './modules/alerts/alerts.routes.ts';
 import { openIncidents } from './modules/alerts/alerts.presenter.ts';
-import { refusal, roleAtLeast } from './shared/roles.ts';
 import { teamRouter, type TeamRouteDeps } from './modules/auth/team.routes.ts';
 import { activityRouter } from './modules/activity/activity.routes.ts';
 import { activityJournal } from './modules/activity/activity.service.ts';
@@ -397,9 +397,8 @@ export function createApp(deps: AppDeps): NatureWall {
             cookie: handshake.headers.cookie,
             authorization: handshake.headers.authorization ?? (typeof handshake.auth.token === 'string' ? `Bearer ${handshake.auth.token}` : undefined),
           });
-          if (!actor) return { ok: false, error: 'Authentication required' };
-          if (!roleAtLeast(actor.role, needed)) return { ok: false, error: refusal(needed, actor.role) };
-          return { ok: true, sessionHash: actor.sessionHash, accountId: actor.userId };
+          const denied = denial(needed, actor?.role ?? null);
+          return denied ? { ok: false, error: denied.error } : { ok: true, sessionHash: actor?.sessionHash, accountId: actor?.userId };
         },
       });
       bus.relayTo(hub.publisher);

@@ -24,6 +24,17 @@ export function roleAtLeast(role: Role, needed: Role): boolean {
 
 const article = (role: Role) => (role === 'admin' || role === 'operator' ? 'an' : 'a');
 
+/**
+ * Why someone with `role` (null: nobody signed in) may not do what needs `needed` — 401 for
+ * nobody, 403 naming the role for a role below it — or null when they may. The access guard,
+ * the socket policy and the console's disabled controls all ask here.
+ */
+export function denial(needed: 'public' | Role, role: Role | null): { status: 401 | 403; error: string } | null {
+  if (needed === 'public') return null;
+  if (!role) return { status: 401, error: 'Authentication required' };
+  return roleAtLeast(role, needed) ? null : { status: 403, error: refusal(needed, role) };
+}
+
 /** The sentence a refusal answers with (a 403, a disabled button's hover). */
 export function refusal(needed: Role, role?: Role): string {
   const base = `This needs the ${needed} role${needed === 'admin' ? '' : ' or higher'}`;

@@ -184,11 +184,16 @@ export function createAlertJobs(deps: AlertJobsDeps): AlertJobs {
     }
   }
 
-  /** Files the message for every enabled destination (the jobs are queued after commit). */
-  async function fileMessages(tx: EntityManager, changes: Changes, message: AlertMessage, filed: AlertDelivery[]): Promise<void> {
-    for (const destination of await tx.find(AlertDestination, { enabled: true }, { orderBy: { id: 'asc' } })) {
-      filed.push(fileDelivery(tx, changes, destination, message));
-    }
+  /**
+   * Files messages for every enabled destination (the jobs are queued after commit): one per
+   * transaction, which reads the destinations once, when its first message is filed.
+   */
+  function messageFiler(tx: EntityManager, changes: Changes, filed: AlertDelivery[]): (message: AlertMessage) => Promise<void> {
+    let destinations: Promise<AlertDestination[]> | undefined;
+    return async (message) => {
+      destinations ??= tx.find(AlertDestination, { enabled: true }, { orderBy: { id: 'asc' } });
+      for (const destination of await destinations) filed.push(fileDelivery(tx, changes, destination, message));
+    };
   }
 
   // ---- what the rules watch -------------------------------------------------------------------
@@ -293,6 +298,7 @@ export function createAlertJobs(deps: AlertJobsDeps): AlertJobs {
     await runCommand(orm.em.fork(), deps.commands, ACTOR, async (tx, changes) => {
       const [lock] = await tx.execute<{ locked: boolean }[]>(`select pg_try_advisory_xact_lock(${ALERTS_LOCK}) as locked`);
       if (!lock?.locked) return; // another node is stepping them right now
+      const fileMessage = messageFiler(tx, changes, filed);
       const byRule = new Map(enabled.map((r) => [r.id, r]));
       const holding = new Map(conditions.map((c) => [keyOf(c.rule.id, c.subject), c]));
       const live = await tx.find(AlertIncident, { phase: { $ne: 'resolved' } });
@@ -318,7 +324,7 @@ export function createAlertJobs(deps: AlertJobsDeps): AlertJobs {
           continue;
         }
         applyClock(incident, step.next);
-        if (step.send) await fileMessages(tx, changes, messageOf(incident, step.send, at), filed);
+        if (step.send) await fileMessage(messageOf(incident, step.send, at));
       }
       for (const condition of holding.values()) {
         const rule = condition.rule;
@@ -336,7 +342,7 @@ export function createAlertJobs(deps: AlertJobsDeps): AlertJobs {
         applyClock(incident, step.next);
         await tx.flush(); // its id goes into the message
         changes.push({ type: 'incident.changed', incidentId: incident.id, transient: true });
-        if (step.send) await fileMessages(tx, changes, messageOf(incident, step.send, at), filed);
+        if (step.send) await fileMessage(messageOf(incident, step.send, at));
       }
       await tx.flush();
     });
@@ -415,7 +421,7 @@ export function createAlertJobs(deps: AlertJobsDeps): AlertJobs {
         const delivery = fileDelivery(tx, changes, destination, { ...messageOf(incident, 'fired', ended.fired!), resolved_at: null });
         Object.assign(delivery, { state: attempt.ok ? 'sent' : 'failed', attempts, statusCode: attempt.statusCode, answer: `${attempt.answer} (sent directly while the database was away)`, finishedAt: new Date(ended.fired!) });
       }
-      await fileMessages(tx, changes, messageOf(incident, 'recovered', at), filed);
+      await messageFiler(tx, changes, filed)(messageOf(incident, 'recovered', at));
       await tx.flush();
     });
     await queueJobs(filed);

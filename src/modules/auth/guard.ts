@@ -11,7 +11,7 @@ import type { AppState } from '../../http/context.ts';
 import { HttpError } from '../../http/errors.ts';
 import { isAllowedOrigin } from '../../http/origin.ts';
 import { endpointOf } from '../../http/route.ts';
-import { refusal, roleAtLeast } from '../../shared/roles.ts';
+import { denial } from '../../shared/roles.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -27,11 +27,8 @@ export function accessGuard(router: Router<AppState>, allowedOrigins: readonly s
         throw new HttpError(403, 'Cross-site request refused');
       }
     }
-    if (access !== 'public') {
-      const actor = await ctx.state.actor();
-      if (!actor) throw new HttpError(401, 'Authentication required');
-      if (!roleAtLeast(actor.role, access)) throw new HttpError(403, refusal(access, actor.role));
-    }
+    const denied = access === 'public' ? null : denial(access, (await ctx.state.actor())?.role ?? null);
+    if (denied) throw new HttpError(denied.status, denied.error);
     await next();
   };
 }

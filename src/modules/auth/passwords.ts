@@ -13,7 +13,7 @@ export const PASSWORD_PARAMS = {
   parallelism: 1,
 };
 
-export const MIN_PASSWORD_LENGTH = 12;
+export { MIN_PASSWORD_LENGTH } from '../../shared/api/auth.ts';
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, PASSWORD_PARAMS);

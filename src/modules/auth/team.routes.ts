@@ -3,7 +3,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { CommandDeps } from '../../domain/command.ts';
 import { runCommand } from '../../domain/command.ts';
 import { runAs } from '../../http/command.ts';
-import type { AppState } from '../../http/context.ts';
+import type { AppContext, AppState } from '../../http/context.ts';
 import { spend, tooManyRequests } from '../../http/rate-limit.ts';
 import { mount } from '../../http/route.ts';
 import { teamEndpoints as api, type AccountDto, type IssuedLinkDto } from '../../shared/api/index.ts';
@@ -52,7 +52,7 @@ export function teamRouter(deps: TeamRouteDeps): Router<AppState> {
     const { user, endedSessions } = await runAs(ctx, deps.commands, (tx, changes) => updateAccount(tx, changes, body, { userId: actor?.userId }));
     for (const hash of endedSessions) deps.onSessionEnded(hash);
     deps.onAccountChanged?.(user.id);
-    const [account] = (await listAccounts(ctx.state.em)).filter((a) => a.user.id === user.id);
+    const [account] = await listAccounts(ctx.state.em, user.id);
     return presentAccount(account ?? { user, pending: null });
   });
 
@@ -63,7 +63,7 @@ export function teamRouter(deps: TeamRouteDeps): Router<AppState> {
     return presentLink(link, user.passwordHash === null ? 'invite' : 'reset');
   });
 
-  const limited = async (ctx: Parameters<Parameters<ReturnType<typeof mount>>[0]>[0]) => {
+  const limited = async (ctx: AppContext) => {
     const over = await spend(deps.linkLimit, ctx.ip || 'unknown');
     if (over) throw tooManyRequests(ctx, over, 'Too many attempts with one-time links; try again later');
   };

@@ -8,6 +8,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
 import { conflict, invalid, notFound } from '../../domain/errors.ts';
+import { LINK_REFUSALS } from '../../shared/api/team.ts';
 import type { Role } from '../../shared/roles.ts';
 import { AccountLink, AdminSession, AdminUser } from './auth.entity.ts';
 import { checkPassword, checkUsername, normalizeUsername } from './admins.service.ts';
@@ -30,9 +31,10 @@ export interface Account {
   pending: { purpose: LinkPurpose; expiresAt: Date } | null;
 }
 
-export async function listAccounts(em: EntityManager, now = new Date()): Promise<Account[]> {
-  const users = await em.find(AdminUser, {}, { orderBy: { username: 'asc' } });
-  const links = await em.find(AccountLink, { usedAt: null, expiresAt: { $gt: now } }, { orderBy: { id: 'desc' } });
+/** Every account (or only the one with id `only`), with the link that waits for it. */
+export async function listAccounts(em: EntityManager, only?: number, now = new Date()): Promise<Account[]> {
+  const users = await em.find(AdminUser, only === undefined ? {} : { id: only }, { orderBy: { username: 'asc' } });
+  const links = await em.find(AccountLink, { usedAt: null, expiresAt: { $gt: now }, ...(only === undefined ? {} : { user: only }) }, { orderBy: { id: 'desc' } });
   const pending = new Map<number, Account['pending']>();
   for (const link of links) if (!pending.has(link.user.id)) pending.set(link.user.id, { purpose: link.purpose, expiresAt: link.expiresAt });
   return users.map((user) => ({ user, pending: pending.get(user.id) ?? null }));
@@ -119,14 +121,6 @@ export async function issueResetLink(tx: EntityManager, changes: Changes, id: nu
   changes.push({ type: 'account.link-issued', accountId: user.id, name: user.username, purpose });
   return { user, link };
 }
-
-/** Why a link cannot be used, in words for the person holding it. */
-const LINK_REFUSALS = {
-  unknown: 'This link is not valid: check that it was copied whole, or ask an admin for a new one',
-  used: 'This link has already been used: sign in, or ask an admin for a new one',
-  expired: 'This link has expired: ask an admin for a new one',
-  disabled: 'This account is disabled: ask an admin',
-} as const;
 
 async function usableLink(em: EntityManager, token: string, now: Date): Promise<AccountLink> {
   const link = await em.findOne(AccountLink, { tokenHash: sha256(token) }, { populate: ['user'] });

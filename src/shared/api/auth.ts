@@ -5,6 +5,9 @@ import { ROLES } from '../roles.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 
+/** The shortest password an account may have (the server enforces it; the link's page says it). */
+export const MIN_PASSWORD_LENGTH = 12;
+
 export const LoginRequest = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(64),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),

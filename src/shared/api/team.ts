@@ -34,7 +34,15 @@ export const AccountUpdate = z
   .object({ id: Id, role: RoleField.optional(), disabled: z.boolean().optional() })
   .refine((u) => u.role !== undefined || u.disabled !== undefined, { message: 'Give a role or disabled' });
 
-const LinkToken = z.string({ error: 'Required' }).regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid: check that it was copied whole, or ask an admin for a new one');
+/** Why a one-time link cannot be used, in words for the person holding it (after `token: `). */
+export const LINK_REFUSALS = {
+  unknown: 'This link is not valid: check that it was copied whole, or ask an admin for a new one',
+  used: 'This link has already been used: sign in, or ask an admin for a new one',
+  expired: 'This link has expired: ask an admin for a new one',
+  disabled: 'This account is disabled: ask an admin',
+} as const;
+
+const LinkToken = z.string({ error: 'Required' }).regex(/^[A-Za-z0-9_-]{20,100}$/, LINK_REFUSALS.unknown);
 
 export const LinkInspectRequest = z.object({ token: LinkToken });
 export const LinkAcceptRequest = z.object({ token: LinkToken, password: z.string({ error: 'Required' }).max(1024, 'Use at most 1024 characters') });

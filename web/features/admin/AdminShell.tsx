@@ -15,7 +15,7 @@ import { ADMIN_TABS } from './tabs.ts';
 import { showFailure } from './feedback.ts';
 import { useAdminLive } from './useAdminLive.ts';
 import { useMay } from './access.ts';
-import { ROLE_INFO } from '../../../src/shared/roles.ts';
+import { RoleBadge } from './Roles.tsx';
 import './admin.css';
 
 function TabBadge({ badge }: { badge: Badge }) {
@@ -31,7 +31,7 @@ function TabBadge({ badge }: { badge: Badge }) {
 export function AdminShell() {
   useAdminLive();
   const navigate = useNavigate();
-  const { me, roleLabel, can } = useMay();
+  const { me, can } = useMay();
 
   async function logout() {
     try {
@@ -58,11 +58,7 @@ export function AdminShell() {
           <span className="admin__user">
             <span>
               Signed in as <strong>{me?.username ?? '…'}</strong>
-              {roleLabel && (
-                <span className={`role-badge role-badge--${me!.role}`} title={ROLE_INFO[me!.role].does}>
-                  {roleLabel}
-                </span>
-              )}
+              {me && <RoleBadge role={me.role} />}
             </span>
             <button type="button" className="button button--ghost button--small" onClick={() => void logout()}>
               Log out

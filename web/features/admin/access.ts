@@ -7,7 +7,7 @@
 import { atom, useAtomValue } from 'jotai';
 import type { MeDto } from '../../../src/shared/api/index.ts';
 import { ENDPOINTS, type Endpoints } from '../../../src/shared/api/endpoints.ts';
-import { refusal, roleAtLeast, ROLE_INFO, type Role } from '../../../src/shared/roles.ts';
+import { denial, type Role } from '../../../src/shared/roles.ts';
 import { store } from '../../lib/store.ts';
 import { adminApi } from './admin-api.ts';
 import type { LiveSlice } from './live/live.ts';
@@ -39,11 +39,9 @@ export interface Permission {
 }
 
 export function permissionFor(role: Role | undefined, route: keyof Endpoints): Permission {
-  const access = ENDPOINTS[route].access;
-  if (access === 'public') return { allowed: true };
   // Before /auth/me answers, nothing is disabled: the server decides anyway.
-  if (!role || roleAtLeast(role, access)) return { allowed: true };
-  return { allowed: false, reason: refusal(access, role) };
+  const denied = role ? denial(ENDPOINTS[route].access, role) : null;
+  return denied ? { allowed: false, reason: denied.error } : { allowed: true };
 }
 
 /** `const may = useMay(); <button {...may.button('stream.remove')}>` */
@@ -51,7 +49,6 @@ export function useMay() {
   const me = useAtomValue(meAtom, { store });
   return {
     me,
-    roleLabel: me ? ROLE_INFO[me.role].label : null,
     can: (route: keyof Endpoints) => permissionFor(me?.role, route).allowed,
     /** Props for a control that calls `route`: disabled with the reason on hover when the role may not. */
     button: (route: keyof Endpoints, title?: string) => {

@@ -6,13 +6,12 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import type { LinkInfoDto } from '../../../src/shared/api/index.ts';
+import { MIN_PASSWORD_LENGTH, type LinkInfoDto } from '../../../src/shared/api/index.ts';
 import { ROLE_INFO } from '../../../src/shared/roles.ts';
 import { ApiError, call } from '../../lib/api.ts';
 import { authApi } from './auth-api.ts';
 import './auth.css';
 
-const MIN_PASSWORD_LENGTH = 12; // the server's rule (src/modules/auth/passwords.ts); it says so itself when broken
 
 const sentenceOf = (failure: unknown, fallback: string) =>
   failure instanceof ApiError && failure.status !== 0 && failure.status < 500 ? failure.message.replace(/^(token|password): /, '') : fallback;

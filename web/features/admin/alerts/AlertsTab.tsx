@@ -12,6 +12,7 @@ import { DataView, Table } from '../../../components/DataView.tsx';
 import { ErrorBox, Options } from '../../../components/FormParts.tsx';
 import { store } from '../../../lib/store.ts';
 import { adminApi } from '../admin-api.ts';
+import { ShownOnce } from '../ShownOnce.tsx';
 import { useMay } from '../access.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime, timeAgo } from '../format.ts';
@@ -269,15 +270,7 @@ export default function AlertsTab() {
         </form>
         <ErrorBox error={formError} />
         {created?.secret && (
-          <div className="panel" role="status">
-            <strong>Copy the signing secret of "{created.name}" now: it is shown only once.</strong>
-            <div className="toolbar">
-              <input className="control toolbar__search" readOnly value={created.secret} aria-label="Signing secret" onFocus={(e) => e.target.select()} />
-              <button type="button" className="button button--ghost" onClick={() => setCreated(null)}>
-                Done
-              </button>
-            </div>
-          </div>
+          <ShownOnce title={`Copy the signing secret of "${created.name}" now: it is shown only once.`} value={created.secret} label="Signing secret" onDone={() => setCreated(null)} />
         )}
         <DataView value={overview?.destinations ?? null} error={null} empty="No destinations yet: incidents show here only.">
           {(destinations) => (

@@ -16,6 +16,8 @@ import { useMay } from '../access.ts';
 import { activityVersionAtom } from '../activity/activity.live.ts';
 import { adminApi } from '../admin-api.ts';
 import { reasonOf, serverSentence, showFailure, showSuccess } from '../feedback.ts';
+import { RoleBadge, RoleSelect } from '../Roles.tsx';
+import { ShownOnce } from '../ShownOnce.tsx';
 import { formatDateTime } from '../format.ts';
 import './team.css';
 
@@ -25,27 +27,15 @@ export const linkAddress = (link: IssuedLinkDto) => `${window.location.origin}/w
 const STATUS_TEXT: Record<AccountDto['status'], string> = { active: 'Active', invited: 'Invited', disabled: 'Disabled' };
 
 function IssuedLink({ who, link, onDone }: { who: string; link: IssuedLinkDto; onDone: () => void }) {
-  const address = linkAddress(link);
+  const what = link.purpose === 'invite' ? `Send ${who} this invitation` : `Send ${who} this link to choose a new password`;
   return (
-    <div className="team-link" role="status">
-      <strong>
-        {link.purpose === 'invite' ? `Send ${who} this invitation` : `Send ${who} this link to choose a new password`} — it works once, until{' '}
-        {formatDateTime(link.expires_at)}.
-      </strong>
-      <div className="toolbar">
-        <input className="control toolbar__search" readOnly value={address} aria-label={`One-time link for ${who}`} onFocus={(e) => e.target.select()} />
-        <button
-          type="button"
-          className="button button--ghost"
-          onClick={() => navigator.clipboard.writeText(address).then(() => showSuccess('Copied'), (f: unknown) => showFailure('Could not copy', f))}
-        >
-          Copy
-        </button>
-        <button type="button" className="button button--ghost" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+    <ShownOnce
+      className="team-link"
+      title={`${what} — it works once, until ${formatDateTime(link.expires_at)}.`}
+      value={linkAddress(link)}
+      label={`One-time link for ${who}`}
+      onDone={onDone}
+    />
   );
 }
 
@@ -116,7 +106,7 @@ export default function TeamTab() {
       <ul className="team-roles" aria-label="Roles">
         {ROLES.map((r) => (
           <li key={r}>
-            <span className={`role-badge role-badge--${r}`}>{ROLE_INFO[r].label}</span> {ROLE_INFO[r].does}
+            <RoleBadge role={r} /> {ROLE_INFO[r].does}
           </li>
         ))}
       </ul>
@@ -127,13 +117,7 @@ export default function TeamTab() {
         </label>
         <label className="field">
           Role
-          <select className="control" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_INFO[r].label}
-              </option>
-            ))}
-          </select>
+          <RoleSelect value={role} onChange={setRole} />
         </label>
         <button type="submit" className="button" disabled={username.trim() === ''}>
           Invite
@@ -155,19 +139,12 @@ export default function TeamTab() {
                       {account.invited_by && <div className="team-sub">Invited by {account.invited_by}</div>}
                     </td>
                     <td>
-                      <select
-                        className="control"
+                      <RoleSelect
                         aria-label={`Role of ${account.username}`}
                         value={account.role}
                         disabled={account.status === 'disabled'}
-                        onChange={(e) => void update(account, { role: e.target.value as Role }, `${account.username} is now ${ROLE_INFO[e.target.value as Role].label.toLowerCase()}`)}
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {ROLE_INFO[r].label}
-                          </option>
-                        ))}
-                      </select>
+                        onChange={(next) => void update(account, { role: next }, `${account.username} is now ${ROLE_INFO[next].label.toLowerCase()}`)}
+                      />
                     </td>
                     <td>
                       <span className={`badge team-status team-status--${account.status}`}>{STATUS_TEXT[account.status]}</span>

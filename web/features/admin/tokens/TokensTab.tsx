@@ -1,11 +1,13 @@
 /** API tokens for scripts and CI: list, create (the secret is shown once, with Copy), revoke. */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ApiTokenDto, CreatedApiTokenDto } from '../../../../src/shared/api/index.ts';
-import { ROLE_INFO, ROLES, type Role } from '../../../../src/shared/roles.ts';
+import type { Role } from '../../../../src/shared/roles.ts';
 import { ConfirmDialog } from '../../../components/Modal.tsx';
 import { DataView, Table } from '../../../components/DataView.tsx';
 import { ErrorBox } from '../../../components/FormParts.tsx';
 import { adminApi } from '../admin-api.ts';
+import { RoleBadge, RoleSelect } from '../Roles.tsx';
+import { ShownOnce } from '../ShownOnce.tsx';
 import { reasonOf, serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { formatDateTime } from '../format.ts';
 
@@ -69,13 +71,7 @@ export default function TokensTab() {
         </label>
         <label className="field">
           Role
-          <select className="control" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_INFO[r].label}
-              </option>
-            ))}
-          </select>
+          <RoleSelect value={role} onChange={setRole} />
         </label>
         <button type="submit" className="button" disabled={name.trim() === ''}>
           Create token
@@ -83,22 +79,7 @@ export default function TokensTab() {
       </form>
       <ErrorBox error={error} />
       {created && (
-        <div className="panel" role="status">
-          <strong>Copy the secret of "{created.name}" now: it is shown only once.</strong>
-          <div className="toolbar">
-            <input className="control toolbar__search" readOnly value={created.token} aria-label="New token secret" onFocus={(e) => e.target.select()} />
-            <button
-              type="button"
-              className="button button--ghost"
-              onClick={() => navigator.clipboard.writeText(created.token).then(() => showSuccess('Copied'), (f: unknown) => showFailure('Could not copy', f))}
-            >
-              Copy
-            </button>
-            <button type="button" className="button button--ghost" onClick={() => setCreated(null)}>
-              Done
-            </button>
-          </div>
-        </div>
+        <ShownOnce title={`Copy the secret of "${created.name}" now: it is shown only once.`} value={created.token} label="New token secret" onDone={() => setCreated(null)} />
       )}
       <DataView value={tokens} error={loadError} empty="No API tokens yet.">
         {(tokens) => (
@@ -108,7 +89,7 @@ export default function TokensTab() {
                 <tr key={token.id}>
                   <td>{token.name}</td>
                   <td>
-                    <span className={`role-badge role-badge--${token.role}`}>{ROLE_INFO[token.role].label}</span>
+                    <RoleBadge role={token.role} />
                   </td>
                   <td>{formatDateTime(token.created_at)}</td>
                   <td>{token.last_used_at ? formatDateTime(token.last_used_at) : 'Never'}</td>
