@@ -10,10 +10,10 @@ import compose from 'koa-compose';
 import compress from 'koa-compress';
 import { DatabaseAvailability } from './database/availability.ts';
 import type { EntityManager, Orm } from './db.ts';
-import { jsonBody } from './http/body.ts';
 import { Drain } from './http/drain.ts';
 import type { Actor, AppContext, AppState } from './http/context.ts';
 import { createCallerLimits, createLimiter, type LimiterStore } from './http/rate-limit.ts';
+import { refuseUnservedMethods } from './http/protocol.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { authRouter, type AuthRouteDeps } from './modules/auth/auth.routes.ts';
 import { accessGuard } from './modules/auth/guard.ts';
@@ -165,6 +165,8 @@ export function apiRouter(services: Services): Router<AppState> {
   return api;
 }
 
+const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
+
 export interface NatureWall {
   koa: Koa<AppState>;
   /** The /api router (its route table is what the access policy must cover). */
@@ -300,11 +302,10 @@ export function createApp(deps: AppDeps): NatureWall {
     errorHandler(availability),
     async (ctx, next) => {
       await next();
-      // No route answered: the router left 404, or 405/501 with an Allow header.
+      // No route answered: the router left 404, or 405 with an Allow header.
       if (ctx.body !== undefined) return;
       if (ctx.status === 404) throw notFound(`No such endpoint: ${ctx.method} ${ctx.path}`);
       if (ctx.status === 405) throw new HttpError(405, `Method ${ctx.method} is not allowed here`);
-      if (ctx.status === 501) throw new HttpError(501, `Method ${ctx.method} is not implemented`);
     },
     async (ctx, next) => {
       // One EntityManager per request, forked on first use: cached reads never need one.
@@ -320,19 +321,19 @@ export function createApp(deps: AppDeps): NatureWall {
       await next();
     },
     accessGuard(api, allowedOrigins),
-    jsonBody(),
     api.routes(),
     api.allowedMethods(),
   ]);
 
   koa.use(drain.middleware());
   koa.use(requestLog(deps.logger));
+  koa.use(refuseUnservedMethods((path) => (isApiPath(path) ? [...new Set(api.match(path, 'GET').path.flatMap((layer) => layer.methods))] : ['GET', 'HEAD'])));
   koa.use(requestMetrics());
   koa.use(metricsEndpoint(deps.metricsToken));
   koa.use(securityHeaders());
   koa.use(compress({ threshold: 1024 }));
   koa.use(healthRouter({ availability, drain }).routes());
-  koa.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx as AppContext, next) : next()));
+  koa.use((ctx, next) => (isApiPath(ctx.path) ? apiStack(ctx as AppContext, next) : next()));
   if (deps.webDist) koa.use(webApp(deps.webDist, createWebHints({ distDir: deps.webDist, stateFor: async (registration) => (hub ? hub.stateFor(registration) : null) })));
 
   return {

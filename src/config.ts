@@ -43,7 +43,13 @@ const EnvSchema = z.object({
   ALLOWED_ORIGINS: z.string().default(''),
   ADMIN_USERNAME: z.string().trim().min(1).max(64).default('admin'),
   ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional().or(z.literal('').transform(() => undefined)),
-  ADMIN_API_TOKEN: z.string().min(24, 'must be at least 24 characters').optional().or(z.literal('').transform(() => undefined)),
+  ADMIN_API_TOKEN: z
+    .string()
+    .min(24, 'must be at least 24 characters')
+    .max(512, 'must be at most 512 characters')
+    .regex(/^[\x21-\x7E]+$/, 'must be visible ASCII characters (what an Authorization header carries)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   TRUST_PROXY: flag(false),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
   METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional().or(z.literal('').transform(() => undefined)),

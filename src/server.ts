@@ -19,6 +19,7 @@ import { seed } from './modules/seed/seed.ts';
 import { postgresAdapter, redisAdapter } from './realtime/adapter.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { startMetricsServer } from './http/metrics.ts';
+import { answerUnreadableRequests } from './http/protocol.ts';
 
 const config = loadConfig();
 // A person at a terminal reads lines; everything else (containers, files, CI) gets JSON.
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
   if (metricsServer) logger.info({ port: config.metrics.port }, 'metrics on their own port');
   const server = http.createServer(app.koa.callback());
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
+  answerUnreadableRequests(server, logger);
   const hub = await app.attachHub({ server, adapter, flipLeadMs: config.sceneFlipLeadMs });
   await app.startJobs();
 

@@ -15,7 +15,10 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-/** Node network errors, and PostgreSQL's connection-exception (08) and operator-intervention (57P) classes. */
+/**
+ * Node network errors, and — for errors our side raised without the server's answer — PostgreSQL's
+ * connection-exception (08) and operator-intervention (57P) classes.
+ */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const CONNECTION_MESSAGES = [
   'Connection terminated',
@@ -29,6 +32,11 @@ const CONNECTION_MESSAGES = [
 ];
 
 function isConnectionFailure(error: object): boolean {
+  // An error the server sent says the connection works: a statement's error (severity ERROR, even
+  // 08P01 "invalid message format" from a NUL byte) is the statement's; only FATAL and PANIC end
+  // a session (shutting down, too many connections, refused).
+  const severity = (error as { severity?: unknown }).severity;
+  if (typeof severity === 'string') return severity === 'FATAL' || severity === 'PANIC';
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (NETWORK_CODES.has(code)) return true;

@@ -1,30 +1,77 @@
 /**
  * JSON bodies: @koa/bodyparser, plus a clear 400 when a body claims a Content-Encoding
  * (gzip, deflate, br) it does not have — zlib's own error carries no status and would
- * otherwise be a 500.
+ * otherwise be a 500 — and a clean end for every body that was refused while still arriving.
  */
+import type { IncomingMessage } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { HttpError, NOT_AN_OBJECT } from './errors.ts';
 
 export const BODY_LIMIT = '100kb';
 
-export function jsonBody(): Middleware {
-  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
-  return async (ctx, next) => {
-    let parsed = false;
-    try {
-      await parse(ctx, () => {
-        parsed = true;
-        // Every body of this API is an object; a JSON array is valid JSON, but never an answer to that.
-        if (Array.isArray(ctx.request.body)) throw new HttpError(400, NOT_AN_OBJECT);
-        return next();
-      });
-    } catch (error) {
-      const encoding = ctx.get('content-encoding').trim().toLowerCase();
-      const hasStatus = typeof (error as { status?: unknown }).status === 'number';
-      if (parsed || hasStatus || encoding === '' || encoding === 'identity') throw error;
-      throw new HttpError(400, `Request body could not be decoded as ${encoding} (Content-Encoding)`);
-    }
-  };
+/**
+ * What is read and thrown away of a refused body before its connection is closed instead: a
+ * client that writes its whole body before it reads gets its answer (closing at once would reset
+ * the connection under it, losing the answer), and nobody keeps a connection busy for long.
+ */
+export const DISCARD_LIMIT_BYTES = 16 * 1024 * 1024;
+export const DISCARD_LIMIT_MS = 10_000;
+
+const CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+/**
+ * After a body was refused part-way (it could not be decoded, it was too large), the parser has
+ * stopped reading it. The rest is read and thrown away before the answer goes out, so a client
+ * that writes its whole body before it reads gets the answer (answering first and closing would
+ * reset the connection under its writes, and the answer with it); past DISCARD_LIMIT_BYTES or
+ * DISCARD_LIMIT_MS the connection is closed instead. A request read whole is left alone.
+ */
+export function discardUnreadBody(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.removeListener('data', count);
+      resolve();
+    };
+    const close = () => {
+      req.socket.destroy();
+      done();
+    };
+    const count = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DISCARD_LIMIT_BYTES) close();
+    };
+    const timer = setTimeout(close, DISCARD_LIMIT_MS);
+    timer.unref();
+    req.unpipe(); // from the decompressor, or the reader that gave up
+    req.on('data', count);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
+  });
+}
+
+const parse = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
+
+/**
+ * Reads an endpoint's JSON body into `ctx.request.body` (the route pipeline calls it for
+ * endpoints that declare one, after access was granted): a body that cannot be read is refused
+ * with its 4xx and the rest of it discarded.
+ */
+export async function readJsonBody(ctx: Context): Promise<void> {
+  try {
+    await parse(ctx, async () => undefined);
+  } catch (error) {
+    await discardUnreadBody(ctx.req);
+    const encoding = ctx.get('content-encoding').trim().toLowerCase();
+    const hasStatus = typeof (error as { status?: unknown }).status === 'number';
+    if (hasStatus || encoding === '' || encoding === 'identity') throw error;
+    // Only a coding we know is named back: the header's text is the client's, not ours to echo.
+    throw new HttpError(400, `Request body could not be decoded as ${CODINGS.has(encoding) ? `${encoding} (Content-Encoding)` : 'its Content-Encoding'}`);
+  }
+  // Every body of this API is an object; a JSON array is valid JSON, but never an answer to that.
+  if (Array.isArray(ctx.request.body)) throw new HttpError(400, NOT_AN_OBJECT);
 }

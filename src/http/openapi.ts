@@ -7,6 +7,7 @@
  */
 import type Router from '@koa/router';
 import { z } from 'zod';
+import { DOCUMENT_COMPONENTS, documentedSchemaOf } from '../shared/api/common.ts';
 import type { EndpointSpec, ErrorStatus } from '../shared/api/contract.ts';
 import { endpointOf } from './route.ts';
 
@@ -40,7 +41,18 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   // Input shapes are what a caller sends (transforms and defaults apply after parsing); output
   // shapes are what the server answers.
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    // A schema documented as something else (an id parsed from a path's text) is stated as that.
+    override: ({ zodSchema, jsonSchema }) => {
+      const documented = documentedSchemaOf(zodSchema);
+      if (!documented) return;
+      for (const key of Object.keys(jsonSchema)) delete (jsonSchema as JsonSchema)[key];
+      Object.assign(jsonSchema, structuredClone(documented));
+    },
+  }) as JsonSchema;
   delete json.$schema;
   return json;
 }
@@ -141,6 +153,7 @@ export function buildOpenApi<S, C>(router: Router<S, C>, info: { version: string
         bearer: { type: 'http', scheme: 'bearer' },
       },
       schemas: {
+        ...Object.fromEntries(Object.keys(DOCUMENT_COMPONENTS).map((key) => [key, DOCUMENT_COMPONENTS[key]])),
         Error: {
           type: 'object',
           required: ['error'],

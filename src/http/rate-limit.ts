@@ -3,6 +3,7 @@
  * same helpers). Counters live in memory on a single node, and in PostgreSQL (table
  * rate_limits) or Redis when several nodes share the load, so a limit holds across nodes.
  */
+import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -26,6 +27,13 @@ export function createLimiter(store: LimiterStore, options: { name: string; poin
   }
 }
 
+/**
+ * The key a counter is stored under: a hash of what identifies the caller (an address, a
+ * username), never the client's own text — the store is a database too, and must not meet a
+ * byte it cannot hold.
+ */
+export const storedKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, 32);
+
 /** 429 with Retry-After (seconds), from a limiter's answer. */
 export function tooManyRequests(ctx: Context, state: RateLimiterRes | null, message: string): HttpError {
   const seconds = Math.max(1, Math.ceil((state?.msBeforeNext ?? 60_000) / 1000));
@@ -35,7 +43,7 @@ export function tooManyRequests(ctx: Context, state: RateLimiterRes | null, mess
 
 /** True when the key has no points left (without spending one). */
 export async function isExhausted(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> {
-  const state = await limiter.get(key);
+  const state = await limiter.get(storedKey(key));
   return state && state.consumedPoints >= limiter.points ? state : null;
 }
 
@@ -68,10 +76,15 @@ export async function spendFor(ctx: AppContext, limits: CallerLimits): Promise<R
 /** Spend a point; answers the limiter state when over the limit. */
 export async function spend(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> {
   try {
-    await limiter.consume(key);
+    await limiter.consume(storedKey(key));
     return null;
   } catch (rejection) {
     if (rejection instanceof RateLimiterRes) return rejection;
     throw rejection; // the store failed: let the error handler answer
   }
+}
+
+/** Forgets the key's spent points (a login that succeeded clears its username's failures). */
+export async function forgive(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  await limiter.delete(storedKey(key));
 }

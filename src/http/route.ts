@@ -1,14 +1,16 @@
 /**
  * The route pipeline: an endpoint of the contract (src/shared/api/contract.ts) is mounted with
- * its handler; the body, query and params are parsed with the endpoint's zod schemas, then the
- * typed handler runs and what it returns is the answer. The endpoint stays attached to the route,
- * so the access guard and the OpenAPI document read it off the router.
+ * its handler; the body (read only for endpoints that declare one), query and params are parsed
+ * with the endpoint's zod schemas, then the typed handler runs and what it returns is the answer.
+ * The endpoint stays attached to the route, so the access guard and the OpenAPI document read it
+ * off the router.
  */
 import type Router from '@koa/router';
 import type { Layer, RouterMiddleware } from '@koa/router';
 import type { z } from 'zod';
 import type { AnswerOf, EndpointSpec, InputOf } from '../shared/api/contract.ts';
 import type { AppContext, AppState } from './context.ts';
+import { readJsonBody } from './body.ts';
 import { fromZodError } from './errors.ts';
 
 export type RouteMiddleware = RouterMiddleware<AppState> & { endpoint?: EndpointSpec };
@@ -32,7 +34,10 @@ export function mount<S extends EndpointSpec>(router: Router<AppState>, endpoint
       const input: Record<string, unknown> = {};
       if (endpoint.params) input.params = parse(endpoint.params, ctx.params, 'params');
       if (endpoint.query) input.query = parse(endpoint.query, ctx.query, 'query');
-      if (endpoint.body) input.body = parse(endpoint.body, ctx.request.body ?? {}, 'body');
+      if (endpoint.body) {
+        await readJsonBody(ctx);
+        input.body = parse(endpoint.body, ctx.request.body ?? {}, 'body');
+      }
       const result = await handler(ctx, input as InputOf<S>);
       // A Buffer is pre-serialised JSON (frozenJson), unless the endpoint produces another type (its handler set it).
       if (Buffer.isBuffer(result) && !endpoint.produces) ctx.type = 'application/json';

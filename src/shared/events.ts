@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { SceneDto, SceneStreamDto, StreamDto } from './api/index.ts';
 import { PLAYBACK_STATES, type ScreenCommandName, type ScreenPresence } from './api/screens.ts';
+import { line, name } from './api/text.ts';
 import type { SubmissionDto } from './api/submissions.ts';
 import type { DiscoveryProgressDto, DiscoverySourceDto } from './api/discovery.ts';
 import type { QualityProgressDto, QualityQueueDto } from './api/quality.ts';
@@ -24,29 +25,33 @@ export type { PlaybackState, ScreenKind, ScreenPresence } from './api/screens.ts
 /** A browser's own lasting id (kept in localStorage): a screen stays one screen across reconnects. */
 const device = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Expected 8-64 letters, digits, - or _').optional();
 
-const GroupSlug = z.string().trim().min(1).max(80);
+const GroupSlug = line({ max: 80, min: 1 });
+/** A screen's own label (`?name=` in its address); blank: none. */
+const ScreenName = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), name({ max: 80 }).optional());
+/** A scene slug or id to follow. */
+const SceneRefText = line({ max: LIMITS.sceneName * 2, min: 1, trim: false });
 
 /** What a screen says about itself when it connects (and again after every reconnect). */
 export const Registration = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('wall'),
     device,
-    name: z.string().trim().max(80).optional(),
+    name: ScreenName,
     /** A scene slug or id to follow; absent: what the server's rules decide (src/shared/schedules/precedence.ts). */
-    sceneSlug: z.string().trim().min(1).max(LIMITS.sceneName * 2).optional(),
+    sceneSlug: SceneRefText.optional(),
     /** A screen group's slug to join (`?group=<slug>` in the screen's address, set once at install). */
     group: GroupSlug.optional(),
   }),
   z.object({
     kind: z.literal('kiosk'),
     device,
-    name: z.string().trim().max(80).optional(),
-    sceneSlug: z.string().trim().min(1).max(LIMITS.sceneName * 2).optional(),
+    name: ScreenName,
+    sceneSlug: SceneRefText.optional(),
     group: GroupSlug.optional(),
     position: z.number().int().min(1).max(MAX_SCENE_STREAMS),
   }),
-  z.object({ kind: z.literal('admin'), device, name: z.string().trim().max(80).optional() }),
-  z.object({ kind: z.literal('rater'), device, name: z.string().trim().max(80).optional() }),
+  z.object({ kind: z.literal('admin'), device, name: ScreenName }),
+  z.object({ kind: z.literal('rater'), device, name: ScreenName }),
 ]);
 export type Registration = z.infer<typeof Registration>;
 

@@ -78,7 +78,7 @@ describe('POST /api/streams', () => {
     ['longitude below -180', { name: 'X', url: 'https://a.org/4.m3u8', longitude: -181 }, 'longitude: Longitude must be between -180 and 180'],
     ['non-numeric latitude', { name: 'X', url: 'https://a.org/5.m3u8', latitude: 'north' }, 'latitude: '],
     ['an unknown timezone', { name: 'X', url: 'https://a.org/6.m3u8', timezone: 'Mars/Base' }, 'timezone: Unknown timezone'],
-    ['a name with a NUL character', { name: 'a\u0000b', url: 'https://a.org/7.m3u8' }, 'name: Contains control characters'],
+    ['a name with a NUL character', { name: 'a\u0000b', url: 'https://a.org/7.m3u8' }, 'name: Contains a control character (U+0000 at character 2)'],
     ['a name that is too long', { name: 'x'.repeat(201), url: 'https://a.org/8.m3u8' }, 'name: Must be at most 200 characters'],
     ['active that is not a boolean', { name: 'X', url: 'https://a.org/9.m3u8', active: 'yes' }, 'active: '],
   ])('answers 400 for %s and writes nothing', async (_case, body, message) => {

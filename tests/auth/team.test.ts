@@ -54,7 +54,12 @@ describe('an invitation', () => {
 
     const info = await app.anonymous('POST', '/api/team/links/inspect', { token });
     expect(info.body).toEqual({ username: 'olivia', role: 'operator', purpose: 'invite', expires_at });
-    expect((await accept(token)).body).toEqual({ username: 'olivia' });
+    const accepted = await accept(token);
+    expect(accepted.body).toEqual({ username: 'olivia' });
+    // Setting the password signs the person in: the answer carries their session.
+    const welcomed = /nw_session=[^;]+/.exec(accepted.headers.get('set-cookie') ?? '')?.[0] ?? '';
+    expect(welcomed).not.toBe('');
+    expect((await app.anonymous<MeDto>('GET', '/api/auth/me', undefined, { headers: { cookie: welcomed } })).body).toEqual({ authenticated: true, username: 'olivia', via: 'session', role: 'operator' });
 
     const { res, cookie } = await login(app, { username: 'olivia', password: PASSWORD });
     expect(res.status).toBe(200);
@@ -110,7 +115,7 @@ describe('an invitation', () => {
     expect(unknownRole.body.error).toMatch(/role: Use one of viewer, operator, curator, admin/);
     await invite('sam', 'viewer');
     const taken = await invite('SAM', 'curator');
-    expect(taken.status).toBe(400);
+    expect(taken.status).toBe(409);
     expect(taken.body.error).toBe('username: sam is already taken');
     const badName = await invite('sam smith', 'viewer');
     expect(badName.status).toBe(400);

@@ -10,6 +10,7 @@ import type { Hub, HubOptions } from '../../src/realtime/hub.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { DEFAULT_JOB_SETTINGS, startJobQueue, type JobQueue, type JobSettings } from '../../src/jobs/queue.ts';
 import { responseChecker, type ResponseCheck } from './contract.ts';
+import { answerUnreadableRequests } from '../../src/http/protocol.ts';
 
 export interface TestResponse<T> {
   status: number;
@@ -82,6 +83,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.appOptions,
   });
   const server = http.createServer(app.koa.callback());
+  answerUnreadableRequests(server, logger);
   let hub: Hub | undefined;
   if (options.hub) {
     const { cluster, redisUrl, ...hubOptions } = options.hub === true ? { cluster: false, redisUrl: undefined } : options.hub;

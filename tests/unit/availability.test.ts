@@ -3,6 +3,8 @@ import { DatabaseAvailability, DatabaseUnavailableError, isDatabaseUnavailable }
 import { createLogger } from '../../src/logger.ts';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+/** An error PostgreSQL itself sent (pg's DatabaseError carries its severity). */
+const fromServer = (code: string, severity: string, message: string) => Object.assign(new Error(message), { code, severity });
 
 describe('isDatabaseUnavailable: connection failures, not query failures', () => {
   it.each([
@@ -17,6 +19,13 @@ describe('isDatabaseUnavailable: connection failures, not query failures', () =>
     ['wrapped in a cause', new Error('query failed', { cause: withCode('ECONNREFUSED') }), true],
     ['our own error', new DatabaseUnavailableError(), true],
     ['unique violation', withCode('23505', 'duplicate key'), false],
+    ['a NUL in a statement (08P01 sent as ERROR)', fromServer('08P01', 'ERROR', 'invalid message format'), false],
+    ['a NUL in a parameter (22021)', fromServer('22021', 'ERROR', 'invalid byte sequence for encoding "UTF8": 0x00'), false],
+    ['a statement timeout (57014)', fromServer('57014', 'ERROR', 'canceling statement due to statement timeout'), false],
+    ['a statement error wrapped by the ORM', new Error('query failed', { cause: fromServer('08P01', 'ERROR', 'invalid message format') }), false],
+    ['admin shutdown sent as FATAL', fromServer('57P01', 'FATAL', 'terminating connection due to administrator command'), true],
+    ['too many connections sent as FATAL', fromServer('53300', 'FATAL', 'sorry, too many clients already'), true],
+    ['a server crash (PANIC)', fromServer('XX000', 'PANIC', 'could not write to file'), true],
     ['syntax error', withCode('42601'), false],
     ['a plain bug', new TypeError('undefined is not a function'), false],
     ['not an error', 'ECONNREFUSED', false],

@@ -24,7 +24,14 @@ function isErrorDto(body: unknown): body is ErrorDto {
   return typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string';
 }
 
-type InputPart<S extends EndpointSpec, K extends 'params' | 'query' | 'body'> = S[K] extends z.ZodType ? { [P in K]: z.input<S[K]> } : { [P in K]?: never };
+/** Path and query values travel as text: a value the schema reads as a number (an id, a limit) may be given as one. */
+type UrlInput<T extends z.ZodType> = {
+  [F in keyof z.input<T>]: F extends keyof z.output<T> ? (NonNullable<z.output<T>[F]> extends number ? z.input<T>[F] | z.output<T>[F] : z.input<T>[F]) : z.input<T>[F];
+};
+
+type InputPart<S extends EndpointSpec, K extends 'params' | 'query' | 'body'> = S[K] extends z.ZodType
+  ? { [P in K]: K extends 'body' ? z.input<S[K]> : UrlInput<S[K]> }
+  : { [P in K]?: never };
 
 /** What a call gives: path parameters, query and body, as the endpoint's schemas take them. */
 export type CallInput<S extends EndpointSpec> = InputPart<S, 'params'> & InputPart<S, 'query'> & InputPart<S, 'body'>;

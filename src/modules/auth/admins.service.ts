@@ -4,6 +4,7 @@ import type { Logger } from '../../logger.ts';
 import type { Role } from '../../shared/roles.ts';
 import { conflict, invalid, notFound } from '../../domain/errors.ts';
 import { AdminSession, AdminUser } from './auth.entity.ts';
+import { USERNAME_PATTERN, USERNAME_RULE } from '../../shared/api/auth.ts';
 import { dummyHash, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
 
 export function normalizeUsername(username: string): string {
@@ -11,8 +12,8 @@ export function normalizeUsername(username: string): string {
 }
 
 export function checkUsername(username: string): void {
-  if (!/^[a-z0-9._-]{1,64}$/.test(username)) {
-    throw invalid('username: Use 1-64 letters, digits, dots, dashes or underscores');
+  if (!USERNAME_PATTERN.test(username)) {
+    throw invalid(`username: ${USERNAME_RULE}`);
   }
 }
 

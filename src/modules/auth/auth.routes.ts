@@ -4,13 +4,13 @@ import { authEndpoints as api, type ApiTokenDto } from '../../shared/api/index.t
 import type { AppState } from '../../http/context.ts';
 import type { CommandDeps } from '../../domain/command.ts';
 import { runAs } from '../../http/command.ts';
-import { HttpError } from '../../http/errors.ts';
-import { isExhausted, spend, tooManyRequests } from '../../http/rate-limit.ts';
+import { HttpError, toHttpError } from '../../http/errors.ts';
+import { forgive, isExhausted, spend, tooManyRequests } from '../../http/rate-limit.ts';
 import { mount } from '../../http/route.ts';
 import type { ApiToken } from './auth.entity.ts';
 import { normalizeUsername } from './admins.service.ts';
 import { createToken, listTokens, login, revokeToken } from './auth.service.ts';
-import { endSession, SESSION_COOKIE, sessionTokenOf } from './identity.ts';
+import { endSession, sessionTokenOf, setSessionCookie } from './identity.ts';
 
 export interface AuthRouteDeps {
   commands: CommandDeps;
@@ -20,6 +20,13 @@ export interface AuthRouteDeps {
 }
 
 const INVALID = 'Invalid username or password';
+const TOO_MANY = 'Too many failed logins; try again later';
+
+/** The username a refused sign-in named, as its limiter key; null when it named none. */
+function usernameKeyOf(body: unknown): string | null {
+  const username = typeof body === 'object' && body !== null ? (body as { username?: unknown }).username : undefined;
+  return typeof username === 'string' && username.trim() !== '' ? normalizeUsername(username.slice(0, 256)) : null;
+}
 
 function presentToken(t: ApiToken): ApiTokenDto {
   return {
@@ -35,28 +42,35 @@ export function authRouter(deps: AuthRouteDeps): Router<AppState> {
   const router = new Router<AppState>();
   const { byIp, byUsername } = deps.loginLimits;
 
-  mount(router, api.login)(async (ctx, { body }) => {
+  // Every refused sign-in counts toward the failed-login limits, whatever refused it: a wrong
+  // password, a username that breaks the text rule, a body that is not JSON. The limiter keys
+  // are hashes (storedKey), so no byte a client sends reaches their store.
+  router.use(api.login.path, async (ctx, next) => {
     const ipKey = ctx.ip || 'unknown';
+    const blocked = await isExhausted(byIp, ipKey);
+    if (blocked) throw tooManyRequests(ctx, blocked, TOO_MANY);
+    try {
+      await next();
+    } catch (error) {
+      const status = toHttpError(error)?.status;
+      if (status === 400 || status === 401 || status === 413 || status === 415) {
+        const userKey = usernameKeyOf(ctx.request.body);
+        const over = (await spend(byIp, ipKey)) ?? (userKey === null ? null : await spend(byUsername, userKey));
+        if (over) throw tooManyRequests(ctx, over, TOO_MANY);
+      }
+      throw error;
+    }
+  });
+
+  mount(router, api.login)(async (ctx, { body }) => {
     const userKey = normalizeUsername(body.username);
-    const blocked = (await isExhausted(byIp, ipKey)) ?? (await isExhausted(byUsername, userKey));
-    if (blocked) throw tooManyRequests(ctx, blocked, 'Too many failed logins; try again later');
+    const blocked = await isExhausted(byUsername, userKey);
+    if (blocked) throw tooManyRequests(ctx, blocked, TOO_MANY);
 
     const session = await login(ctx.state.em, body.username, body.password);
-    if (!session) {
-      const over = (await spend(byIp, ipKey)) ?? (await spend(byUsername, userKey));
-      if (over) throw tooManyRequests(ctx, over, 'Too many failed logins; try again later');
-      throw new HttpError(401, INVALID); // never says which half was wrong
-    }
-    await byUsername.delete(userKey);
-    const { token, expiresAt } = session;
-    ctx.cookies.set(SESSION_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: ctx.secure,
-      expires: expiresAt,
-      path: '/',
-      overwrite: true,
-    });
+    if (!session) throw new HttpError(401, INVALID); // never says which half was wrong; counted above
+    await forgive(byUsername, userKey);
+    setSessionCookie(ctx, session);
     return { authenticated: true, username: session.username, via: 'session', role: session.role };
   });
 
@@ -66,7 +80,7 @@ export function authRouter(deps: AuthRouteDeps): Router<AppState> {
       const hash = await endSession(ctx.state.em, token);
       if (hash) deps.onSessionEnded(hash);
     }
-    ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', secure: ctx.secure, expires: new Date(0), path: '/' });
+    setSessionCookie(ctx, null);
     return { success: true };
   });
 

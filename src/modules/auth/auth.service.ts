@@ -19,10 +19,14 @@ export interface SignedIn {
 /** A new session for these credentials, or null (the same work whether or not the name exists). */
 export async function login(em: EntityManager, username: string, password: string): Promise<SignedIn | null> {
   const admin = await authenticate(em, username, password);
-  if (!admin) return null;
-  const { token, expiresAt } = await createSession(em, admin.id);
-  await em.nativeUpdate(AdminUser, { id: admin.id }, { lastLoginAt: new Date() });
-  return { username: admin.username, role: admin.role, token, expiresAt };
+  return admin ? signIn(em, admin) : null;
+}
+
+/** A new session for an account that proved who it is (its password, or a one-time link it just spent). */
+export async function signIn(em: EntityManager, account: AdminUser): Promise<SignedIn> {
+  const { token, expiresAt } = await createSession(em, account.id);
+  await em.nativeUpdate(AdminUser, { id: account.id }, { lastLoginAt: new Date() });
+  return { username: account.username, role: account.role, token, expiresAt };
 }
 
 export function listTokens(em: EntityManager): Promise<ApiToken[]> {

@@ -4,6 +4,7 @@
  * Socket.IO handshakes.
  */
 import { parseCookie } from 'cookie';
+import type { Context } from 'koa';
 import type { EntityManager } from '../../db.ts';
 import type { Actor } from '../../http/context.ts';
 import { AdminSession, ApiToken } from './auth.entity.ts';
@@ -17,6 +18,18 @@ export type { Actor };
 export interface Credentials {
   cookie?: string | undefined;
   authorization?: string | undefined;
+}
+
+/** Sets (or, with null, clears) the session cookie on an answer. */
+export function setSessionCookie(ctx: Context, session: { token: string; expiresAt: Date } | null): void {
+  ctx.cookies.set(SESSION_COOKIE, session?.token ?? '', {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: ctx.secure,
+    expires: session?.expiresAt ?? new Date(0),
+    path: '/',
+    overwrite: true,
+  });
 }
 
 export async function createSession(em: EntityManager, userId: number): Promise<{ token: string; expiresAt: Date }> {
@@ -34,8 +47,9 @@ export async function endSession(em: EntityManager, token: string): Promise<stri
   return deleted > 0 ? tokenHash : null;
 }
 
+/** A bearer token is visible ASCII (RFC 6750 allows less): anything else names no token of ours. */
 function bearerOf(authorization: string | undefined): string | null {
-  const match = /^Bearer\s+(\S{16,512})$/i.exec(authorization ?? '');
+  const match = /^Bearer +([\x21-\x7E]{16,512})$/i.exec(authorization ?? '');
   return match ? match[1]! : null;
 }
 

@@ -8,6 +8,8 @@ import { spend, tooManyRequests } from '../../http/rate-limit.ts';
 import { mount } from '../../http/route.ts';
 import { teamEndpoints as api, type AccountDto, type IssuedLinkDto } from '../../shared/api/index.ts';
 import type { Account, IssuedLink, LinkPurpose } from './team.service.ts';
+import { signIn } from './auth.service.ts';
+import { setSessionCookie } from './identity.ts';
 import { acceptLink, inspectLink, issueResetLink, inviteAccount, listAccounts, updateAccount } from './team.service.ts';
 
 export interface TeamRouteDeps {
@@ -80,6 +82,8 @@ export function teamRouter(deps: TeamRouteDeps): Router<AppState> {
     const holder = await inspectLink(ctx.state.em, body.token);
     const { user, endedSessions } = await runCommand(ctx.state.em, deps.commands, holder.user.username, (tx, changes) => acceptLink(tx, changes, body.token, body.password));
     for (const hash of endedSessions) deps.onSessionEnded(hash);
+    // The person proved who they are: they are signed in from here, without a separate login.
+    setSessionCookie(ctx, await signIn(ctx.state.em, user));
     return { username: user.username };
   });
 

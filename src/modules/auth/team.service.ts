@@ -54,8 +54,7 @@ async function issueLink(tx: EntityManager, user: AdminUser, purpose: LinkPurpos
 export async function inviteAccount(tx: EntityManager, changes: Changes, input: { username: string; role: Role }, by: string, now = new Date()): Promise<{ account: Account; link: IssuedLink }> {
   const username = normalizeUsername(input.username);
   checkUsername(username);
-  // A taken name is the caller's input to fix, like a malformed one.
-  if (await tx.findOne(AdminUser, { username })) throw invalid(`username: ${username} is already taken`);
+  if (await tx.findOne(AdminUser, { username })) throw conflict(`username: ${username} is already taken`);
   const user = tx.create(AdminUser, { username, passwordHash: null, role: input.role, invitedBy: by });
   await tx.flush();
   const link = await issueLink(tx, user, 'invite', by, now);

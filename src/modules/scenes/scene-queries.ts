@@ -93,7 +93,7 @@ async function findSceneRow(em: EntityManager, where: SceneWhere): Promise<Scene
   if (where === 'default') rows = await preparedRead<SceneRow>(em, BY_DEFAULT);
   else if ('id' in where) rows = await preparedRead<SceneRow>(em, BY_ID, [where.id]);
   else {
-    const id = /^\d{1,10}$/.test(where.ref) && Number(where.ref) <= MAX_INT ? Number(where.ref) : -1;
+    const id = /^[1-9][0-9]{0,9}$/.test(where.ref) && Number(where.ref) <= MAX_INT ? Number(where.ref) : -1;
     rows = await preparedRead<SceneRow>(em, BY_REF, [where.ref, id, where.ref]);
   }
   return rows[0] ?? null;

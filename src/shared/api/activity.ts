@@ -1,6 +1,6 @@
 /** The audit trail of admin writes (GET /api/activity). */
 import { z } from 'zod';
-import { IsoDate } from './common.ts';
+import { IsoDate, queryInt } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 
@@ -9,7 +9,7 @@ export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 export const ActivityQuery = z.object({
   kind: z.enum(ACTIVITY_KINDS).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: queryInt(1, 200).withDefault(50),
 });
 export type ActivityQuery = z.infer<typeof ActivityQuery>;
 

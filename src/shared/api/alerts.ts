@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ALERT_KINDS } from '../alerts/incidents.ts';
-import { cleanText, Id, IdBody, IsoDate, SuccessDto } from './common.ts';
+import { documentedAs, HTTP_URL_PATTERN, Id, IdBody, IsoDate, line, name, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 
@@ -65,13 +65,19 @@ export type DestinationDto = z.output<typeof DestinationDto>;
 
 /** A new destination; a webhook's signing secret is made by the server and shown once. */
 export const DestinationInput = z.object({
-  name: cleanText(80).min(1, 'Name is required'),
+  name: name({ max: 80, min: 1, required: 'Name is required' }),
   kind: z.enum(DESTINATION_KINDS, { error: `Kind must be one of ${DESTINATION_KINDS.join(', ')}` }),
-  url: z.string().trim().max(2000, 'Must be at most 2000 characters').pipe(z.url({ protocol: /^https?$/, error: 'Expected an http(s) URL' })),
+  url: documentedAs(line({ max: 2000, min: 1, required: 'Expected an http(s) URL' }).pipe(z.url({ protocol: /^https?$/, error: 'Expected an http(s) URL' })), {
+    type: 'string',
+    minLength: 1,
+    maxLength: 2000,
+    pattern: HTTP_URL_PATTERN,
+    description: 'Where messages are sent: an http(s) address (also accepted: an IP address as host)',
+  }),
 });
 export type DestinationInput = z.output<typeof DestinationInput>;
 
-export const DestinationUpdate = z.object({ id: Id, name: cleanText(80).min(1, 'Name is required').optional(), enabled: z.boolean().optional() });
+export const DestinationUpdate = z.object({ id: Id, name: name({ max: 80, min: 1, required: 'Name is required' }).optional(), enabled: z.boolean().optional() });
 export type DestinationUpdate = z.output<typeof DestinationUpdate>;
 
 export const CreatedDestinationDto = DestinationDto.extend({

@@ -1,6 +1,6 @@
 /** Signing in and API tokens. */
 import { z } from 'zod';
-import { cleanText, IdBody, IsoDate, SuccessDto } from './common.ts';
+import { IdBody, IsoDate, line, name, SuccessDto } from './common.ts';
 import { ROLES } from '../roles.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
@@ -8,14 +8,18 @@ import { ROUTES } from './routes.ts';
 /** The shortest password an account may have (the server enforces it; the link's page says it). */
 export const MIN_PASSWORD_LENGTH = 12;
 
+/** What an account's name may be (any case: names are kept in lower case). */
+export const USERNAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+export const USERNAME_RULE = 'Use 1-64 letters, digits, dots, dashes or underscores';
+
 export const LoginRequest = z.object({
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(64),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
+  username: line({ max: 64, min: 1, required: 'Username is required' }),
+  password: line({ max: 1024, min: 1, required: 'Password is required', trim: false }),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
 export const TokenCreate = z.object({
-  name: cleanText(80).min(1, 'Name is required'),
+  name: name({ max: 80, min: 1, required: 'Name is required' }),
   /** What the token may do; scripts made before roles existed get admin. */
   role: z.enum(ROLES, { error: `Use one of ${ROLES.join(', ')}` }).default('admin'),
 });

@@ -1,27 +1,93 @@
-/** What every part of the REST contract shares: ids, clean text, the answers every route may give. */
+/** What every part of the REST contract shares: ids, the text rule, the answers every route may give. */
 import { z } from 'zod';
 
-const MAX_INT = 2_147_483_647;
+import { isValidTimezone } from '../streams/location.ts';
 
-/** A database id: a positive 32-bit integer, given as a number or as digits. */
-export const Id = z
-  .union([z.number(), z.string().trim().regex(/^\d{1,10}$/, 'Expected a numeric id').transform(Number)])
-  .pipe(z.number({ error: 'Expected a numeric id' }).int('Expected a whole number').min(1).max(MAX_INT));
+export { blankAsNull, line, multiline, name, text, textProblem, TEXT_PATTERNS, VISIBLE_RULE, type TextKind } from './text.ts';
 
-/** Text without control characters (PostgreSQL refuses NUL; the rest is never wanted in a label). */
-export const cleanText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Must be at most ${max} characters`)
-    .refine((s) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s), 'Contains control characters');
+/**
+ * Schemas the OpenAPI document keeps once under components/schemas (a field refers to them with
+ * `$ref`): the time zones this server knows, as IANA names.
+ */
+export const DOCUMENT_COMPONENTS: Record<string, Record<string, unknown>> = {
+  get TimeZone() {
+    const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+    return { type: 'string', enum: [...new Set(['UTC', ...zones])].filter(isValidTimezone).sort(), description: 'An IANA time zone name' };
+  },
+};
 
-/** Optional free text: empty or blank becomes null. */
-export const optionalText = (max: number) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), cleanText(max).nullable().optional());
+/** The largest id (PostgreSQL `integer`): 2³¹ − 1. */
+export const MAX_ID = 2_147_483_647;
+
+type JsonSchema = Record<string, unknown>;
+const DOCUMENTED = new WeakMap<object, JsonSchema>();
+
+/**
+ * States what a schema accepts in JSON Schema terms where zod's own output would say it
+ * differently: an id in a path or query is parsed from text but is, to a caller, an integer in
+ * a range. The OpenAPI builder puts `json` in place of the generated schema.
+ */
+export function documentedAs<T extends z.ZodType>(schema: T, json: JsonSchema): T {
+  DOCUMENTED.set(schema, json);
+  return schema;
+}
+
+/** The JSON Schema a schema was documented as (documentedAs), if any. */
+export const documentedSchemaOf = (schema: object): JsonSchema | undefined => DOCUMENTED.get(schema);
+
+const ID_RULE = `Expected an id: a whole number from 1 to ${MAX_ID}`;
+
+/** A database id in a JSON body: an integer from 1 to 2³¹ − 1, never a string. */
+export const Id = z.number({ error: ID_RULE }).int(ID_RULE).min(1, ID_RULE).max(MAX_ID, ID_RULE);
+
+/**
+ * A database id in a path or query: digits only — no sign, space, leading zero, exponent or hex —
+ * from 1 to 2³¹ − 1.
+ */
+export const PathId = documentedAs(
+  z.string({ error: ID_RULE }).regex(/^[1-9][0-9]{0,9}$/, ID_RULE).transform(Number).pipe(Id),
+  { type: 'integer', minimum: 1, maximum: MAX_ID },
+);
+
+/**
+ * A whole number in a query: plain digits (no sign, space, exponent or hex), within the range;
+ * `fallback` when the parameter is absent.
+ */
+export function queryInt(min: number, max: number, label = 'Expected a whole number') {
+  const rule = `${label} from ${min} to ${max}`;
+  const schema = z.string({ error: rule }).regex(/^(0|[1-9][0-9]{0,9})$/, rule).transform(Number).pipe(z.number().int().min(min, rule).max(max, rule));
+  const json = { type: 'integer', minimum: min, maximum: max };
+  return Object.assign(documentedAs(schema, json), {
+    /** The same, with a value when absent (stated as the parameter's default). */
+    withDefault: (fallback: number) => documentedAs(schema.default(fallback), { ...json, default: fallback }),
+  });
+}
+
+/** A number in a query, written as JSON writes numbers, within the range. */
+export function queryNumber(min: number, max: number, label: string) {
+  const rule = `${label} must be a number between ${min} and ${max}`;
+  return documentedAs(
+    z
+      .string({ error: rule })
+      .regex(/^-?(0|[1-9][0-9]{0,15})(\.[0-9]{1,20})?([eE][+-]?[0-9]{1,3})?$/, rule)
+      .transform(Number)
+      .pipe(z.number().min(min, rule).max(max, rule)),
+    { type: 'number', minimum: min, maximum: max },
+  );
+}
 
 export const IdBody = z.object({ id: Id });
 export type IdBody = z.infer<typeof IdBody>;
+
+/** An IANA time zone name (`Europe/Berlin`); `message` when the server does not know it. */
+export const TimeZone = (message: string) => documentedAs(z.string().trim().refine(isValidTimezone, message), { $ref: '#/components/schemas/TimeZone' });
+
+/**
+ * The addresses the document promises to take: absolute http(s), a host whose last label starts
+ * with a letter, an optional port, and visible ASCII after it. Fields may take more (an IP
+ * address, a scheme-less platform link) and say so in their description.
+ */
+export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*(:[0-9]{1,4})?([/?#][!-~]*)?$';
 
 /** `?active=true|false` and the like. */
 export const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');

@@ -2,13 +2,13 @@
 import { z } from 'zod';
 import { CATEGORIES, DELIVERIES, DISCOVERY_PLATFORMS, IRRELEVANT_ACTIONS, JOB_STATUSES, JOB_TRIGGERS, LIMITS, SKIP_REASONS, type DiscoveryPlatform } from '../constants.ts';
 import type { Platform } from '../streams/platform.ts';
-import { cleanText, Id, IsoDate, SuccessDto } from './common.ts';
+import { Id, IsoDate, line, multiline, name, PathId, queryInt, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
-import { StreamUrl } from './streams.ts';
+import { StreamUrl, streamUrl } from './streams.ts';
 
 export const JobListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(LIMITS.listPage).default(10),
+  limit: queryInt(1, LIMITS.listPage).withDefault(10),
 });
 
 /** Most pages a crawl of earthcam/custom sources reads in one run (the start pages included). */
@@ -25,21 +25,23 @@ const relevance = {
   trust_all: z.boolean().default(false),
   irrelevant: z.enum(IRRELEVANT_ACTIONS).default('review'),
 };
-const pageCount = (max: number, fallback: number) => z.coerce.number().int().min(1, 'Must be at least 1').max(max, `Must be at most ${max}`).default(fallback);
-const words = (max: number) => z.array(cleanText(100).min(1)).max(max, `At most ${max} entries`).default([]);
+const pageCount = (max: number, fallback: number) =>
+  z.number({ error: `Expected a whole number from 1 to ${max}` }).int('Expected a whole number').min(1, 'Must be at least 1').max(max, `Must be at most ${max}`).default(fallback);
+const words = (max: number) => z.array(line({ max: 100, min: 1, required: 'Expected a word' })).max(max, `At most ${max} entries`).default([]);
 
 /** Per platform, what a source needs besides its name (validated on create, edit and run). */
 export const SOURCE_CONFIGS = {
   youtube: z
     .object({
-      query: cleanText(200).optional(),
+      query: line({ max: 200, min: 1, required: 'Give a search query or a channel id' }).optional(),
       channel_id: z.string().trim().regex(/^UC[\w-]{22}$/, 'A channel id looks like UC followed by 22 letters, digits, - or _').optional(),
       /** search.list costs 100 quota units a page: a run reads at most this many. */
       max_pages: pageCount(5, 1),
       category,
       ...relevance,
     })
-    .refine((c) => Boolean(c.query || c.channel_id), { message: 'Give a search query or a channel id', path: ['query'] }),
+    .refine((c) => Boolean(c.query || c.channel_id), { message: 'Give a search query or a channel id', path: ['query'] })
+    .meta({ anyOf: [{ required: ['query'] }, { required: ['channel_id'] }] }),
   twitch: z.object({
     game_id: z.string().trim().regex(/^\d{1,20}$/, 'A Twitch category id is digits (for example 509670 for Science & Technology)'),
     language: z.string().trim().regex(/^[a-z]{2}$/, 'A two-letter language code').optional(),
@@ -70,44 +72,47 @@ export const SOURCE_CONFIGS = {
 
 export type SourceConfig<P extends DiscoveryPlatform = DiscoveryPlatform> = z.output<(typeof SOURCE_CONFIGS)[P]>;
 
-/** Platforms whose source is an address (a playlist, a page to crawl). */
-const URL_PLATFORMS: readonly DiscoveryPlatform[] = ['direct', 'earthcam', 'custom'];
-
 /** Five cron fields (minute hour day month weekday); the server checks the expression itself too. */
+const CRON_FIELD = (range: string) => `(\\*|${range}(-${range})?)(/[1-9][0-9]?)?(,(\\*|${range}(-${range})?)(/[1-9][0-9]?)?)*`;
+/** What the document promises to take: numbers in each field's range, lists, ranges and steps. */
+const CRON_PATTERN = `^${[CRON_FIELD('[1-5]?[0-9]'), CRON_FIELD('(1?[0-9]|2[0-3])'), CRON_FIELD('([1-9]|[12][0-9]|3[01])'), CRON_FIELD('([1-9]|1[0-2])'), CRON_FIELD('[0-7]')].join(' ')}$`;
 const schedule = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-  z
-    .string()
-    .trim()
-    .max(100)
+  line({ max: 100 })
     .regex(/^\S+(\s+\S+){4}$/, 'A schedule is a cron expression of five fields, for example "0 * * * *" (hourly)')
+    .meta({ pattern: CRON_PATTERN, description: 'A five-field cron expression (minute hour day month weekday); empty or null: runs only when asked. Names (MON, JAN) are accepted too.' })
     .nullable()
     .optional(),
 );
 
-/** POST /api/discovery/sources, and PUT with an id: the whole source. */
+/** Every source's own fields; `config` and `url` depend on its platform. */
+const sourceFields = {
+  name: name({ max: LIMITS.name, min: 1, required: 'Name is required' }),
+  schedule,
+  deliver: z.enum(DELIVERIES).default('pool'),
+  active: z.boolean().default(true),
+};
+const optionalUrl = z.preprocess((v) => (v === '' ? null : v), StreamUrl.nullable().optional());
+const requiredUrl = (message: string) => z.preprocess((v) => (v === '' || v === null ? undefined : v), streamUrl(message));
+
+/**
+ * POST /api/discovery/sources, and PUT with an id: the whole source, one shape per platform —
+ * its `config` (SOURCE_CONFIGS) and whether it needs an address (a playlist, a page to crawl).
+ */
 export const SourceInput = z
-  .object({
-    name: z.string({ error: 'Name is required' }).pipe(cleanText(LIMITS.name).min(1, 'Name is required')),
-    platform: z.enum(DISCOVERY_PLATFORMS, { error: 'Choose a platform' }),
-    url: z.preprocess((v) => (v === '' ? null : v), StreamUrl.nullable().optional()),
-    config: z.record(z.string(), z.unknown()).default({}),
-    schedule,
-    deliver: z.enum(DELIVERIES).default('pool'),
-    active: z.boolean().default(true),
-  })
-  .transform((source, ctx) => {
-    if (URL_PLATFORMS.includes(source.platform) && !source.url) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: source.platform === 'direct' ? 'A playlist URL is required' : 'A page URL is required' });
-      return z.NEVER;
-    }
-    const config = SOURCE_CONFIGS[source.platform].safeParse(source.config);
-    if (!config.success) {
-      for (const issue of config.error.issues) ctx.addIssue({ ...issue, path: ['config', ...issue.path] } as never);
-      return z.NEVER;
-    }
-    return { ...source, url: source.url ?? null, schedule: source.schedule ?? null, config: config.data as Record<string, unknown> };
-  });
+  .discriminatedUnion(
+    'platform',
+    [
+      z.object({ ...sourceFields, platform: z.literal('youtube'), url: optionalUrl, config: SOURCE_CONFIGS.youtube }),
+      z.object({ ...sourceFields, platform: z.literal('twitch'), url: optionalUrl, config: SOURCE_CONFIGS.twitch }),
+      z.object({ ...sourceFields, platform: z.literal('vimeo'), url: optionalUrl, config: SOURCE_CONFIGS.vimeo.default({ links: [], trust_all: false, irrelevant: 'review' }) }),
+      z.object({ ...sourceFields, platform: z.literal('direct'), url: requiredUrl('A playlist URL is required'), config: SOURCE_CONFIGS.direct.default({ groups: [], max_entries: 1000, trust_all: false, irrelevant: 'review', review_large: true }) }),
+      z.object({ ...sourceFields, platform: z.literal('earthcam'), url: requiredUrl('A page URL is required'), config: SOURCE_CONFIGS.earthcam.default({ max_pages: 10, trust_all: false, irrelevant: 'review' }) }),
+      z.object({ ...sourceFields, platform: z.literal('custom'), url: requiredUrl('A page URL is required'), config: SOURCE_CONFIGS.custom.default({ max_pages: 10, trust_all: false, irrelevant: 'review' }) }),
+    ],
+    { error: `Choose a platform: ${DISCOVERY_PLATFORMS.join(', ')}` },
+  )
+  .transform((source) => ({ ...source, url: source.url ?? null, schedule: source.schedule ?? null, config: source.config as Record<string, unknown> }));
 export type SourceInput = z.output<typeof SourceInput>;
 
 /** POST /api/discovery?action=run: one source, or every active source. */
@@ -116,7 +121,7 @@ export const RunRequest = z.union([
   z.object({ runAll: z.literal(true) }),
   z.object({
     sourceId: Id,
-    options: z.object({ limit: z.coerce.number().int().min(1).max(MAX_PLAYLIST_ENTRIES).optional() }).default({}),
+    options: z.object({ limit: z.number({ error: `limit: a whole number from 1 to ${MAX_PLAYLIST_ENTRIES}` }).int().min(1).max(MAX_PLAYLIST_ENTRIES).optional() }).default({}),
   }),
 ], { error: 'Give a sourceId, or runAll: true' });
 export type RunRequest = z.output<typeof RunRequest>;
@@ -183,7 +188,7 @@ export interface DiscoveryProgressDto {
 
 /** What a visitor or an admin pastes: a link, or an embed code (read, never stored). */
 export const ExtractRequest = z.object({
-  url: z.string({ error: 'URL is required' }).trim().min(1, 'URL is required').max(10_000, 'Must be at most 10000 characters'),
+  url: multiline({ max: 10_000, min: 1, required: 'URL is required', description: 'A link, or an embed code (HTML) to read links from' }),
 });
 
 /** The spec §5 platform guesses (src/shared/streams/platform.ts). */
@@ -204,7 +209,7 @@ export const ExtractDto = z.strictObject({
 });
 export type ExtractDto = z.output<typeof ExtractDto>;
 
-const IdParams = z.object({ id: Id });
+const IdParams = z.object({ id: PathId });
 
 export const discoveryEndpoints = {
   extract: endpoint({

@@ -10,7 +10,7 @@ export const EvaluatorId = z.string({ error: 'evaluatorId is required' }).regex(
 
 export const EvaluationQuery = z.object({
   action: z.enum(['queue-status', 'leaderboard', 'next', 'stats', 'submit', 'skip'], { error: 'Unknown action' }),
-  evaluatorId: EvaluatorId.optional(),
+  evaluatorId: EvaluatorId.optional().describe('The rater asking (next, stats); a rater without one is served as a new rater'),
 });
 
 const rating = (name: string) => z.number({ error: `${name} must be a whole number from 1 to 5` }).int(`${name} must be a whole number from 1 to 5`).min(1, `${name} must be from 1 to 5`).max(5, `${name} must be from 1 to 5`);

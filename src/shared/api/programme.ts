@@ -5,20 +5,19 @@
 import { z } from 'zod';
 import { parseClock } from '../schedules/local-time.ts';
 import { SHOWN_RULES } from '../schedules/rules.ts';
-import { isValidTimezone } from '../streams/location.ts';
-import { cleanText, Id, IdBody, IsoDate, optionalText, SuccessDto } from './common.ts';
+import { blankAsNull, Id, IdBody, IsoDate, name, SuccessDto, TimeZone } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 
 export { SHOWN_RULES, type ShownRule } from '../schedules/rules.ts';
 
 /** A screen's lasting device id (what it sends when it registers). */
-export const DeviceId = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Expected a device id (8–64 letters, digits, - or _)');
+export const DeviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Expected a device id (8–64 letters, digits, - or _)');
 
 // ---- groups -----------------------------------------------------------------------------------
 
 export const GroupInput = z.object({
-  name: cleanText(60).min(1, 'Name is required'),
+  name: name({ max: 60, min: 1, required: 'Name is required' }),
   scene_id: Id.nullable().optional().describe("The group's own scene (null: none; its screens follow the rules below it)"),
 });
 export const GroupUpdate = GroupInput.partial().extend({ id: Id });
@@ -52,7 +51,7 @@ export type AssignmentDto = z.output<typeof AssignmentDto>;
 
 // ---- schedules --------------------------------------------------------------------------------
 
-const Clock = z.string().refine((v) => parseClock(v) !== null, 'Expected a time as HH:MM (00:00–23:59)');
+const Clock = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'Expected a time as HH:MM (00:00–23:59)').refine((v) => parseClock(v) !== null, 'Expected a time as HH:MM (00:00–23:59)');
 
 export const ScheduleWhenInput = z.discriminatedUnion('kind', [
   z
@@ -65,7 +64,7 @@ export const ScheduleWhenInput = z.discriminatedUnion('kind', [
       start: Clock,
       end: Clock,
       overnight: z.boolean().default(false).describe('The window ends the next day (22:00–02:00)'),
-      time_zone: z.string().refine(isValidTimezone, 'Unknown time zone: use an IANA name such as Europe/Berlin'),
+      time_zone: TimeZone('Unknown time zone: use an IANA name such as Europe/Berlin'),
     })
     .superRefine((w, ctx) => {
       const start = parseClock(w.start)!;
@@ -87,7 +86,7 @@ export const ScheduleTargetInput = z.discriminatedUnion('kind', [
 export const MAX_PRIORITY = 100;
 
 export const ScheduleInput = z.object({
-  name: optionalText(80),
+  name: blankAsNull(name({ max: 80 })),
   scene_id: Id,
   priority: z.number().int('Priority is a whole number').min(0, `Priority is 0–${MAX_PRIORITY}`).max(MAX_PRIORITY, `Priority is 0–${MAX_PRIORITY}`).default(0),
   target: ScheduleTargetInput,
@@ -132,7 +131,7 @@ export type ProgrammePreviewDto = z.output<typeof ProgrammePreviewDto>;
 export const TakeoverInput = z
   .object({
     scene_id: Id,
-    banner: optionalText(140).describe('A short line shown over the scene'),
+    banner: blankAsNull(name({ max: 140, description: 'A short line shown over the scene.' })),
     group_ids: z.array(Id).min(1, 'Choose at least one group, or leave groups out for every screen').max(100).nullable().optional(),
     ends_at: IsoDate.nullable().optional(),
   })

@@ -1,7 +1,7 @@
 /** Automatic quality analysis (spec §7 "Quality and discovery"). */
 import { z } from 'zod';
 import type { QueueLane } from '../quality/queue.ts';
-import { Id, IsoDate } from './common.ts';
+import { Id, IsoDate, PathId, queryInt } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 import { RecentEvaluationDto } from './evaluation.ts';
@@ -21,8 +21,8 @@ export const AnalyzeRequest = z.object({
 export type AnalyzeRequest = z.output<typeof AnalyzeRequest>;
 
 export const AnalysesQuery = z.object({
-  streamId: Id,
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  streamId: PathId,
+  limit: queryInt(1, 100).withDefault(20),
 });
 
 export const QualityAnalysisDto = z.strictObject({

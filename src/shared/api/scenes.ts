@@ -1,7 +1,7 @@
 /** Scenes: what a wall shows (spec §3, §4, §5). */
 import { z } from 'zod';
 import { DEFAULTS, LAYOUT_TYPES, LIMITS, MAX_SCENE_STREAMS, SELECTION_ALGORITHMS } from '../constants.ts';
-import { booleanQuery, cleanText, Id, IdBody, IsoDate, optionalText, SuccessDto } from './common.ts';
+import { blankAsNull, booleanQuery, Id, IdBody, IsoDate, line, multiline, name, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 import { StreamDto } from './streams.ts';
@@ -18,9 +18,9 @@ const SlotStreamIds = z
   }, 'A stream can fill only one slot');
 
 const sceneFields = z.object({
-  name: cleanText(LIMITS.sceneName).min(1, 'Scene name is required'),
-  description: optionalText(LIMITS.description),
-  prompt: optionalText(LIMITS.prompt),
+  name: name({ max: LIMITS.sceneName, min: 1, required: 'Scene name is required' }),
+  description: blankAsNull(multiline({ max: LIMITS.description })),
+  prompt: blankAsNull(multiline({ max: LIMITS.prompt })),
   selection_algorithm: z.enum(SELECTION_ALGORITHMS),
   max_streams: z.number().int().min(1).max(MAX_SCENE_STREAMS),
   layout_type: z.enum(LAYOUT_TYPES),
@@ -29,7 +29,6 @@ const sceneFields = z.object({
 });
 
 export const SceneCreate = sceneFields.extend({
-  name: z.string({ error: 'Scene name is required' }).pipe(sceneFields.shape.name),
   selection_algorithm: sceneFields.shape.selection_algorithm.default('manual'),
   max_streams: sceneFields.shape.max_streams.default(DEFAULTS.maxStreams),
   layout_type: sceneFields.shape.layout_type.default(DEFAULTS.layoutType),
@@ -43,7 +42,7 @@ export type SceneUpdate = z.infer<typeof SceneUpdate>;
 
 /** `/api/scenes/:idOrSlug`: digits are tried as a slug first, then as an id. */
 export const SceneRef = z.object({
-  idOrSlug: z.string().trim().min(1).max(LIMITS.sceneName * 2),
+  idOrSlug: line({ max: LIMITS.sceneName * 2, min: 1, trim: false, description: 'A scene\'s slug, or its id' }),
 });
 
 /** A stream as a scene shows it: its place on the wall, 1..n. */

@@ -21,7 +21,7 @@ export type PlaybackState = (typeof PLAYBACK_STATES)[number];
 /** POST /api/screens/command: one screen (its connection id) or, without `id`, every wall and kiosk. */
 export const ScreenCommandRequest = z.object({
   command: z.enum(SCREEN_COMMANDS),
-  id: z.string().trim().min(1).max(64).optional(),
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Expected a screen\'s connection id').optional(),
 });
 export type ScreenCommandRequest = z.infer<typeof ScreenCommandRequest>;
 

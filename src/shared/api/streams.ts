@@ -2,29 +2,34 @@
 import { z } from 'zod';
 import { CATEGORIES, DEFAULTS, LIMITS, QUALITIES } from '../constants.ts';
 import { GRADE_BUCKETS } from '../quality/grade.ts';
-import { isValidTimezone } from '../streams/location.ts';
 import { toAbsoluteUrl } from '../streams/url.ts';
 import { HEALTH_STATES } from '../quality/health.ts';
 import { QUALITY_FAULTS } from '../quality/score.ts';
-import { booleanQuery, cleanText, Id, IdBody, IsoDate, optionalText, RequestHeadersDto, SuccessDto } from './common.ts';
+import { blankAsNull, booleanQuery, documentedAs, HTTP_URL_PATTERN, Id, IdBody, IsoDate, line, MAX_ID, multiline, name, PathId, queryInt, RequestHeadersDto, SuccessDto, TimeZone } from './common.ts';
 import { endpoint } from './contract.ts';
 import { UptimeDto } from './uptime.ts';
 import { ROUTES } from './routes.ts';
 
-/** A stream address: absolute http(s) (scheme-less platform links get https://). */
-export const StreamUrl = z
-  .string({ error: 'URL is required' })
-  .trim()
-  .min(1, 'URL is required')
-  .max(LIMITS.url, `Must be at most ${LIMITS.url} characters`)
-  .transform((value, ctx) => {
-    const url = toAbsoluteUrl(value);
-    if (!url) {
-      ctx.addIssue({ code: 'custom', message: 'Please enter a valid URL' });
-      return z.NEVER;
-    }
-    return url.href;
-  });
+/** A stream address: absolute http(s) (scheme-less platform links get https://); `required` when missing. */
+export const streamUrl = (required = 'URL is required') =>
+  documentedAs(
+    line({ max: LIMITS.url, min: 1, required }).transform((value, ctx) => {
+      const url = toAbsoluteUrl(value);
+      if (!url) {
+        ctx.addIssue({ code: 'custom', message: 'Please enter a valid URL' });
+        return z.NEVER;
+      }
+      return url.href;
+    }),
+    {
+      type: 'string',
+      minLength: 1,
+      maxLength: LIMITS.url,
+      pattern: HTTP_URL_PATTERN,
+      description: 'An absolute http(s) address. Also accepted: an IP address as host, and the scheme-less links people paste (youtu.be/…, twitch.tv/…, host/path/file.m3u8), which get https://.',
+    },
+  );
+export const StreamUrl = streamUrl();
 
 /** Numbers or numeric text; empty text means "no value" (spec §5: omitted when empty). */
 const coordinate = (min: number, max: number, label: string) =>
@@ -38,28 +43,24 @@ const coordinate = (min: number, max: number, label: string) =>
       .optional(),
   );
 
-const timezone = z.preprocess(
-  (v) => (v === '' ? null : v),
-  z.string().trim().refine(isValidTimezone, 'Unknown timezone').nullable().optional(),
-);
+const timezone = z.preprocess((v) => (v === '' ? null : v), TimeZone('Unknown timezone').nullable().optional());
 
 /** Every editable stream field, none required: the base of create and update. */
 const streamFields = z.object({
-  name: cleanText(LIMITS.name).min(1, 'Name is required'),
+  name: name({ max: LIMITS.name, min: 1, required: 'Name is required' }),
   url: StreamUrl,
   fallback_url: z.preprocess((v) => (v === '' ? null : v), StreamUrl.nullable().optional()),
-  description: optionalText(LIMITS.description),
+  description: blankAsNull(multiline({ max: LIMITS.description })),
   category: z.enum(CATEGORIES),
   quality: z.enum(QUALITIES),
   active: z.boolean(),
-  location_name: optionalText(LIMITS.locationName),
+  location_name: blankAsNull(name({ max: LIMITS.locationName })),
   latitude: coordinate(-90, 90, 'Latitude'),
   longitude: coordinate(-180, 180, 'Longitude'),
   timezone,
 });
 
 export const StreamCreate = streamFields.extend({
-  name: z.string({ error: 'Name is required' }).pipe(streamFields.shape.name),
   category: streamFields.shape.category.default(DEFAULTS.category),
   quality: streamFields.shape.quality.default(DEFAULTS.quality),
   active: streamFields.shape.active.default(true),
@@ -80,16 +81,17 @@ export type StreamSort = (typeof STREAM_SORTS)[number];
  */
 export const StreamListQuery = z.object({
   active: booleanQuery.optional(),
-  limit: z.coerce.number().int('limit must be a whole number').min(1, 'limit must be between 1 and 200').max(200, 'limit must be between 1 and 200').optional(),
-  cursor: z.string().max(500, 'cursor is not valid').regex(/^[\w-]+$/, 'cursor is not valid').optional(),
-  q: z.string().trim().max(100, 'q must be at most 100 characters').optional(),
+  limit: queryInt(1, 200, 'limit must be a whole number').optional(),
+  cursor: z.string().max(500, 'cursor is not valid').regex(/^[A-Za-z0-9_-]+$/, 'cursor is not valid').optional(),
+  q: line({ max: 100 }).optional(),
   category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
   sort: z.enum(STREAM_SORTS, { error: `sort must be one of ${STREAM_SORTS.join(', ')}` }).optional(),
   grade: z.enum(GRADE_BUCKETS, { error: `grade must be one of ${GRADE_BUCKETS.join(', ')}` }).optional(),
   ids: z
     .string()
-    .regex(/^\d{1,9}(,\d{1,9}){0,199}$/, 'ids must be up to 200 stream ids separated by commas')
-    .transform((text) => [...new Set(text.split(',').map(Number))])
+    .regex(/^[1-9][0-9]{0,9}(,[1-9][0-9]{0,9}){0,199}$/, 'ids must be up to 200 stream ids separated by commas')
+    // An id past the largest there can be names no stream: it matches nothing.
+    .transform((text) => [...new Set(text.split(',').map(Number))].filter((id) => id <= MAX_ID))
     .optional()
     .describe('Only these streams (the console looks up the streams a scene or a screen names)'),
 });
@@ -173,12 +175,12 @@ export const streamEndpoints = {
     responses: { 200: z.union([z.array(StreamDto), StreamPageDto]) },
   }),
   analytics: endpoint({ ...ROUTES['stream.analytics'], summary: 'Counts of the pool under the table\'s filters (by category, grade and health; a score histogram)', access: 'viewer', query: StreamFilterQuery, responses: { 200: StreamAnalyticsDto } }),
-  get: endpoint({ ...ROUTES['stream.get'], summary: 'One stream', access: 'public', params: z.object({ id: Id }), responses: { 200: StreamDto }, errors: [404] }),
+  get: endpoint({ ...ROUTES['stream.get'], summary: 'One stream', access: 'public', params: z.object({ id: PathId }), responses: { 200: StreamDto }, errors: [404] }),
   uptime: endpoint({
     ...ROUTES['stream.uptime'],
     summary: 'The share of the last 24 hours and 7 days the stream was live (degraded and offline are not), and per hour',
     access: 'viewer',
-    params: z.object({ id: Id }),
+    params: z.object({ id: PathId }),
     responses: { 200: UptimeDto },
     errors: [404],
   }),
@@ -195,7 +197,7 @@ export const streamEndpoints = {
     ...ROUTES['stream.still'],
     summary: 'The stream\'s current still (a JPEG frame of its latest analysis, or its platform\'s thumbnail), with ETag and a 5-minute public cache',
     access: 'public',
-    params: z.object({ id: Id }),
+    params: z.object({ id: PathId }),
     responses: { 200: z.string().describe('The picture') },
     produces: 'image/*',
     conditional: true,

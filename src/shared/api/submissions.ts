@@ -2,27 +2,20 @@
 import { z } from 'zod';
 import { StreamUpdate, StreamUrl } from './streams.ts';
 import { SUBMISSION_STATUSES } from '../constants.ts';
-import { IsoDate, RequestHeadersDto } from './common.ts';
+import { IsoDate, line, multiline, name, PathId, queryInt, RequestHeadersDto } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 import { PLATFORM_GUESSES } from './discovery.ts';
 
-const submitterName = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-  z
-    .string()
-    .trim()
-    .max(80, 'Must be at most 80 characters')
-    .refine((s) => !/[\u0000-\u001F\u007F]/.test(s), 'Contains control characters')
-    .optional(),
-);
+/** Blank means "not given". */
+const optionalName = (max: number) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), name({ max }).optional());
 
 export const SubmitRequest = z.object({
   url: StreamUrl,
   /** Optional; 'anonymous' when empty (spec §5). */
-  submittedBy: submitterName,
+  submittedBy: optionalName(80),
   /** The title extraction found, if any (shown to reviewers, never trusted as markup). */
-  title: submitterName.pipe(z.string().max(200).optional()),
+  title: optionalName(200),
 });
 export type SubmitRequest = z.infer<typeof SubmitRequest>;
 
@@ -53,7 +46,7 @@ export const SubmitResultDto = z.strictObject({
 });
 export type SubmitResultDto = z.output<typeof SubmitResultDto>;
 
-const filterText = (max: number) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().max(max, `Must be at most ${max} characters`).optional());
+const filterText = (max: number) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), line({ max }).optional());
 
 /** Which submissions a list or a bulk rejection is about (all given filters apply). */
 export const SubmissionFilter = z.object({
@@ -68,8 +61,8 @@ export type SubmissionFilter = z.output<typeof SubmissionFilter>;
 /** GET /api/submissions: a page, oldest first while pending, newest first once reviewed; `cursor` is the last id of the page before. */
 export const SubmissionListQuery = SubmissionFilter.extend({
   status: z.enum(SUBMISSION_STATUSES).default('pending'),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.coerce.number().int().positive().optional(),
+  limit: queryInt(1, 200).withDefault(50),
+  cursor: PathId.optional(),
 });
 export type SubmissionListQuery = z.output<typeof SubmissionListQuery>;
 
@@ -87,7 +80,7 @@ export type SubmissionPageDto = z.output<typeof SubmissionPageDto>;
 /** POST /api/submissions/reject-matching: rejects every pending submission the filter matches. */
 export const SubmissionRejectMatching = z.object({
   filter: SubmissionFilter.default({}),
-  note: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(1000, 'Must be at most 1000 characters').optional()),
+  note: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), multiline({ max: 1000 }).optional()),
 });
 export type SubmissionRejectMatching = z.output<typeof SubmissionRejectMatching>;
 
@@ -103,7 +96,7 @@ export type SubmissionApprove = z.infer<typeof SubmissionApprove>;
 
 export const SubmissionReject = z.object({
   id: StreamUpdate.shape.id,
-  note: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(1000, 'Must be at most 1000 characters').optional()),
+  note: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), multiline({ max: 1000 }).optional()),
 });
 export type SubmissionReject = z.infer<typeof SubmissionReject>;
 

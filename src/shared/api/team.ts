@@ -1,7 +1,8 @@
 /** The team: accounts with roles, invitations and reset links (admins), and the link's own page (anyone holding it). */
 import { z } from 'zod';
 import { ROLES } from '../roles.ts';
-import { Id, IdBody, IsoDate } from './common.ts';
+import { MIN_PASSWORD_LENGTH, USERNAME_PATTERN, USERNAME_RULE } from './auth.ts';
+import { Id, IdBody, IsoDate, line } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 
@@ -26,13 +27,15 @@ export const IssuedLinkDto = z.strictObject({ token: z.string(), expires_at: Iso
 export type IssuedLinkDto = z.output<typeof IssuedLinkDto>;
 
 export const InviteRequest = z.object({
-  username: z.string({ error: 'Required' }).trim().min(1, 'Required').max(64, 'Use at most 64 characters'),
+  username: z.string({ error: 'Required' }).trim().regex(USERNAME_PATTERN, USERNAME_RULE),
   role: RoleField,
 });
 
 export const AccountUpdate = z
   .object({ id: Id, role: RoleField.optional(), disabled: z.boolean().optional() })
-  .refine((u) => u.role !== undefined || u.disabled !== undefined, { message: 'Give a role or disabled' });
+  .refine((u) => u.role !== undefined || u.disabled !== undefined, { message: 'Give a role or disabled' })
+  // The refinement in JSON Schema terms, so the document says it too.
+  .meta({ anyOf: [{ required: ['role'] }, { required: ['disabled'] }] });
 
 /** Why a one-time link cannot be used, in words for the person holding it (after `token: `). */
 export const LINK_REFUSALS = {
@@ -45,7 +48,7 @@ export const LINK_REFUSALS = {
 const LinkToken = z.string({ error: 'Required' }).regex(/^[A-Za-z0-9_-]{20,100}$/, LINK_REFUSALS.unknown);
 
 export const LinkInspectRequest = z.object({ token: LinkToken });
-export const LinkAcceptRequest = z.object({ token: LinkToken, password: z.string({ error: 'Required' }).max(1024, 'Use at most 1024 characters') });
+export const LinkAcceptRequest = z.object({ token: LinkToken, password: line({ max: 1024, min: MIN_PASSWORD_LENGTH, required: 'Required', tooShort: `Use at least ${MIN_PASSWORD_LENGTH} characters`, trim: false }) });
 
 export const LinkInfoDto = z.strictObject({ username: z.string(), role: RoleField, purpose: z.enum(['invite', 'reset']), expires_at: IsoDate });
 export type LinkInfoDto = z.output<typeof LinkInfoDto>;
@@ -58,6 +61,7 @@ export const teamEndpoints = {
     access: 'admin',
     body: InviteRequest,
     responses: { 201: z.strictObject({ account: AccountDto, link: IssuedLinkDto }) },
+    errors: [409],
   }),
   update: endpoint({
     ...ROUTES['team.update'],
@@ -85,7 +89,7 @@ export const teamEndpoints = {
   }),
   acceptLink: endpoint({
     ...ROUTES['team.acceptLink'],
-    summary: 'Set your password with a one-time link (it is spent; older sessions end); rate-limited per IP',
+    summary: 'Set your password with a one-time link (it is spent; older sessions end) and be signed in (sets the session cookie); rate-limited per IP',
     access: 'public',
     body: LinkAcceptRequest,
     responses: { 200: z.strictObject({ username: z.string() }) },

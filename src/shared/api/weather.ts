@@ -1,11 +1,12 @@
 /** GET /api/weather?lat=&lon= (spec §3 "Weather result", §8 codes). The key stays on the server. */
 import { z } from 'zod';
+import { queryNumber } from './common.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 
 export const WeatherQuery = z.object({
-  lat: z.coerce.number({ error: 'lat must be a number' }).min(-90, 'lat must be between -90 and 90').max(90, 'lat must be between -90 and 90'),
-  lon: z.coerce.number({ error: 'lon must be a number' }).min(-180, 'lon must be between -180 and 180').max(180, 'lon must be between -180 and 180'),
+  lat: queryNumber(-90, 90, 'lat'),
+  lon: queryNumber(-180, 180, 'lon'),
 });
 
 /** Spec §8 weather codes. */

@@ -9,7 +9,6 @@ import { Link, useNavigate } from 'react-router-dom';
 import { MIN_PASSWORD_LENGTH, type LinkInfoDto } from '../../../src/shared/api/index.ts';
 import { ROLE_INFO } from '../../../src/shared/roles.ts';
 import { ApiError, call } from '../../lib/api.ts';
-import { authApi } from './auth-api.ts';
 import './auth.css';
 
 
@@ -38,8 +37,8 @@ export function WelcomePage() {
     setSubmitting(true);
     setError(null);
     try {
-      const { username } = await call('team.acceptLink', { body: { token, password } });
-      await authApi.login(username, password);
+      // The answer signs the person in (it sets the session cookie).
+      await call('team.acceptLink', { body: { token, password } });
       navigate('/admin', { replace: true });
     } catch (failure) {
       setError(sentenceOf(failure, 'Could not set your password. Please try again.'));

@@ -68,7 +68,8 @@ function inputOf(d: Draft): z.input<typeof SourceInput> {
   if (platform === 'vimeo') Object.assign(config, { links: list(s('links'), /\s+/) });
   if (platform === 'direct') Object.assign(config, { groups: list(s('groups'), /,/), max_entries: num('max_entries'), review_large: d.review_large === true });
   if (platform === 'earthcam' || platform === 'custom') Object.assign(config, { max_pages: num('max_pages') });
-  return {
+  // One shape per platform in the contract; the form builds the one its platform picks.
+  const input = {
     name: s('name'),
     platform,
     url: URL_LABEL[platform] ? s('url') : null,
@@ -77,6 +78,7 @@ function inputOf(d: Draft): z.input<typeof SourceInput> {
     deliver: d.deliver === 'review' ? 'review' : 'pool',
     active: d.active === true,
   };
+  return input as z.input<typeof SourceInput>;
 }
 
 export function SourceForm({ source, onDone }: { source: DiscoverySourceDto | null; onDone: () => void }) {
