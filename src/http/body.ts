@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
+import { unpairedSurrogate } from '../shared/api/text.ts';
 import { HttpError, NOT_AN_OBJECT } from './errors.ts';
 
 export const BODY_LIMIT = '100kb';
@@ -74,4 +75,29 @@ export async function readJsonBody(ctx: Context): Promise<void> {
   }
   // Every body of this API is an object; a JSON array is valid JSON, but never an answer to that.
   if (Array.isArray(ctx.request.body)) throw new HttpError(400, NOT_AN_OBJECT);
+  const illFormed = firstUnpairedSurrogate(ctx.request.body);
+  if (illFormed) throw new HttpError(400, `${illFormed.path}: ${illFormed.problem}`, [{ path: illFormed.path, message: illFormed.problem }]);
+}
+
+/**
+ * Bodies are I-JSON (RFC 7493): a string — a key too, and one no field reads — holding an
+ * unpaired surrogate is refused, with where it is. Iterative: a body may nest deep.
+ */
+function firstUnpairedSurrogate(root: unknown): { path: string; problem: string } | null {
+  const stack: [unknown, string][] = [[root, '']];
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      const problem = unpairedSurrogate(value);
+      if (problem) return { path: path || 'body', problem };
+    } else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        const at = path ? `${path}.${key}` : key;
+        const problem = unpairedSurrogate(key);
+        if (problem) return { path: at, problem: `Its name ${problem.charAt(0).toLowerCase()}${problem.slice(1)}` };
+        stack.push([child, at]);
+      }
+    }
+  }
+  return null;
 }

@@ -76,6 +76,8 @@ function isJson(text: unknown): boolean {
 }
 
 export const NOT_AN_OBJECT = 'The request body must be a JSON object';
+/** The JSON parser refuses prototype-poisoning keys (co-body's bourne); the document says so. */
+export const PROTO_KEY = 'The request body must not use the key __proto__';
 
 /** Errors raised by Koa and co-body (bad JSON, body too large) carry their own 4xx status. */
 function clientErrorOf(error: unknown): HttpError | null {
@@ -83,7 +85,10 @@ function clientErrorOf(error: unknown): HttpError | null {
   const e = error as StatusError;
   const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : 0;
   if (status < 400 || status >= 500) return null;
-  if (e.type === 'entity.parse.failed' || error instanceof SyntaxError) return new HttpError(400, isJson((error as { body?: unknown }).body) ? NOT_AN_OBJECT : 'Invalid JSON body');
+  if (e.type === 'entity.parse.failed' || error instanceof SyntaxError) {
+    if (typeof e.message === 'string' && e.message.includes('forbidden prototype property')) return new HttpError(400, PROTO_KEY);
+    return new HttpError(400, isJson((error as { body?: unknown }).body) ? NOT_AN_OBJECT : 'Invalid JSON body');
+  }
   if (e.type === 'entity.too.large') return new HttpError(413, 'Request body is too large');
   if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return new HttpError(415, 'Unsupported body encoding');
   return new HttpError(status, typeof e.message === 'string' && e.expose ? e.message : 'Bad request');

@@ -9,6 +9,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { DOCUMENT_COMPONENTS, documentedSchemaOf } from '../shared/api/common.ts';
 import type { EndpointSpec, ErrorStatus } from '../shared/api/contract.ts';
+import { PROTO_KEY } from './errors.ts';
 import { endpointOf } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -142,7 +143,9 @@ export function buildOpenApi<S, C>(router: Router<S, C>, info: { version: string
       title: 'Nature Wall API',
       version: info.version,
       description:
-        'The REST API of Nature Wall. Errors are `{"error": "<field>: <message>", "details"?}`. Administrator routes take the session cookie (after POST /api/auth/login) or an API token as `Authorization: Bearer …`. Screens use the Socket.IO contract in src/shared/events.ts.',
+        'The REST API of Nature Wall. Errors are `{"error": "<field>: <message>", "details"?}`. Administrator routes take the session cookie (after POST /api/auth/login) or an API token as `Authorization: Bearer …`. Screens use the Socket.IO contract in src/shared/events.ts. Bodies are I-JSON (RFC 7493): a string with an unpaired surrogate is refused, and so is a body with a key named `__proto__` (the answer says: ' +
+        PROTO_KEY +
+        '). Text fields state their rule as a `pattern` (no control characters; tab and newline only in multi-line text; no bidirectional overrides in names) and, where JSON Schema cannot say it, in their description (a name needs a visible character). Ids in a path or query are plain digits, 1 to 2147483647; in a body, integers in that range.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/' }],

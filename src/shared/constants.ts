@@ -95,4 +95,5 @@ export const LIMITS = {
 
 /** Spec §8 texts of link analysis: answered by the server, shown as they are by /submit. */
 export const NOT_ALLOWED = 'URL is not allowed';
+export const INVALID_URL = 'Please enter a valid URL';
 export const ANALYZE_FAILED = 'Failed to analyze input. Please try a different URL.';

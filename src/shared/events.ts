@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { SceneDto, SceneStreamDto, StreamDto } from './api/index.ts';
 import { PLAYBACK_STATES, type ScreenCommandName, type ScreenPresence } from './api/screens.ts';
+import { Id } from './api/common.ts';
 import { line, name } from './api/text.ts';
 import type { SubmissionDto } from './api/submissions.ts';
 import type { DiscoveryProgressDto, DiscoverySourceDto } from './api/discovery.ts';
@@ -68,7 +69,7 @@ export type ClockReport = z.infer<typeof ClockReport>;
 /** A screen's report of how its players are doing (presence for admins), and of its clock. */
 export const HealthReport = z.object({
   streams: z
-    .array(z.object({ stream_id: z.number().int().positive(), state: z.enum(PLAYBACK_STATES) }))
+    .array(z.object({ stream_id: Id, state: z.enum(PLAYBACK_STATES) }))
     .max(MAX_SCENE_STREAMS * 2),
   clock: ClockReport.optional(),
 });

@@ -277,3 +277,46 @@ describe('a NUL login flood', () => {
     }
   });
 });
+
+describe('socket events keep the same rule', () => {
+  it('hostile registrations and reports are refused in the ack; the node stays up and a good registration works after', async () => {
+    const { io } = await import('socket.io-client');
+    const own = await startTestApp({ database: app.db, hub: true });
+    const socket = io(own.baseUrl, { transports: ['websocket'], reconnection: false });
+    try {
+      await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('connect_error', reject));
+      const register = (payload: unknown) =>
+        new Promise<{ error?: string; data?: unknown }>((resolve) => (socket.emit as (...args: unknown[]) => void)('screen:register', payload, resolve));
+      const hostile: unknown[] = [
+        { kind: 'wall', name: 'lobby\u0000' },
+        { kind: 'wall', sceneSlug: 'a\u0000b' },
+        { kind: 'wall', group: 'g\u0085' },
+        { kind: 'kiosk', position: 1, name: 'x'.repeat(10_000) },
+        { kind: 'wall', name: '\u202Eevil' },
+        { kind: 'kiosk', position: '1' },
+        { kind: 'wall', device: 'short' },
+        'not an object',
+        null,
+      ];
+      for (const payload of hostile) {
+        const answer = await register(payload);
+        expect(answer.error, JSON.stringify(payload).slice(0, 80)).toBeTruthy();
+      }
+      const health = await new Promise<{ error?: string }>((resolve) =>
+        (socket.emit as (...args: unknown[]) => void)('screen:health', { streams: [{ stream_id: 2 ** 40, state: 'playing' }] }, resolve),
+      );
+      expect(health.error).toBeTruthy();
+      const good = await register({ kind: 'wall', name: 'Lobby wall' });
+      expect(good.error).toBeUndefined();
+      // A message over the socket's size limit (16 KB) ends that socket, not the node.
+      const gone = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+      (socket.emit as (...args: unknown[]) => void)('screen:register', { kind: 'wall', name: 'x'.repeat(100_000) }, () => undefined);
+      expect(await gone).toBe('transport close');
+      expect((await fetch(`${own.baseUrl}/api/scenes`)).status).toBe(200);
+      expect(own.app.availability.available).toBe(true);
+    } finally {
+      socket.close();
+      await own.close();
+    }
+  });
+});

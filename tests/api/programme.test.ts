@@ -35,9 +35,9 @@ describe('screen groups', () => {
     const nameless = await app.request('POST', '/api/screen-groups', { name: '★' });
     expect([nameless.status, errorOf(nameless)]).toEqual([400, expect.stringContaining('needs a letter or a digit')]);
     const inactive = await app.request('POST', '/api/screen-groups', { name: 'Gallery', scene_id: retired });
-    expect([inactive.status, errorOf(inactive)]).toEqual([400, expect.stringContaining('is deleted')]);
+    expect([inactive.status, errorOf(inactive)]).toEqual([409, expect.stringContaining('is deleted')]);
     const missing = await app.request('POST', '/api/screen-groups', { name: 'Gallery', scene_id: 999_999 });
-    expect([missing.status, errorOf(missing)]).toEqual([400, 'Scene 999999 does not exist']);
+    expect([missing.status, errorOf(missing)]).toEqual([404, 'Scene 999999 does not exist']);
   });
 
   it('places a screen in a group and gives another its own scene; the group lists its screens', async () => {
@@ -50,7 +50,7 @@ describe('screen groups', () => {
     const bad = await app.request('PUT', '/api/screen-groups/assignments', { device: 'x', group_id: 999_999 });
     expect(bad.status).toBe(400);
     const noGroup = await app.request('PUT', '/api/screen-groups/assignments', { device: 'lobby-right-001', group_id: 999_999 });
-    expect([noGroup.status, errorOf(noGroup)]).toEqual([400, 'Screen group 999999 does not exist']);
+    expect([noGroup.status, errorOf(noGroup)]).toEqual([404, 'Screen group 999999 does not exist']);
   });
 });
 
@@ -88,9 +88,9 @@ describe('schedules', () => {
 
   it('refuses a scene that does not exist or is deleted, and a target group that does not exist', async () => {
     const deleted = await app.request('POST', '/api/schedules', { scene_id: retired, target: { kind: 'all' }, when: weekly() });
-    expect([deleted.status, errorOf(deleted)]).toEqual([400, 'Scene "Retired" is deleted; choose an active scene']);
+    expect([deleted.status, errorOf(deleted)]).toEqual([409, 'Scene "Retired" is deleted; choose an active scene']);
     const group = await app.request('POST', '/api/schedules', { scene_id: ocean, target: { kind: 'groups', group_ids: [999_999] }, when: weekly() });
-    expect([group.status, errorOf(group)]).toEqual([400, 'target.group_ids: Screen group 999999 does not exist']);
+    expect([group.status, errorOf(group)]).toEqual([404, 'target.group_ids: Screen group 999999 does not exist']);
   });
 
   it('an overnight window is fine', async () => {
@@ -135,7 +135,7 @@ describe('takeover', () => {
   it('refuses a past end, a missing group and a deleted scene', async () => {
     expect(errorOf(await app.request('PUT', '/api/takeover', { scene_id: volcano, ends_at: '2020-01-01T00:00:00.000Z' }))).toBe('ends_at: The end must be in the future');
     expect(errorOf(await app.request('PUT', '/api/takeover', { scene_id: volcano, group_ids: [999_999] }))).toBe('group_ids: a chosen screen group does not exist');
-    expect((await app.request('PUT', '/api/takeover', { scene_id: retired })).status).toBe(400);
+    expect((await app.request('PUT', '/api/takeover', { scene_id: retired })).status).toBe(409);
   });
 
   it('is for administrators only', async () => {

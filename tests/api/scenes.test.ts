@@ -61,12 +61,18 @@ describe('POST /api/scenes', () => {
     ['max_streams of 0', { name: 'X', max_streams: 0 }, /^max_streams: /],
     ['more than 5 slots', { name: 'X', stream_ids: [1, 2, 3, 4, 5, 6] }, /^stream_ids: A scene holds at most 5 streams/],
     ['the same stream twice', { name: 'X', stream_ids: [1, 1] }, /^stream_ids: A stream can fill only one slot/],
-    ['an unknown stream', { name: 'X', stream_ids: [777777] }, /^stream_ids: Unknown stream 777777/],
   ])('answers 400 for %s and creates nothing', async (_case, body, message) => {
     const before = await sceneCount();
     const res = await app.request<ErrorDto>('POST', '/api/scenes', body);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
+    expect(await sceneCount()).toBe(before);
+  });
+
+  it('answers 404 for a stream that does not exist, and creates nothing', async () => {
+    const before = await sceneCount();
+    const res = await app.request<ErrorDto>('POST', '/api/scenes', { name: 'X', stream_ids: [777777] });
+    expect([res.status, res.body.error]).toEqual([404, 'stream_ids: Unknown stream 777777']);
     expect(await sceneCount()).toBe(before);
   });
 });
@@ -162,7 +168,7 @@ describe('PUT /api/scenes', () => {
     const a = await buildStream(em);
     const scene = await buildScene(em, { name: 'Atomic', streams: [a] });
     const res = await app.request<ErrorDto>('PUT', '/api/scenes', { id: scene.id, name: 'Renamed', stream_ids: [a.id, 888888] });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(404);
     const check = app.orm.em.fork();
     expect((await check.findOneOrFail(Scene, scene.id)).name).toBe('Atomic');
     expect(await check.count(SceneStream, { scene: scene.id })).toBe(1);

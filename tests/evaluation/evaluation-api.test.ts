@@ -46,6 +46,16 @@ describe('the queue', () => {
     expect((await app.anonymous<QueueStatusDto>('GET', '/api/human-evaluation?action=queue-status')).body.pending).toBe(12);
   });
 
+  it('without a rater id, answers what a new rater would get and leases it to nobody; stats are a new rater\'s', async () => {
+    const peek = await app.anonymous<EvaluationItemDto>('GET', '/api/human-evaluation?action=next');
+    expect(peek.status).toBe(200);
+    // An item nobody holds, still held by nobody: the next rater with an id may draw it.
+    expect((await app.orm.em.fork().findOneOrFail(EvaluationItem, { id: peek.body.queueId })).assignedTo).toBeNull();
+    const stats = await app.anonymous<EvaluatorStatsDto>('GET', '/api/human-evaluation?action=stats');
+    expect(stats.status).toBe(200);
+    expect(stats.body.totalEvaluations).toBe(0);
+  });
+
   it('gives ten raters asking at once ten different streams', async () => {
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => next(rater(100 + i))));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
@@ -102,7 +112,7 @@ describe('the queue', () => {
   });
 
   it('answers bad requests with 4xx', async () => {
-    expect((await app.anonymous('GET', '/api/human-evaluation?action=next')).status).toBe(400);
+    expect((await app.anonymous('GET', '/api/human-evaluation?action=next&evaluatorId=short')).status).toBe(400);
     expect((await app.anonymous('GET', '/api/human-evaluation?action=dance')).status).toBe(400);
     expect((await app.anonymous('GET', '/api/human-evaluation?action=submit&evaluatorId=evaluator_12345678')).status).toBe(405);
     expect((await app.anonymous('POST', '/api/human-evaluation?action=skip', { queueId: 1, evaluatorId: rater(9), overall: 3, videoQuality: 3, movement: 3, content: 3 })).status).toBe(400);

@@ -1,5 +1,6 @@
 /** Admins' commands on alerts: tune rules, add group rules, manage destinations, send a test. */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { THRESHOLD_RULE } from '../../shared/api/alerts.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -20,7 +21,7 @@ async function ruleName(tx: EntityManager, rule: AlertRule): Promise<string> {
 export async function updateRule(tx: EntityManager, changes: Changes, input: AlertRuleUpdate): Promise<AlertRule> {
   const rule = await tx.findOne(AlertRule, { id: input.id });
   if (!rule) throw new DomainError('not-found', `Alert rule ${input.id} not found`);
-  if (input.threshold !== undefined && rule.kind !== 'analysis_failures') throw new DomainError('invalid', 'threshold: only the analysis-failure rule has a threshold');
+  if (input.threshold !== undefined && rule.kind !== 'analysis_failures') throw new DomainError('invalid', `threshold: ${THRESHOLD_RULE}`);
   if (input.enabled !== undefined) rule.enabled = input.enabled;
   if (input.for_seconds !== undefined) rule.forSeconds = input.for_seconds;
   if (input.hold_seconds !== undefined) rule.holdSeconds = input.hold_seconds;

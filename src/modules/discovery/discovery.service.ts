@@ -4,6 +4,7 @@
  * the database refuses a second queued or running job for the same source, whoever asks.
  */
 import { CronExpressionParser } from 'cron-parser';
+import { SCHEDULE_RULE } from '../../shared/api/discovery.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
 import { conflict, invalid, notFound } from '../../domain/errors.ts';
@@ -41,7 +42,8 @@ function checkSchedule(schedule: string | null): void {
   try {
     CronExpressionParser.parse(schedule, { tz: 'UTC', strict: false });
   } catch (error) {
-    throw invalid(`schedule: ${error instanceof Error ? error.message : 'not a valid cron expression'}`);
+    // The document states the rule; the parser's own words follow it.
+    throw invalid(`schedule: ${SCHEDULE_RULE} (${error instanceof Error ? error.message : 'not a valid cron expression'})`);
   }
 }
 

@@ -6,7 +6,7 @@
 import { invalid, unprocessable } from '../../domain/errors.ts';
 import { SafeFetchError, type SafeFetcher } from '../../http/safe-fetch.ts';
 import type { DiscoveredStreamDto } from '../../shared/api/discovery.ts';
-import { ANALYZE_FAILED, NOT_ALLOWED } from '../../shared/constants.ts';
+import { ANALYZE_FAILED, INVALID_URL, NOT_ALLOWED } from '../../shared/constants.ts';
 import { looksLikeEmbedCode } from '../../shared/streams/platform.ts';
 import { detectFormat, toAbsoluteUrl } from '../../shared/streams/url.ts';
 import { streamsInPage, toDiscovered } from './page-streams.ts';
@@ -21,7 +21,7 @@ export async function extractStreams(fetcher: SafeFetcher, input: string, ownHos
   const allowed = (streams: DiscoveredStreamDto[]) => streams.filter((s) => fetcher.allows(s.url, { ownHosts }));
   if (looksLikeEmbedCode(input)) return allowed(streamsInPage(input, 'https://embed.invalid/'));
   const url = toAbsoluteUrl(input);
-  if (!url) throw invalid('url: Please enter a valid URL');
+  if (!url) throw invalid(`url: ${INVALID_URL}`);
   if (!fetcher.allows(url.href, { ownHosts })) throw invalid(NOT_ALLOWED);
   if (detectFormat(url.href) !== 'unknown') return toDiscovered([{ url: url.href }]);
   try {

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { SKIP_RULE } from '../../shared/api/evaluation.ts';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { evaluationEndpoints as api } from '../../shared/api/index.ts';
 import type { CommandDeps } from '../../domain/command.ts';
@@ -25,10 +26,6 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
     const over = await spend(deps.evaluationLimit, ctx.ip || 'unknown');
     if (over) throw tooManyRequests(ctx, over, 'Too many requests; please slow down');
   };
-  const needEvaluator = (id: string | undefined) => {
-    if (!id) throw badRequest('evaluatorId: Required');
-    return id;
-  };
 
   // Spec §7 "Human evaluation": public, for anonymous raters (rate-limited per IP).
   mount(router, api.read)(async (ctx, { query }) => {
@@ -39,9 +36,9 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
       case 'leaderboard':
         return leaderboard(ctx.state.em);
       case 'stats':
-        return evaluatorStats(ctx.state.em, needEvaluator(query.evaluatorId));
+        return evaluatorStats(ctx.state.em, query.evaluatorId ?? null);
       case 'next': {
-        const item = await drawer.next(ctx.state.em, needEvaluator(query.evaluatorId));
+        const item = await drawer.next(ctx.state.em, query.evaluatorId ?? null);
         // An answer raters expect, in the Error schema: a 404 flagged queueEmpty.
         if (!item) throw new HttpError(404, 'No streams available for evaluation. Check back later!', undefined, { queueEmpty: true });
         return item;
@@ -54,7 +51,7 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
   mount(router, api.submit)(async (ctx, { query, body }) => {
     await limit(ctx);
     if (query.action !== 'submit' && query.action !== 'skip') throw new HttpError(405, `Use GET for action=${query.action}`);
-    if (query.action === 'skip' && body.skipped !== true) throw badRequest('skipped: a skip carries skipped: true');
+    if (query.action === 'skip' && body.skipped !== true) throw badRequest(`skipped: ${SKIP_RULE}`);
     const result = await runAs(ctx, deps.commands, (tx, changes) => submitEvaluation(tx, changes, body));
     if (!result.duplicate && body.skipped !== true) deps.scoreKeeper.touch();
     return result;

@@ -82,7 +82,11 @@ export async function leaderboard(em: EntityManager): Promise<LeaderboardEntryDt
  * for LEASE_MINUTES: an item leased to someone else is passed over (SKIP LOCKED settles raters
  * asking at the same moment); one already leased to this rater comes back to them.
  */
-export async function nextItem(em: EntityManager, evaluatorId: string): Promise<EvaluationItemDto | null> {
+/**
+ * The next item for a rater, leased to them for a while; without a rater id (a page that has not
+ * made one yet), the item a new rater would get, leased to nobody.
+ */
+export async function nextItem(em: EntityManager, evaluatorId: string | null): Promise<EvaluationItemDto | null> {
   const rows = await em.execute<(EvaluationItemDto & { category: Category })[]>(
     `with candidate as (
         select q.id from evaluation_queue q join streams s on s.id = q.stream_id
@@ -92,12 +96,13 @@ export async function nextItem(em: EntityManager, evaluatorId: string): Promise<
             where e.stream_id = q.stream_id and e.evaluator_id = ? and e.created_at > now() - interval '24 hours')
         order by (q.assigned_to is not distinct from ?) desc, q.priority desc, q.created_at, q.id
         limit 1 for update of q skip locked)
-      update evaluation_queue q set assigned_to = ?, assigned_at = now() from candidate, streams s
+      update evaluation_queue q set assigned_to = coalesce(?::text, q.assigned_to), assigned_at = case when ?::text is null then q.assigned_at else now() end
+      from candidate, streams s
       where q.id = candidate.id and s.id = q.stream_id
       returning q.id as "queueId", s.id as "streamId", s.url as "streamUrl", s.fallback_url as "fallbackUrl", s.name as "streamName",
         s.category, q.priority, q.reason,
         (select count(*)::int from human_quality_evaluations e where e.stream_id = s.id and not e.skipped) as "previousEvaluations"`,
-    [evaluatorId, evaluatorId, evaluatorId, evaluatorId],
+    [evaluatorId, evaluatorId, evaluatorId, evaluatorId, evaluatorId],
     'all',
   );
   return rows[0] ?? null;
@@ -134,7 +139,8 @@ export async function submitEvaluation(em: EntityManager, changes: Changes, inpu
   return { success: true, evaluationId: inserted[0]!.id, duplicate: false };
 }
 
-export async function evaluatorStats(em: EntityManager, evaluatorId: string): Promise<EvaluatorStatsDto> {
+/** A rater's own figures; without a rater id, those of a rater who has not rated yet. */
+export async function evaluatorStats(em: EntityManager, evaluatorId: string | null): Promise<EvaluatorStatsDto> {
   const [row] = await em.execute<Record<string, number | null>[]>(
     `select count(*) filter (where not skipped)::int as total,
         count(*) filter (where not skipped and created_at >= date_trunc('day', now()))::int as today,
@@ -174,7 +180,7 @@ export async function recentEvaluations(em: EntityManager, limit = 10): Promise<
 const REFILL_EVERY_MS = 60_000;
 
 /** Draws the next item for a rater from a queue that refills itself; one per app (it remembers its last refill). */
-export function createItemDrawer(): { next(em: EntityManager, evaluatorId: string): Promise<EvaluationItemDto | null> } {
+export function createItemDrawer(): { next(em: EntityManager, evaluatorId: string | null): Promise<EvaluationItemDto | null> } {
   let lastRefill = 0;
   return {
     next: (em, evaluatorId) =>

@@ -4,6 +4,7 @@
  * and which of it names a scene (so a scene in use is not deleted under it).
  */
 import type { EntityManager } from '../../db.ts';
+import { GROUP_NAME_RULE } from '../../shared/api/programme.ts';
 import type { Changes } from '../../domain/changes.ts';
 import { conflict, invalid, notFound } from '../../domain/errors.ts';
 import type { AssignmentInput, GroupInput, GroupUpdate, ScheduleInput, ScheduleUpdate, TakeoverInput } from '../../shared/api/programme.ts';
@@ -13,23 +14,23 @@ import { slugify } from '../../shared/scenes/slug.ts';
 import { Scene } from '../scenes/scene.entity.ts';
 import { ScheduleEntry, ScreenGroup, ScreenPlacement, Takeover } from './programme.entity.ts';
 
-/** An active scene by id, or a 400 that names it (a programme never points at a missing scene). */
+/** An active scene by id: a 404 names a missing one, a 409 a deleted one (a programme never points at either). */
 async function activeScene(em: EntityManager, id: number): Promise<Scene> {
   const scene = await em.findOne(Scene, { id });
-  if (!scene) throw invalid(`Scene ${id} does not exist`);
-  if (!scene.active) throw invalid(`Scene "${scene.name}" is deleted; choose an active scene`);
+  if (!scene) throw notFound(`Scene ${id} does not exist`);
+  if (!scene.active) throw conflict(`Scene "${scene.name}" is deleted; choose an active scene`);
   return scene;
 }
 
 async function groupById(em: EntityManager, id: number, as: 'found' | 'input' = 'found'): Promise<ScreenGroup> {
   const group = await em.findOne(ScreenGroup, { id });
-  if (!group) throw as === 'found' ? notFound(`Screen group not found: ${id}`) : invalid(`Screen group ${id} does not exist`);
+  if (!group) throw notFound(as === 'found' ? `Screen group not found: ${id}` : `Screen group ${id} does not exist`);
   return group;
 }
 
 async function groupSlug(em: EntityManager, name: string, except?: number): Promise<string> {
   const slug = slugify(name);
-  if (!slug) throw invalid('name: A group name needs a letter or a digit (screens join with ?group=<slug>)');
+  if (!slug) throw invalid(`name: ${GROUP_NAME_RULE}`);
   const clash = await em.findOne(ScreenGroup, { $or: [{ slug }, { name }] });
   if (clash && clash.id !== except) throw conflict(`A screen group named "${clash.name}" already exists`);
   return slug;
@@ -97,7 +98,7 @@ async function checkTarget(em: EntityManager, input: ScheduleInput): Promise<voi
   if (input.target.kind !== 'groups') return;
   const found = await em.find(ScreenGroup, { id: { $in: input.target.group_ids } });
   const missing = input.target.group_ids.filter((id) => !found.some((g) => g.id === id));
-  if (missing.length) throw invalid(`target.group_ids: Screen group ${missing.join(', ')} does not exist`);
+  if (missing.length) throw notFound(`target.group_ids: Screen group ${missing.join(', ')} does not exist`);
 }
 
 export async function createSchedule(em: EntityManager, changes: Changes, input: ScheduleInput): Promise<ScheduleEntry> {
@@ -132,7 +133,7 @@ export async function startTakeover(em: EntityManager, changes: Changes, input: 
   const scene = await activeScene(em, input.scene_id);
   if (input.group_ids) {
     const found = await em.count(ScreenGroup, { id: { $in: input.group_ids } });
-    if (found !== new Set(input.group_ids).size) throw invalid('group_ids: a chosen screen group does not exist');
+    if (found !== new Set(input.group_ids).size) throw notFound('group_ids: a chosen screen group does not exist');
   }
   const fields = {
     scene,

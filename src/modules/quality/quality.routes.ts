@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { STREAM_ID_RULE } from '../../shared/api/quality.ts';
 import { qualityEndpoints as api } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
 import { HttpError, badRequest } from '../../http/errors.ts';
@@ -29,7 +30,7 @@ export function qualityRouter(deps: QualityRouteDeps): Router<AppState> {
       const actor = (await ctx.state.actor())?.username ?? 'anonymous';
       return { run: presentRun(await startAnalyzeAll(ctx.state.em, jobs(), actor)) };
     }
-    if (body.streamId === undefined) throw badRequest('streamId: Required');
+    if (body.streamId === undefined) throw badRequest(`streamId: ${STREAM_ID_RULE}`);
     const answer = await requestAnalysis(ctx.state.em, jobs(), { streamId: body.streamId, force: body.force, wait: body.wait });
     if (answer.queued) ctx.status = 202;
     return answer;

@@ -7,7 +7,7 @@ import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
 import { slugify, uniqueSlug } from '../../shared/scenes/slug.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Changes, DomainChange } from '../../domain/changes.ts';
-import { conflict, invalid, notFound } from '../../domain/errors.ts';
+import { conflict, notFound } from '../../domain/errors.ts';
 import { configUpsert, getConfigValue } from '../config/config.service.ts';
 import { Stream } from '../streams/stream.entity.ts';
 import { Scene, SceneStream } from './scene.entity.ts';
@@ -62,7 +62,7 @@ async function replaceSlots(em: EntityManager, scene: Scene, streamIds: readonly
     const found = await em.find(Stream, { id: { $in: wanted } }, { fields: ['id'] });
     const known = new Set(found.map((s) => s.id));
     const missing = wanted.find((id) => !known.has(id));
-    if (missing !== undefined) throw invalid(`stream_ids: Unknown stream ${missing}`);
+    if (missing !== undefined) throw notFound(`stream_ids: Unknown stream ${missing}`);
   }
   await em.nativeDelete(SceneStream, { scene: scene.id });
   streamIds.forEach((streamId, index) => {

@@ -5,6 +5,7 @@
  * filters count the pool for the analytics (streamAnalytics).
  */
 import type { EntityManager } from '../../db.ts';
+import { CURSOR_REFUSAL } from '../../shared/api/streams.ts';
 import { preparedRead } from '../../database/prepared-read.ts';
 import { invalid } from '../../domain/errors.ts';
 import type { StreamAnalyticsDto, StreamFilterQuery, StreamListQuery, StreamPageDto, StreamSort } from '../../shared/api/streams.ts';
@@ -82,7 +83,7 @@ function decodeCursor(text: string, sort: StreamSort): Cursor {
   } catch {
     // falls through to the readable error
   }
-  throw invalid('cursor: not valid for this sort (start again without a cursor)');
+  throw invalid(`cursor: ${CURSOR_REFUSAL}`);
 }
 
 export function isPageQuery(query: StreamListQuery): boolean {

@@ -22,6 +22,9 @@ export const ALERT_KIND_TEXT: Record<(typeof ALERT_KINDS)[number], { title: stri
   database_unavailable: { title: 'The database is unavailable on a node', threshold: null },
 };
 
+/** Said in the document and by the refusal. */
+export const THRESHOLD_RULE = 'only the analysis-failure rule has a threshold';
+
 const Seconds = (max: number) => z.number({ error: 'Expected a number of seconds' }).min(0, 'Must not be negative').max(max, `Must be at most ${max} seconds`);
 
 export const AlertRuleDto = z.strictObject({
@@ -40,7 +43,12 @@ export const AlertRuleUpdate = z.object({
   enabled: z.boolean().optional(),
   for_seconds: Seconds(7 * 86_400).optional(),
   hold_seconds: Seconds(86_400).optional(),
-  threshold: z.number({ error: 'Expected a percentage' }).min(1, 'Must be at least 1 %').max(100, 'Must be at most 100 %').optional(),
+  threshold: z
+    .number({ error: 'Expected a percentage' })
+    .min(1, 'Must be at least 1 %')
+    .max(100, 'Must be at most 100 %')
+    .optional()
+    .describe(`The share of failed analyses that fires the rule, in percent: ${THRESHOLD_RULE}`),
 });
 export type AlertRuleUpdate = z.output<typeof AlertRuleUpdate>;
 

@@ -53,8 +53,7 @@ export const PathId = documentedAs(
  * A whole number in a query: plain digits (no sign, space, exponent or hex), within the range;
  * `fallback` when the parameter is absent.
  */
-export function queryInt(min: number, max: number, label = 'Expected a whole number') {
-  const rule = `${label} from ${min} to ${max}`;
+export function queryInt(min: number, max: number, rule = `Expected a whole number from ${min} to ${max}`) {
   const schema = z.string({ error: rule }).regex(/^(0|[1-9][0-9]{0,9})$/, rule).transform(Number).pipe(z.number().int().min(min, rule).max(max, rule));
   const json = { type: 'integer', minimum: min, maximum: max };
   return Object.assign(documentedAs(schema, json), {

@@ -1,6 +1,6 @@
 /** Discovery (sources, runs, jobs, stats), link analysis and visitor submissions (spec §7 "Quality and discovery"). */
 import { z } from 'zod';
-import { CATEGORIES, DELIVERIES, DISCOVERY_PLATFORMS, IRRELEVANT_ACTIONS, JOB_STATUSES, JOB_TRIGGERS, LIMITS, SKIP_REASONS, type DiscoveryPlatform } from '../constants.ts';
+import { INVALID_URL, NOT_ALLOWED, CATEGORIES, DELIVERIES, DISCOVERY_PLATFORMS, IRRELEVANT_ACTIONS, JOB_STATUSES, JOB_TRIGGERS, LIMITS, SKIP_REASONS, type DiscoveryPlatform } from '../constants.ts';
 import type { Platform } from '../streams/platform.ts';
 import { Id, IsoDate, line, multiline, name, PathId, queryInt, SuccessDto } from './common.ts';
 import { endpoint } from './contract.ts';
@@ -75,12 +75,14 @@ export type SourceConfig<P extends DiscoveryPlatform = DiscoveryPlatform> = z.ou
 /** Five cron fields (minute hour day month weekday); the server checks the expression itself too. */
 const CRON_FIELD = (range: string) => `(\\*|${range}(-${range})?)(/[1-9][0-9]?)?(,(\\*|${range}(-${range})?)(/[1-9][0-9]?)?)*`;
 /** What the document promises to take: numbers in each field's range, lists, ranges and steps. */
+/** What a schedule the pattern allows may still fail on (said in its description, and by the refusal). */
+export const SCHEDULE_RULE = "A schedule's ranges go from low to high, each value appears once in a field, and its days exist";
 const CRON_PATTERN = `^${[CRON_FIELD('[1-5]?[0-9]'), CRON_FIELD('(1?[0-9]|2[0-3])'), CRON_FIELD('([1-9]|[12][0-9]|3[01])'), CRON_FIELD('([1-9]|1[0-2])'), CRON_FIELD('[0-7]')].join(' ')}$`;
 const schedule = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
   line({ max: 100 })
     .regex(/^\S+(\s+\S+){4}$/, 'A schedule is a cron expression of five fields, for example "0 * * * *" (hourly)')
-    .meta({ pattern: CRON_PATTERN, description: 'A five-field cron expression (minute hour day month weekday); empty or null: runs only when asked. Names (MON, JAN) are accepted too.' })
+    .meta({ pattern: CRON_PATTERN, description: `A five-field cron expression (minute hour day month weekday); empty or null: runs only when asked. Names (MON, JAN) are accepted too. ${SCHEDULE_RULE}.` })
     .nullable()
     .optional(),
 );
@@ -188,7 +190,7 @@ export interface DiscoveryProgressDto {
 
 /** What a visitor or an admin pastes: a link, or an embed code (read, never stored). */
 export const ExtractRequest = z.object({
-  url: multiline({ max: 10_000, min: 1, required: 'URL is required', description: 'A link, or an embed code (HTML) to read links from' }),
+  url: multiline({ max: 10_000, min: 1, required: 'URL is required', description: `A link, or an embed code (HTML) to read links from. Text with no link in it: ${INVALID_URL}. A link to an address that is not public: ${NOT_ALLOWED}.` }),
 });
 
 /** The spec §5 platform guesses (src/shared/streams/platform.ts). */

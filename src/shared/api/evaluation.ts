@@ -15,6 +15,9 @@ export const EvaluationQuery = z.object({
 
 const rating = (name: string) => z.number({ error: `${name} must be a whole number from 1 to 5` }).int(`${name} must be a whole number from 1 to 5`).min(1, `${name} must be from 1 to 5`).max(5, `${name} must be from 1 to 5`);
 
+/** Said in the document and by the refusal. */
+export const SKIP_RULE = 'a skip (?action=skip) carries skipped: true';
+
 /** submit: the ratings (the page sends its one rating as all of them, spec §5); skip: `skipped: true`. */
 export const EvaluationSubmit = z.union([
   z.object({
@@ -32,7 +35,7 @@ export const EvaluationSubmit = z.union([
     audio: rating('audio').nullable().optional(),
     overall: rating('overall'),
     durationMs: z.number().int().min(0).max(3_600_000).optional(),
-    skipped: z.literal(false).optional(),
+    skipped: z.literal(false).optional().describe(`Not a skip: ${SKIP_RULE}`),
   }),
 ], { error: 'Give queueId, evaluatorId and ratings from 1 to 5 (or skipped: true)' });
 export type EvaluationSubmit = z.output<typeof EvaluationSubmit>;

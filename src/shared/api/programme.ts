@@ -16,8 +16,11 @@ export const DeviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Expected a de
 
 // ---- groups -----------------------------------------------------------------------------------
 
+/** Said in the document and by the refusal. */
+export const GROUP_NAME_RULE = 'A group name needs a letter or a digit (screens join with ?group=<slug>)';
+
 export const GroupInput = z.object({
-  name: name({ max: 60, min: 1, required: 'Name is required' }),
+  name: name({ max: 60, min: 1, required: 'Name is required', description: `${GROUP_NAME_RULE}.` }),
   scene_id: Id.nullable().optional().describe("The group's own scene (null: none; its screens follow the rules below it)"),
 });
 export const GroupUpdate = GroupInput.partial().extend({ id: Id });
@@ -51,6 +54,14 @@ export type AssignmentDto = z.output<typeof AssignmentDto>;
 
 // ---- schedules --------------------------------------------------------------------------------
 
+/** Rules of a window's end the document states in words (JSON Schema cannot compare two fields). */
+const WEEKLY_END_RULES = {
+  sameDay: 'The end must be after the start (or mark the window as overnight)',
+  overnight: 'An overnight window ends the next day, before its start time',
+};
+const END_AFTER_START = 'The end must be after the start';
+const END_IN_FUTURE = 'The end must be in the future';
+
 const Clock = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'Expected a time as HH:MM (00:00–23:59)').refine((v) => parseClock(v) !== null, 'Expected a time as HH:MM (00:00–23:59)');
 
 export const ScheduleWhenInput = z.discriminatedUnion('kind', [
@@ -62,19 +73,19 @@ export const ScheduleWhenInput = z.discriminatedUnion('kind', [
         .min(1, 'Choose at least one day')
         .transform((days) => [...new Set(days)].sort()),
       start: Clock,
-      end: Clock,
+      end: Clock.meta({ description: `${WEEKLY_END_RULES.sameDay}. ${WEEKLY_END_RULES.overnight}.` }),
       overnight: z.boolean().default(false).describe('The window ends the next day (22:00–02:00)'),
       time_zone: TimeZone('Unknown time zone: use an IANA name such as Europe/Berlin'),
     })
     .superRefine((w, ctx) => {
       const start = parseClock(w.start)!;
       const end = parseClock(w.end)!;
-      if (!w.overnight && end <= start) ctx.addIssue({ code: 'custom', path: ['end'], message: 'The end must be after the start (or mark the window as overnight)' });
-      if (w.overnight && end > start) ctx.addIssue({ code: 'custom', path: ['end'], message: 'An overnight window ends the next day, before its start time' });
+      if (!w.overnight && end <= start) ctx.addIssue({ code: 'custom', path: ['end'], message: WEEKLY_END_RULES.sameDay });
+      if (w.overnight && end > start) ctx.addIssue({ code: 'custom', path: ['end'], message: WEEKLY_END_RULES.overnight });
     }),
   z
-    .object({ kind: z.literal('once'), starts_at: IsoDate, ends_at: IsoDate })
-    .refine((w) => Date.parse(w.ends_at) > Date.parse(w.starts_at), { path: ['ends_at'], message: 'The end must be after the start' }),
+    .object({ kind: z.literal('once'), starts_at: IsoDate, ends_at: IsoDate.describe(`${END_AFTER_START}.`) })
+    .refine((w) => Date.parse(w.ends_at) > Date.parse(w.starts_at), { path: ['ends_at'], message: END_AFTER_START }),
 ]);
 
 export const ScheduleTargetInput = z.discriminatedUnion('kind', [
@@ -133,9 +144,9 @@ export const TakeoverInput = z
     scene_id: Id,
     banner: blankAsNull(name({ max: 140, description: 'A short line shown over the scene.' })),
     group_ids: z.array(Id).min(1, 'Choose at least one group, or leave groups out for every screen').max(100).nullable().optional(),
-    ends_at: IsoDate.nullable().optional(),
+    ends_at: IsoDate.nullable().optional().describe(`When it ends by itself (null: when released). ${END_IN_FUTURE}.`),
   })
-  .refine((t) => !t.ends_at || Date.parse(t.ends_at) > Date.now(), { path: ['ends_at'], message: 'The end must be in the future' });
+  .refine((t) => !t.ends_at || Date.parse(t.ends_at) > Date.now(), { path: ['ends_at'], message: END_IN_FUTURE });
 export type TakeoverInput = z.output<typeof TakeoverInput>;
 
 export const TakeoverDto = z.strictObject({
@@ -163,13 +174,13 @@ export const programmeEndpoints = {
   createGroup: endpoint({ ...ROUTES['programme.createGroup'], summary: 'Create a screen group', access: 'operator', body: GroupInput, responses: { 201: ScreenGroupDto }, errors: [404, 409] }),
   updateGroup: endpoint({ ...ROUTES['programme.updateGroup'], summary: "Rename a group or change its own scene", access: 'operator', body: GroupUpdate, responses: { 200: ScreenGroupDto }, errors: [404, 409] }),
   deleteGroup: endpoint({ ...ROUTES['programme.deleteGroup'], summary: 'Delete a group (its screens follow the building-wide rules)', access: 'operator', body: IdBody, responses: { 200: SuccessDto }, errors: [404, 409] }),
-  assign: endpoint({ ...ROUTES['programme.assign'], summary: "Put a screen in a group and/or give it its own scene", access: 'operator', body: AssignmentInput, responses: { 200: AssignmentDto }, errors: [404] }),
+  assign: endpoint({ ...ROUTES['programme.assign'], summary: "Put a screen in a group and/or give it its own scene", access: 'operator', body: AssignmentInput, responses: { 200: AssignmentDto }, errors: [404, 409] }),
   schedules: endpoint({ ...ROUTES['programme.schedules'], summary: 'Every schedule entry', access: 'viewer', responses: { 200: z.array(ScheduleDto) } }),
-  createSchedule: endpoint({ ...ROUTES['programme.createSchedule'], summary: 'Add a schedule entry', access: 'operator', body: ScheduleInput, responses: { 201: ScheduleDto }, errors: [404] }),
-  updateSchedule: endpoint({ ...ROUTES['programme.updateSchedule'], summary: 'Change a schedule entry', access: 'operator', body: ScheduleUpdate, responses: { 200: ScheduleDto }, errors: [404] }),
+  createSchedule: endpoint({ ...ROUTES['programme.createSchedule'], summary: 'Add a schedule entry', access: 'operator', body: ScheduleInput, responses: { 201: ScheduleDto }, errors: [404, 409] }),
+  updateSchedule: endpoint({ ...ROUTES['programme.updateSchedule'], summary: 'Change a schedule entry', access: 'operator', body: ScheduleUpdate, responses: { 200: ScheduleDto }, errors: [404, 409] }),
   deleteSchedule: endpoint({ ...ROUTES['programme.deleteSchedule'], summary: 'Delete a schedule entry', access: 'operator', body: IdBody, responses: { 200: SuccessDto }, errors: [404] }),
   preview: endpoint({ ...ROUTES['programme.preview'], summary: 'What plays at an instant, per group, and equal-priority overlaps', access: 'viewer', query: PreviewQuery, responses: { 200: ProgrammePreviewDto } }),
   takeover: endpoint({ ...ROUTES['programme.takeover'], summary: 'The takeover in force (null: none)', access: 'viewer', responses: { 200: z.strictObject({ takeover: TakeoverDto.nullable() }) } }),
-  startTakeover: endpoint({ ...ROUTES['programme.startTakeover'], summary: 'Show one scene on every screen (or chosen groups) now', access: 'operator', body: TakeoverInput, responses: { 200: TakeoverDto }, errors: [404] }),
+  startTakeover: endpoint({ ...ROUTES['programme.startTakeover'], summary: 'Show one scene on every screen (or chosen groups) now', access: 'operator', body: TakeoverInput, responses: { 200: TakeoverDto }, errors: [404, 409] }),
   releaseTakeover: endpoint({ ...ROUTES['programme.releaseTakeover'], summary: 'End the takeover: every screen returns to its own rule', access: 'operator', responses: { 200: SuccessDto } }),
 };

@@ -11,8 +11,11 @@ export const QualityQuery = z.object({
 });
 
 /** analyze: {streamId, force?, wait?}; analyze-all: nothing. */
+/** Said in the document and by the refusal. */
+export const STREAM_ID_RULE = 'Required with ?action=analyze';
+
 export const AnalyzeRequest = z.object({
-  streamId: Id.optional(),
+  streamId: Id.optional().describe(`The stream to analyse: ${STREAM_ID_RULE}`),
   /** Analyse again even when a fresh analysis exists. */
   force: z.boolean().default(false),
   /** Answer when the analysis is done (otherwise it is queued). */

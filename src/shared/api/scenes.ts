@@ -8,6 +8,8 @@ import { StreamDto } from './streams.ts';
 
 export const SceneListQuery = z.object({ active: booleanQuery.optional() });
 
+const SLOT_RULE = 'A stream can fill only one slot';
+
 /** Up to five slots in order; null marks an empty slot, so slot numbers survive a save. */
 const SlotStreamIds = z
   .array(Id.nullable())
@@ -15,7 +17,8 @@ const SlotStreamIds = z
   .refine((ids) => {
     const present = ids.filter((id) => id !== null);
     return new Set(present).size === present.length;
-  }, 'A stream can fill only one slot');
+  }, SLOT_RULE)
+  .describe(`The slots in order (null: an empty slot). ${SLOT_RULE}.`);
 
 const sceneFields = z.object({
   name: name({ max: LIMITS.sceneName, min: 1, required: 'Scene name is required' }),
@@ -92,7 +95,7 @@ export const sceneEndpoints = {
     responses: { 200: z.array(SceneStreamDto) },
     errors: [404],
   }),
-  create: endpoint({ ...ROUTES['scene.create'], summary: 'Add a scene', access: 'curator', body: SceneCreate, responses: { 201: SceneDto }, errors: [409] }),
+  create: endpoint({ ...ROUTES['scene.create'], summary: 'Add a scene', access: 'curator', body: SceneCreate, responses: { 201: SceneDto }, errors: [404, 409] }),
   update: endpoint({
     ...ROUTES['scene.update'],
     summary: 'Change a scene\'s fields and slots (those given); the default scene cannot be deactivated',

@@ -1,6 +1,6 @@
 /** Streams: the pool every scene draws from (spec §3, §5). */
 import { z } from 'zod';
-import { CATEGORIES, DEFAULTS, LIMITS, QUALITIES } from '../constants.ts';
+import { CATEGORIES, DEFAULTS, INVALID_URL, LIMITS, QUALITIES } from '../constants.ts';
 import { GRADE_BUCKETS } from '../quality/grade.ts';
 import { toAbsoluteUrl } from '../streams/url.ts';
 import { HEALTH_STATES } from '../quality/health.ts';
@@ -16,7 +16,7 @@ export const streamUrl = (required = 'URL is required') =>
     line({ max: LIMITS.url, min: 1, required }).transform((value, ctx) => {
       const url = toAbsoluteUrl(value);
       if (!url) {
-        ctx.addIssue({ code: 'custom', message: 'Please enter a valid URL' });
+        ctx.addIssue({ code: 'custom', message: INVALID_URL });
         return z.NEVER;
       }
       return url.href;
@@ -71,6 +71,9 @@ export type StreamCreate = z.infer<typeof StreamCreate>;
 export const StreamUpdate = streamFields.partial().extend({ id: Id });
 export type StreamUpdate = z.infer<typeof StreamUpdate>;
 
+/** Said in the document and by the refusal of a cursor that is not a page's next_cursor. */
+export const CURSOR_REFUSAL = 'not valid for this sort (start again without a cursor)';
+
 export const STREAM_SORTS = ['newest', 'name', 'quality', 'category'] as const;
 export type StreamSort = (typeof STREAM_SORTS)[number];
 
@@ -81,8 +84,13 @@ export type StreamSort = (typeof STREAM_SORTS)[number];
  */
 export const StreamListQuery = z.object({
   active: booleanQuery.optional(),
-  limit: queryInt(1, 200, 'limit must be a whole number').optional(),
-  cursor: z.string().max(500, 'cursor is not valid').regex(/^[A-Za-z0-9_-]+$/, 'cursor is not valid').optional(),
+  limit: queryInt(1, 200, 'limit must be between 1 and 200').optional(),
+  cursor: z
+    .string()
+    .max(500, 'cursor is not valid')
+    .regex(/^[A-Za-z0-9_-]+$/, 'cursor is not valid')
+    .optional()
+    .describe(`The next_cursor of the page before, with the same sort; any other value is ${CURSOR_REFUSAL}`),
   q: line({ max: 100 }).optional(),
   category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
   sort: z.enum(STREAM_SORTS, { error: `sort must be one of ${STREAM_SORTS.join(', ')}` }).optional(),

@@ -45,7 +45,10 @@ export const LINK_REFUSALS = {
   disabled: 'This account is disabled: ask an admin',
 } as const;
 
-const LinkToken = z.string({ error: 'Required' }).regex(/^[A-Za-z0-9_-]{20,100}$/, LINK_REFUSALS.unknown);
+const LinkToken = z
+  .string({ error: 'Required' })
+  .regex(/^[A-Za-z0-9_-]{20,100}$/, LINK_REFUSALS.unknown)
+  .describe(`The secret of a one-time link. A link that cannot be used is refused with why: ${Object.values(LINK_REFUSALS).join('; ')}.`);
 
 export const LinkInspectRequest = z.object({ token: LinkToken });
 export const LinkAcceptRequest = z.object({ token: LinkToken, password: line({ max: 1024, min: MIN_PASSWORD_LENGTH, required: 'Required', tooShort: `Use at least ${MIN_PASSWORD_LENGTH} characters`, trim: false }) });

@@ -32,6 +32,12 @@ export const TEXT_PATTERNS: Record<TextKind, string> = {
   name: `^[^${FORBIDDEN.name}]*$`,
 };
 
+/**
+ * The pattern of a kind for a field that must say something once trimmed: at least one character
+ * that is not white space (`\s` is exactly what trimming removes).
+ */
+const nonBlankPattern = (kind: TextKind) => `^[^${FORBIDDEN[kind]}]*[^${FORBIDDEN[kind]}\\s][^${FORBIDDEN[kind]}]*$`;
+
 const FORBIDDEN_RE: Record<TextKind, RegExp> = {
   line: new RegExp(`[${FORBIDDEN.line}]`),
   multiline: new RegExp(`[${FORBIDDEN.multiline}]`),
@@ -46,13 +52,19 @@ export const VISIBLE_RULE = 'Must contain a visible character (a letter, digit, 
 
 const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
+/** Why `value` is not Unicode text (it holds an unpaired UTF-16 surrogate), or null. */
+export function unpairedSurrogate(value: string): string | null {
+  const surrogate = LONE_SURROGATE.exec(value);
+  return surrogate ? `Contains an unpaired surrogate (${codePoint(surrogate[0])} at character ${surrogate.index + 1}): not valid Unicode text` : null;
+}
+
 /**
  * Why `value` breaks the rule of its kind, as a sentence; null when it keeps it. Pure, so the
  * browser can say the same thing before sending.
  */
 export function textProblem(value: string, kind: TextKind): string | null {
-  const surrogate = LONE_SURROGATE.exec(value);
-  if (surrogate) return `Contains an unpaired surrogate (${codePoint(surrogate[0])} at character ${surrogate.index + 1}): not valid Unicode text`;
+  const surrogate = unpairedSurrogate(value);
+  if (surrogate) return surrogate;
   const forbidden = FORBIDDEN_RE[kind].exec(value);
   if (forbidden) {
     const char = forbidden[0];
@@ -100,7 +112,8 @@ export function text(kind: TextKind, options: TextOptions): z.ZodString {
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
   const description = [options.description, kind === 'name' ? VISIBLE_RULE : undefined].filter(Boolean).join(' ');
-  return schema.meta({ pattern: TEXT_PATTERNS[kind], ...(description ? { description } : {}) });
+  const pattern = options.min && options.trim !== false ? nonBlankPattern(kind) : TEXT_PATTERNS[kind];
+  return schema.meta({ pattern, ...(description ? { description } : {}) });
 }
 
 /** A single line of text (a search, an address, a password with `trim: false`). */
