@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 import { BUILD_FILE, BUILD_META_NAME } from './src/shared/web-build.ts';
 
 /**
@@ -35,7 +36,13 @@ function buildId(): Plugin {
 /** The web app lives in web/; it is built into dist/web, which the Koa server serves. */
 export default defineConfig({
   root: 'web',
-  plugins: [react(), buildId()],
+  plugins: [
+    react(),
+    buildId(),
+    // Every asset also as .br and .gz, made once here at the highest levels: the server sends
+    // them as they are (src/http/web.ts) instead of compressing each file on every request.
+    compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|mjs|css|svg|json|webmanifest|txt)$/, threshold: 512 }),
+  ],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

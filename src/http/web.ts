@@ -1,6 +1,8 @@
 /**
- * Serves the built web app: hashed assets cached for a year, index.html for every client
- * route (SPA fallback) and never cached, so a deploy reaches every wall on its next load.
+ * Serves the built web app: hashed assets cached for a year, sent as the build compressed them
+ * (.br or .gz beside each file, chosen by Accept-Encoding; never compressed per request),
+ * index.html for every client route (SPA fallback) and never cached, so a deploy reaches every
+ * wall on its next load.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -30,11 +32,13 @@ export function webApp(distDir: string, hints?: WebHints): Middleware {
   const indexFile = path.join(distDir, 'index.html');
   const assets = serve(distDir, {
     index: false,
-    gzip: false,
-    brotli: false,
+    // The build's own .br/.gz beside each file (vite.config.ts); koa-compress leaves an encoded answer alone.
+    gzip: true,
+    brotli: true,
     setHeaders: (res, filePath) => {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader('Vary', 'Accept-Encoding');
     },
   });
   let index: Promise<string> | undefined;
