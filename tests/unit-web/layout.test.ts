@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LAYOUT_TYPES } from '../../src/shared/constants.ts';
-import { areasTemplate, TILE_AREAS, wallLayout } from '../../web/components/wall-layout.ts';
+import { areasTemplate, tileBox, TILE_AREAS, trackList, wallLayout } from '../../web/components/wall-layout.ts';
 
 /** Every named area of a grid-template-areas table, as its bounding rectangle and cell count. */
 function areaShapes(rows: string[]) {
@@ -16,10 +16,6 @@ function areaShapes(rows: string[]) {
   return { cells, shapes };
 }
 
-const trackCount = (template: string) => {
-  const repeat = /^repeat\((\d+),/.exec(template);
-  return repeat ? Number(repeat[1]) : template.trim().split(/\s+(?![^(]*\))/).length;
-};
 
 describe('wallLayout: a template for every layout type and 1-5 streams', () => {
   for (const layoutType of LAYOUT_TYPES) {
@@ -28,8 +24,8 @@ describe('wallLayout: a template for every layout type and 1-5 streams', () => {
         const layout = wallLayout(layoutType, count);
         const { cells, shapes } = areaShapes(layout.areas);
         expect(cells.every((row) => row.length === cells[0]!.length)).toBe(true);
-        expect(cells.length).toBe(trackCount(layout.rows));
-        expect(cells[0]!.length).toBe(trackCount(layout.columns));
+        expect(cells.length).toBe(layout.rows.length);
+        expect(cells[0]!.length).toBe(layout.columns.length);
         expect([...shapes.keys()].sort()).toEqual(TILE_AREAS.slice(0, count));
         for (const shape of shapes.values()) {
           // CSS grid areas must be rectangles: the cells fill the bounding box exactly.
@@ -55,7 +51,41 @@ describe('wallLayout: a template for every layout type and 1-5 streams', () => {
     expect(wallLayout('spiral', 4)).toEqual(wallLayout('grid', 4));
   });
 
-  it('writes the grid-template-areas value', () => {
+  it('writes the grid-template-areas value and the track lists', () => {
     expect(areasTemplate(wallLayout('grid', 4))).toBe('"a b" "c d"');
+    expect(trackList(wallLayout('mosaic', 3).columns)).toBe('minmax(0, 2fr) minmax(0, 1fr)');
+  });
+});
+
+/** A box's four lengths, worked out for a container and gap (px), as a browser would compute the calc(). */
+function measure(box: { left: string; top: string; width: string; height: string }, width: number, height: number, gap: number) {
+  const value = (text: string, size: number) => {
+    const m = /^calc\(\(100% - (\d+) \* var\(--gap\)\) \* ([\d.]+) \+ (\d+) \* var\(--gap\)\)$/.exec(text);
+    if (!m) throw new Error(`not a box length: ${text}`);
+    return (size - Number(m[1]) * gap) * Number(m[2]) + Number(m[3]) * gap;
+  };
+  return { left: value(box.left, width), top: value(box.top, height), width: value(box.width, width), height: value(box.height, height) };
+}
+
+describe('tileBox: where a CSS grid would put each area', () => {
+  it.each([
+    // grid of 4 on 1000×500 with 10 px gaps: 495×245 cells.
+    ['grid', 4, 'd', { left: 505, top: 255, width: 495, height: 245 }],
+    // grid of 3: the last row is centred (columns 2-3 of 4).
+    ['grid', 3, 'c', { left: 252.5, top: 255, width: 495, height: 245 }],
+    // mosaic of 3: a 2fr column holds the big tile over both rows.
+    ['mosaic', 3, 'a', { left: 0, top: 0, width: 660, height: 500 }],
+    ['mosaic', 3, 'c', { left: 670, top: 255, width: 330, height: 245 }],
+    // mosaic of 5: rows of 3fr over 2fr.
+    ['mosaic', 5, 'e', { left: 673.333333, top: 304, width: 326.666667, height: 196 }],
+    ['feature', 5, 'e', { left: 752.5, top: 382.5, width: 247.5, height: 117.5 }],
+  ])('%s of %i, area %s', (layoutType, count, area, expected) => {
+    const box = tileBox(wallLayout(layoutType, count), area)!;
+    const got = measure(box, 1000, 500, 10);
+    for (const key of ['left', 'top', 'width', 'height'] as const) expect(got[key]).toBeCloseTo(expected[key], 3);
+  });
+
+  it('has no box for an area the layout lacks', () => {
+    expect(tileBox(wallLayout('grid', 2), 'c')).toBeNull();
   });
 });

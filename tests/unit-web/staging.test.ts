@@ -15,7 +15,8 @@ function renders(steps: [number[], number[] | null][]) {
   return steps.map(([shown, incoming]) => {
     const result = stageStreams(order, s(...shown), incoming ? s(...incoming) : null);
     order = result.order;
-    return result.staged.map((x) => `${x.item.id}${x.incoming ? '+' : ''}@${x.index}`);
+    // id, role mark (+ incoming, - leaving), and where it shows now → after the flip.
+    return result.staged.map((x) => `${x.id}${x.role === 'incoming' ? '+' : x.role === 'leaving' ? '-' : ''}@${x.nowIndex ?? '_'}>${x.nextIndex ?? '_'}`);
   });
 }
 
@@ -26,11 +27,12 @@ describe('stageStreams', () => {
       [[1, 2, 3], [3, 1, 4]],
       [[3, 1, 4], null],
     ]);
-    expect(first).toEqual(['1@0', '2@1', '3@2']);
-    // 3 and 1 stay where they are in the DOM; 4 loads after them, out of sight.
-    expect(waiting).toEqual(['1@0', '2@1', '3@2', '4+@2']);
-    // After the flip: 2 is gone, the others keep their relative order; indexes say where they show.
-    expect(flipped).toEqual(['1@1', '3@0', '4@2']);
+    expect(first).toEqual(['1@0>0', '2@1>1', '3@2>2']);
+    // 3 and 1 stay where they are in the DOM and know where they show after the flip; 2 leaves
+    // then; 4 loads after them, out of sight, already knowing its place.
+    expect(waiting).toEqual(['1@0>1', '2-@1>_', '3@2>0', '4+@_>2']);
+    // After the flip: 2 is gone, the others keep their relative order.
+    expect(flipped).toEqual(['1@1>1', '3@0>0', '4@2>2']);
   });
 
   it('never reorders elements that persist, over many flips', () => {
@@ -40,15 +42,26 @@ describe('stageStreams', () => {
     for (const scene of scenes) {
       const { staged, order: next } = stageStreams(order, s(...scene), null);
       order = next;
-      const dom = staged.map((x) => x.item.id);
+      const dom = staged.map((x) => x.id);
       const kept = previous.filter((id) => dom.includes(id));
       expect(dom.filter((id) => previous.includes(id))).toEqual(kept);
       previous = dom;
     }
   });
 
-  it('lists a stream in both scenes once, as shown', () => {
-    const { staged } = stageStreams(fresh(), s(1, 2), s(2, 9));
-    expect(staged.map((x) => [x.item.id, x.incoming])).toEqual([[1, false], [2, false], [9, true]]);
+  it('lists a stream in both scenes once, with both of its sides', () => {
+    const shown = [{ id: 1, name: 'old' }, { id: 2, name: 'Kelp' }];
+    const next = [{ id: 2, name: 'Kelp (renamed)' }, { id: 9, name: 'Reef' }];
+    const { staged } = stageStreams(fresh(), shown, next);
+    expect(staged.map((x) => [x.id, x.role, x.now?.name ?? null, x.next?.name ?? null])).toEqual([
+      [1, 'leaving', 'old', null],
+      [2, 'kept', 'Kelp', 'Kelp (renamed)'],
+      [9, 'incoming', null, 'Reef'],
+    ]);
+  });
+
+  it('without a flip waiting, every element is kept and shows where it is', () => {
+    const { staged } = stageStreams(fresh(), s(4, 5), null);
+    expect(staged.map((x) => [x.role, x.nowIndex, x.nextIndex])).toEqual([['kept', 0, 0], ['kept', 1, 1]]);
   });
 });

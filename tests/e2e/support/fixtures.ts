@@ -44,9 +44,10 @@ export async function videoTime(page: Page, selector = 'video'): Promise<number>
  * elements themselves keep their DOM order across flips, so that no player is moved or reloaded.
  */
 export async function shownCardNames(page: Page): Promise<string[]> {
-  return page.$$eval('.stream-card:not(.stream-card--incoming)', (cards) =>
+  return page.$$eval('.stream-card:not(.stream-card--incoming):not(.stream-card--leaving)', (cards) =>
     cards
-      .map((card) => ({ position: Number(card.getAttribute('data-position')), name: card.querySelector('h2')?.textContent ?? '' }))
+      // While a flip waits a card holds its text for both sides, one of them hidden.
+      .map((card) => ({ position: Number(card.getAttribute('data-position')), name: [...card.querySelectorAll('h2')].find((h) => h.checkVisibility())?.textContent ?? '' }))
       .sort((a, b) => a.position - b.position)
       .map((card) => card.name),
   );

@@ -6,6 +6,7 @@
 import { useEffect, useRef } from 'react';
 import type HlsType from 'hls.js';
 import { clockAtom } from '../../features/screen/atoms.ts';
+import { countEffect } from '../../lib/render-count.ts';
 import { store } from '../../lib/store.ts';
 import { loopErrorMs, programErrorMs, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
 import { syncLatencyMs, type PlaybackHints } from '../../../src/shared/streams/playback.ts';
@@ -50,6 +51,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
+    countEffect();
     const emit = (event: MediaEvent) => events.current.onEvent(event);
     let cancelled = false;
     let destroyHls: (() => void) | undefined;

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { EMBED_READY_FULLSCREEN_MS, EMBED_READY_MS, TAP_TO_PLAY_MS, type MediaEvent } from './machine.ts';
 import type { PlayerSource } from '../../../src/shared/streams/player-source.ts';
 import { youtubeIsPlaying } from './youtube.ts';
+import { countEffect } from '../../lib/render-count.ts';
 
 type EmbedSource = Extract<PlayerSource, { kind: 'embed' }>;
 
@@ -29,6 +30,7 @@ export function EmbedFrame({ source, title, fullscreen, ready, onEvent }: EmbedF
 
   // Ready on load, or after the spec's timeout whichever comes first.
   useEffect(() => {
+    countEffect();
     const timer = setTimeout(() => emit.current('ready'), fullscreen ? EMBED_READY_FULLSCREEN_MS : EMBED_READY_MS);
     return () => clearTimeout(timer);
   }, [fullscreen, reloads, source.src]);

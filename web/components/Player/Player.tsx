@@ -8,6 +8,7 @@ import { useSetAtom } from 'jotai';
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
 import type { StreamDto } from '../../../src/shared/api/index.ts';
 import { dropPlaybackAtom, setPlaybackAtom } from '../../features/screen/playback.ts';
+import { countRender } from '../../lib/render-count.ts';
 import { store } from '../../lib/store.ts';
 import { DirectVideo } from './DirectVideo.tsx';
 import { EmbedFrame } from './EmbedFrame.tsx';
@@ -61,6 +62,7 @@ export function Player(props: PlayerProps) {
 }
 
 function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading, renderError, onPhaseChange, deferMedia = true }: PlayerProps) {
+  countRender();
   const playerId = useId();
   const [state, dispatch] = useReducer(playerReducer, initialPlayerState);
   const candidates = useMemo(() => candidateUrls(stream), [stream]);

@@ -14,6 +14,7 @@ import { StatusScreen } from '../../components/StatusScreen.tsx';
 import { store } from '../../lib/store.ts';
 import { useElapsed } from '../../lib/useElapsed.ts';
 import { waitingStateAtom } from '../screen/atoms.ts';
+import { Flip } from '../screen/Flip.tsx';
 import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
 import { useStagedStreams } from '../screen/staging.ts';
 import { useKioskState } from '../screen/useWallState.ts';
@@ -42,8 +43,9 @@ export function KioskScreen() {
   useScreenConnection(screen?.registration ?? null, generation, screen?.options);
   const { state, error } = useKioskState();
   const waiting = useAtomValue(waitingStateAtom, { store });
-  const next = waiting?.state.kind === 'kiosk' ? waiting.state.stream : null;
-  const players = useStagedStreams(state?.stream ? [state.stream] : [], next ? [next] : null);
+  // What this position shows after the waiting flip, drawn now beneath (a problem state is drawn when it comes).
+  const next = waiting?.state.kind === 'kiosk' && waiting.state.stream && !waiting.state.problem ? waiting.state : null;
+  const players = useStagedStreams(state?.stream ? [state.stream] : [], next?.stream ? [next.stream] : null);
   const timedOut = useElapsed(position !== null && state === null && error === null, FIRST_STATE_TIMEOUT_MS, generation);
   const retry = () => {
     setGeneration((n) => n + 1);
@@ -90,11 +92,11 @@ export function KioskScreen() {
       <title>{`${stream.name} · Stream ${position} · Nature Wall`}</title>
       <div className="kiosk__player">
         {/* The stream shown, and the one its position shows after the next flip, loading beneath. */}
-        {players.map(({ item, incoming }) => (
-          <div key={item.id} className={incoming ? 'kiosk__stage kiosk__stage--incoming' : 'kiosk__stage'} aria-hidden={incoming || undefined} inert={incoming}>
+        {players.map(({ id, now, next: after, role }) => (
+          <div key={id} className={`kiosk__stage${role === 'kept' ? '' : ` kiosk__stage--${role}`}`} aria-hidden={role === 'incoming' || undefined} inert={role === 'incoming'}>
             <Player
               key={playerKey}
-              stream={item}
+              stream={(now ?? after)!}
               deferMedia={false}
               renderLoading={() => (
                 <div className="player__overlay" role="status">
@@ -107,15 +109,21 @@ export function KioskScreen() {
           </div>
         ))}
       </div>
-      <ScreenBanner text={state.banner} />
+      <Flip now={state.banner} next={next ? next.banner : undefined} render={(text, side) => <ScreenBanner text={text} side={side} />} />
       <header className="kiosk__label">
         <span className="kiosk__position" aria-label={`Position ${position}`}>
           {position}
         </span>
-        <div>
-          <h1 className="kiosk__name">{stream.name}</h1>
-          {state.scene && <p className="kiosk__scene">{state.scene.name}</p>}
-        </div>
+        <Flip
+          now={{ name: stream.name, scene: state.scene?.name ?? null }}
+          next={next ? { name: next.stream!.name, scene: next.scene?.name ?? null } : undefined}
+          render={(shown, side) => (
+            <div data-stage={side}>
+              <h1 className="kiosk__name">{shown.name}</h1>
+              {shown.scene && <p className="kiosk__scene">{shown.scene}</p>}
+            </div>
+          )}
+        />
         <ConnectionPill />
       </header>
       <button

@@ -1,25 +1,44 @@
 /**
  * Shows a waiting state in the animation frame of its instant, so walls that agree on the
- * server's time flip on the same frame: a timer wakes a few frames early, then each frame asks
- * "is this the frame of the instant?" and, in the first that is, renders the change
- * synchronously (flushSync), before that frame is painted. The incoming players have been
- * loading out of sight since the push arrived, so the flip itself only changes classes.
+ * server's time present it together. Everything the flip needs is done before the instant: the
+ * page renders both sides (Flip.tsx, staging.ts) — the incoming players load, laid out where
+ * they will appear, out of sight. In the flip frame one attribute changes on <html>
+ * (`data-flip`): no React render, no effect. A task posted from there runs once that frame is
+ * rendered — the instant a visitor sees the new scene, as near as the page can know it — and
+ * there React catches up (the leaving players pause and release their decoders after that).
  *
- * A hidden tab gets no animation frames: a timer just after the instant flips it anyway.
- * Every flip is announced as a `nw:flip` event on window ({version, at, frameTime}) — what the
- * benchmark and the tests read, and a hook for anyone debugging a venue's screens.
+ * A timer wakes a few frames early, then each frame asks "is this the frame of the instant?";
+ * a hidden tab gets no animation frames, so a timer just after the instant flips it anyway.
+ * Every flip is announced as a `nw:flip` event on window (FlipDetail) — what the benchmark,
+ * the tests and the health report read.
  */
+import { atom } from 'jotai';
 import { flushSync } from 'react-dom';
+import { renderCount } from '../../lib/render-count.ts';
 import { store } from '../../lib/store.ts';
-import { flipAtom, waitingStateAtom } from './atoms.ts';
+import { clockAtom, flipAtom, waitingStateAtom } from './atoms.ts';
 
 export interface FlipDetail {
   version: number;
-  /** The server instant the change asked for. */
+  /** The server instant the change asked for (ms since the epoch, server clock). */
   at: number;
-  /** The animation frame's time (performance.now() clock) in which it was rendered. */
+  /** The flip frame's begin: its animation-frame time (performance.now() clock). */
   frameTime: number;
+  /** When the flip frame's rendering had ended: a task posted from the flip ran (performance.now() clock). */
+  renderedAt: number;
+  /** The flip frame's own work: from the flip's change to the end of that frame's rendering (ms). */
+  workMs: number;
+  /** How late the rendered frame was on the server's clock (ms; negative: early); null without a clock estimate. */
+  lateMs: number | null;
+  /** Renders of tiles, cards and players, and effects they started, in the flip frame (none, by design). */
+  frameRenders: number;
+  frameEffects: number;
+  /** The same while React caught up, a task later (the work moved out of the frame). */
+  catchUpRenders: number;
 }
+
+/** The last flip this screen presented: what its health report tells the hub. */
+export const lastFlipAtom = atom<FlipDetail | null>(null);
 
 const FALLBACK_AFTER_MS = 100;
 /**
@@ -30,11 +49,37 @@ const FALLBACK_AFTER_MS = 100;
 const HALF_FRAME_MS = 8;
 /** The animation-frame loop starts this long before the instant (timers are coarse, frames are not). */
 const WAKE_EARLY_MS = 100;
+/** On <html> from the flip frame until React has caught up: its presence shows the `next` side (flip.css). */
+export const FLIP_ATTRIBUTE = 'data-flip';
+
+interface TaskScheduler {
+  postTask(task: () => void, options: { priority: 'user-blocking' }): Promise<unknown>;
+}
+
+/**
+ * Runs `task` as a task of its own, after the rendering of the frame it was posted in — ahead of
+ * tasks queued earlier where the browser has prioritised tasks (Chromium's scheduler.postTask),
+ * so what ran before it is the frame and nothing after.
+ */
+function afterRendering(task: () => void): void {
+  const scheduler = (globalThis as { scheduler?: Partial<TaskScheduler> }).scheduler;
+  if (typeof scheduler?.postTask === 'function') {
+    void scheduler.postTask(task, { priority: 'user-blocking' });
+    return;
+  }
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    task();
+  };
+  channel.port2.postMessage(null);
+}
 
 export function startFlipScheduler(): () => void {
   let wake: ReturnType<typeof setTimeout> | undefined;
   let fallback: ReturnType<typeof setTimeout> | undefined;
   let frame: number | undefined;
+  let flipping = false;
 
   const cancel = () => {
     clearTimeout(wake);
@@ -45,14 +90,43 @@ export function startFlipScheduler(): () => void {
 
   const commit = (frameTime: number) => {
     const waiting = store.get(waitingStateAtom);
-    if (!waiting) return;
+    if (!waiting || flipping) return;
     cancel();
-    flushSync(() => store.set(flipAtom));
-    const detail: FlipDetail = { version: waiting.state.version, at: waiting.at, frameTime };
-    window.dispatchEvent(new CustomEvent('nw:flip', { detail }));
+    flipping = true;
+    const began = performance.now();
+    const counted = { ...renderCount };
+    // The whole flip frame: the other side shows.
+    document.documentElement.setAttribute(FLIP_ATTRIBUTE, String(waiting.state.version));
+    afterRendering(() => {
+      const renderedAt = performance.now();
+      const frameRenders = renderCount.renders - counted.renders;
+      const frameEffects = renderCount.effects - counted.effects;
+      // React catches up: one side drawn again, the leaving players unmounted (they pause, and
+      // release their decoders a little later). Then the attribute goes, in the same task.
+      flushSync(() => store.set(flipAtom));
+      document.documentElement.removeAttribute(FLIP_ATTRIBUTE);
+      flipping = false;
+      const clock = store.get(clockAtom);
+      const detail: FlipDetail = {
+        version: waiting.state.version,
+        at: waiting.at,
+        frameTime,
+        renderedAt,
+        workMs: renderedAt - began,
+        lateMs: clock ? renderedAt + clock.offsetMs - waiting.at : null,
+        frameRenders,
+        frameEffects,
+        catchUpRenders: renderCount.renders - counted.renders - frameRenders,
+      };
+      store.set(lastFlipAtom, detail);
+      window.dispatchEvent(new CustomEvent('nw:flip', { detail }));
+      // A change that arrived meanwhile waits for its own instant.
+      schedule();
+    });
   };
 
-  const schedule = () => {
+  function schedule(): void {
+    if (flipping) return;
     cancel();
     const waiting = store.get(waitingStateAtom);
     if (!waiting) return;
@@ -63,12 +137,13 @@ export function startFlipScheduler(): () => void {
     };
     wake = setTimeout(() => (frame = requestAnimationFrame(onFrame)), Math.max(0, localAt - performance.now() - WAKE_EARLY_MS));
     fallback = setTimeout(() => commit(performance.now()), Math.max(0, localAt - performance.now()) + FALLBACK_AFTER_MS);
-  };
+  }
 
   const unsubscribe = store.sub(waitingStateAtom, schedule);
   schedule();
   return () => {
     unsubscribe();
     cancel();
+    document.documentElement.removeAttribute(FLIP_ATTRIBUTE);
   };
 }

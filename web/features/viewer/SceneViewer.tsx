@@ -20,9 +20,22 @@ import { screenRegistration } from '../screen/registration.ts';
 import { useStagedStreams } from '../screen/staging.ts';
 import { useWallState } from '../screen/useWallState.ts';
 import { useSceneList } from '../scenes/useSceneList.ts';
+import type { SceneDto } from '../../../src/shared/api/index.ts';
+import { Flip, type FlipSide } from '../screen/Flip.tsx';
 import { SceneBar } from './SceneBar.tsx';
 import { StreamCard } from './StreamCard.tsx';
 import './viewer.css';
+
+/** The scene's name and description: one side of a flip. */
+function ViewerHeading({ scene, side }: { scene: SceneDto | null; side?: FlipSide }) {
+  return (
+    <div className="viewer__heading" data-stage={side}>
+      <Brand />
+      <h1 className="viewer__title">{scene?.name ?? 'Nature Wall'}</h1>
+      {scene?.description && <p className="viewer__description">{scene.description}</p>}
+    </div>
+  );
+}
 
 export function SceneViewer() {
   const { sceneSlug } = useParams();
@@ -30,7 +43,9 @@ export function SceneViewer() {
   useScreenConnection(screenRegistration('viewer', { sceneSlug })?.registration ?? null, generation);
   const { state, error } = useWallState();
   const waiting = useAtomValue(waitingStateAtom, { store });
-  const cards = useStagedStreams(state?.streams ?? [], waiting?.state.kind === 'wall' ? waiting.state.streams : null);
+  // What shows after the waiting flip, drawn now beside what shows (a problem state is drawn when it comes).
+  const next = waiting?.state.kind === 'wall' && !waiting.state.problem ? waiting.state : null;
+  const cards = useStagedStreams(state?.streams ?? [], next ? next.streams : null);
   const scene = state?.scene ?? null;
   const list = useSceneList(scene);
   const timedOut = useElapsed(state === null && error === null, FIRST_STATE_TIMEOUT_MS, generation);
@@ -62,13 +77,9 @@ export function SceneViewer() {
   return (
     <div className="viewer" data-scene-id={scene?.id ?? ''}>
       <title>{`${title} · Nature Wall`}</title>
-      <ScreenBanner text={state?.banner} />
+      <Flip now={state.banner} next={next ? next.banner : undefined} render={(text, side) => <ScreenBanner text={text} side={side} />} />
       <header className="viewer__header">
-        <div className="viewer__heading">
-          <Brand />
-          <h1 className="viewer__title">{title}</h1>
-          {scene?.description && <p className="viewer__description">{scene.description}</p>}
-        </div>
+        <Flip now={scene} next={next ? next.scene : undefined} render={(shown, side) => <ViewerHeading scene={shown} side={side} />} />
         <div className="viewer__aside">
           <ConnectionPill />
           <Clock />
@@ -87,8 +98,8 @@ export function SceneViewer() {
           </section>
         ) : (
           <div className="viewer__cards">
-            {cards.map(({ item, incoming, index }) => (
-              <StreamCard key={item.id} stream={item} order={index} incoming={incoming} />
+            {cards.map((card) => (
+              <StreamCard key={card.id} staged={card} waiting={next !== null} />
             ))}
           </div>
         )}

@@ -1,4 +1,5 @@
 /** One stream of the scene viewer: its player and everything the spec lists about it. */
+import type { CSSProperties } from 'react';
 import type { SceneStreamDto } from '../../../src/shared/api/index.ts';
 import { formatCoordinates } from '../../../src/shared/streams/location.ts';
 import { CategoryLabel, StatusBadge, QualityBadge } from '../../components/Badges.tsx';
@@ -6,32 +7,22 @@ import { LocalTime } from '../../components/Clock.tsx';
 import { PinIcon } from '../../components/icons.tsx';
 import { Player } from '../../components/Player/Player.tsx';
 import { Weather } from '../../components/Weather.tsx';
+import { countRender } from '../../lib/render-count.ts';
+import { Flip, type FlipSide } from '../screen/Flip.tsx';
+import type { Staged } from '../screen/staging.ts';
 
-/**
- * `order`: where it shows among the cards (CSS order: the card element itself never moves, so
- * its player keeps playing when the scene reorders). `incoming`: prepared for the next flip.
- */
-export function StreamCard({ stream, order, incoming = false }: { stream: SceneStreamDto; order: number; incoming?: boolean }) {
-  const headingId = `stream-${stream.position}-name`;
+/** The card's text and badges for one side of a flip. */
+function CardBody({ stream, side }: { stream: SceneStreamDto; side?: FlipSide }) {
+  const headingId = side === 'next' ? `stream-${stream.position}-name-next` : `stream-${stream.position}-name`;
   const hasCoordinates = stream.latitude !== null && stream.longitude !== null;
   return (
-    <article
-      className={incoming ? 'stream-card stream-card--incoming' : 'stream-card'}
-      style={incoming ? undefined : { order }}
-      aria-labelledby={headingId}
-      aria-hidden={incoming || undefined}
-      inert={incoming}
-      data-position={stream.position}
-    >
-      <div className="stream-card__media">
-        <Player stream={stream} />
-        <span className="stream-card__position" aria-label={`Position ${stream.position}`}>
-          {stream.position}
-        </span>
-        <span className="stream-card__live">
-          <StatusBadge stream={stream} />
-        </span>
-      </div>
+    <div className="stream-card__face" data-stage={side}>
+      <span className="stream-card__position" aria-label={`Position ${stream.position}`}>
+        {stream.position}
+      </span>
+      <span className="stream-card__live">
+        <StatusBadge stream={stream} />
+      </span>
       <div className="stream-card__body">
         <div className="stream-card__title">
           <h2 id={headingId}>{stream.name}</h2>
@@ -54,6 +45,34 @@ export function StreamCard({ stream, order, incoming = false }: { stream: SceneS
           )}
         </div>
       </div>
+    </div>
+  );
+}
+
+/**
+ * One card, as staged (staging.ts): its place among the cards now and after the waiting flip
+ * (CSS order: the card element itself never moves, so its player keeps playing when the scene
+ * reorders), coming or leaving with the flip, and its text on both sides.
+ */
+export function StreamCard({ staged, waiting }: { staged: Staged<SceneStreamDto>; waiting: boolean }) {
+  countRender();
+  const { role } = staged;
+  const stream = (staged.now ?? staged.next)!;
+  const headingId = `stream-${stream.position}-name`;
+  const hidden = role === 'incoming';
+  return (
+    <article
+      className={`stream-card${role === 'kept' ? '' : ` stream-card--${role}`}`}
+      style={{ '--o0': staged.nowIndex ?? staged.nextIndex, '--o1': staged.nextIndex ?? staged.nowIndex } as CSSProperties}
+      aria-labelledby={headingId}
+      aria-hidden={hidden || undefined}
+      inert={hidden}
+      data-position={stream.position}
+    >
+      <div className="stream-card__media">
+        <Player stream={stream} />
+      </div>
+      <Flip now={stream} next={waiting && role === 'kept' ? staged.next! : undefined} render={(shown, side) => <CardBody stream={shown} side={side} />} />
     </article>
   );
 }

@@ -23,33 +23,63 @@ import { useSceneList } from '../scenes/useSceneList.ts';
 import { AdminMenu } from './AdminMenu.tsx';
 import { wallSceneRefAtom } from './atoms.ts';
 import { FullscreenPlayer } from './FullscreenPlayer.tsx';
-import { areasTemplate, TILE_AREAS, wallLayout } from '../../components/wall-layout.ts';
+import { tileBox, TILE_AREAS, wallLayout, type TileBox } from '../../components/wall-layout.ts';
+import { Flip, type FlipSide } from '../screen/Flip.tsx';
 import { SceneSwitcher } from './SceneSwitcher.tsx';
 import { WallTile } from './WallTile.tsx';
 import './wall.css';
 
-function WallGrid({ scene, streams, incoming, onOpen }: { scene: SceneDto; streams: SceneStreamDto[]; incoming: SceneStreamDto[] | null; onOpen: (s: SceneStreamDto) => void }) {
-  const shown = streams.slice(0, TILE_AREAS.length);
-  const tiles = useStagedStreams(shown, incoming?.slice(0, TILE_AREAS.length) ?? null).map(({ item: stream, incoming: preparing, index }) => (
-    <WallTile key={stream.id} stream={stream} area={preparing ? null : TILE_AREAS[index]!} onOpen={onOpen} />
-  ));
-  if (shown.length === 0) {
-    return (
-      <div className="wall-grid wall-grid--empty">
-        <h2>No streams available</h2>
-        <p>Configure streams in the admin panel</p>
-        {tiles}
-      </div>
-    );
-  }
-  const layout = wallLayout(scene.layout_type, shown.length);
+/** Streams the wall lays out (at most one per area). */
+const onWall = (streams: readonly SceneStreamDto[]) => streams.slice(0, TILE_AREAS.length);
+
+/** Each tile's box in a layout, by its index there. */
+function boxesOf(layoutType: string, count: number): TileBox[] {
+  const layout = wallLayout(layoutType, count);
+  return TILE_AREAS.slice(0, count).map((area) => tileBox(layout, area)!);
+}
+
+/**
+ * The tiles of what shows now and of what shows after the waiting flip, each with its box on
+ * both sides: a stream in both keeps its element (and its player) and may change boxes.
+ */
+function WallGrid({ scene, streams, next, onOpen }: { scene: SceneDto; streams: SceneStreamDto[]; next: { scene: SceneDto; streams: SceneStreamDto[] } | null; onOpen: (s: SceneStreamDto) => void }) {
+  const shown = onWall(streams);
+  const incoming = next ? onWall(next.streams) : null;
+  const staged = useStagedStreams(shown, incoming);
+  const nowBoxes = boxesOf(scene.layout_type, shown.length);
+  const nextBoxes = next && incoming ? boxesOf(next.scene.layout_type, incoming.length) : nowBoxes;
+  const tiles = staged.map((tile) => {
+    const now = tile.nowIndex !== null ? nowBoxes[tile.nowIndex]! : nextBoxes[tile.nextIndex!]!;
+    const after = tile.nextIndex !== null ? nextBoxes[tile.nextIndex]! : now;
+    return <WallTile key={tile.id} staged={tile} boxes={{ now, next: after }} waiting={next !== null} onOpen={onOpen} />;
+  });
+  const empty = (side?: FlipSide) => (
+    <div className="wall-grid__empty" data-stage={side}>
+      <h2>No streams available</h2>
+      <p>Configure streams in the admin panel</p>
+    </div>
+  );
+  const emptyNow = shown.length === 0;
+  const emptyNext = incoming ? incoming.length === 0 : emptyNow;
   return (
-    <div
-      className="wall-grid"
-      data-layout={scene.layout_type}
-      style={{ gridTemplateColumns: layout.columns, gridTemplateRows: layout.rows, gridTemplateAreas: areasTemplate(layout) }}
-    >
+    <div className="wall-grid" data-layout={scene.layout_type}>
+      {emptyNow && empty(emptyNext ? undefined : 'now')}
+      {!emptyNow && emptyNext && empty('next')}
       {tiles}
+    </div>
+  );
+}
+
+/** The scene's name, description and selection line: one side of a flip. */
+function WallHeading({ scene, side }: { scene: SceneDto; side?: FlipSide }) {
+  return (
+    <div className="wall__heading" data-stage={side}>
+      <Brand />
+      <h1 className="wall__title">{scene.name}</h1>
+      {scene.description && <p className="wall__description">{scene.description}</p>}
+      <p className="wall__meta">
+        {SELECTION_ALGORITHM_LABELS[scene.selection_algorithm]} selection · Max {scene.max_streams} streams
+      </p>
     </div>
   );
 }
@@ -60,7 +90,8 @@ export function LiveWall() {
   const [open, setOpen] = useState<SceneStreamDto | null>(null);
   const { state, error } = useWallState();
   const waiting = useAtomValue(waitingStateAtom, { store });
-  const incoming = waiting?.state.kind === 'wall' ? waiting.state.streams : null;
+  // What shows after the waiting flip, drawn now beside what shows (a problem state is drawn when it comes).
+  const next = waiting?.state.kind === 'wall' && waiting.state.scene && !waiting.state.problem ? { scene: waiting.state.scene, streams: waiting.state.streams, banner: waiting.state.banner } : null;
   const list = useSceneList(state?.scene ?? null);
   const haveScenes = list.status === 'ready' && list.scenes.length > 0;
 
@@ -121,16 +152,9 @@ export function LiveWall() {
   return (
     <div className="wall" data-scene-id={scene.id}>
       <title>{`${scene.name} · Live Wall · Nature Wall`}</title>
-      <ScreenBanner text={state.banner} />
+      <Flip now={state.banner} next={next ? next.banner : undefined} render={(text, side) => <ScreenBanner text={text} side={side} />} />
       <header className="wall__header">
-        <div className="wall__heading">
-          <Brand />
-          <h1 className="wall__title">{scene.name}</h1>
-          {scene.description && <p className="wall__description">{scene.description}</p>}
-          <p className="wall__meta">
-            {SELECTION_ALGORITHM_LABELS[scene.selection_algorithm]} selection · Max {scene.max_streams} streams
-          </p>
-        </div>
+        <Flip now={scene} next={next?.scene} render={(shown, side) => <WallHeading scene={shown} side={side} />} />
         <div className="wall__aside">
           <ConnectionPill />
           <Clock />
@@ -138,7 +162,7 @@ export function LiveWall() {
         </div>
       </header>
       <main className="wall__main">
-        <WallGrid scene={scene} streams={state.streams} incoming={incoming} onOpen={openStream} />
+        <WallGrid scene={scene} streams={state.streams} next={next} onOpen={openStream} />
       </main>
       <SceneSwitcher scenes={list.scenes} currentId={scene.id} onPick={pick} />
       {openStreamNow && <FullscreenPlayer stream={openStreamNow} onClose={() => setOpen(null)} />}

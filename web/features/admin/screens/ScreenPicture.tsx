@@ -11,7 +11,7 @@ import type { SceneDto } from '../../../../src/shared/api/index.ts';
 import { StatusBadge } from '../../../components/Badges.tsx';
 import { StreamStill } from '../../../components/Thumbnail.tsx';
 import { store } from '../../../lib/store.ts';
-import { areasTemplate, TILE_AREAS, wallLayout } from '../../../components/wall-layout.ts';
+import { areasTemplate, TILE_AREAS, trackList, wallLayout } from '../../../components/wall-layout.ts';
 import { formatDateTime } from '../format.ts';
 import { sceneStreamsAtom } from '../scenes/scenes.live.ts';
 import { streamRecordsAtom } from '../streams/streams.live.ts';
@@ -68,7 +68,7 @@ export function ScreenPicture({ screen, scene }: { screen: ScreenPresence; scene
       {empty ? (
         <span className="screen-picture__empty">{empty}</span>
       ) : (
-        <div className="screen-picture__grid" style={{ gridTemplateColumns: layout.columns, gridTemplateRows: layout.rows, gridTemplateAreas: areasTemplate(layout) }}>
+        <div className="screen-picture__grid" style={{ gridTemplateColumns: trackList(layout.columns), gridTemplateRows: trackList(layout.rows), gridTemplateAreas: areasTemplate(layout) }}>
           {picture.tiles.map((tile, i) => (
             <Tile key={`${tile.position}-${tile.stream_id}`} tile={tile} area={TILE_AREAS[i]!} online={screen.online} />
           ))}
