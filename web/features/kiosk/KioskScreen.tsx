@@ -14,7 +14,7 @@ import { StatusScreen } from '../../components/StatusScreen.tsx';
 import { store } from '../../lib/store.ts';
 import { useElapsed } from '../../lib/useElapsed.ts';
 import { waitingStateAtom } from '../screen/atoms.ts';
-import { Flip } from '../screen/Flip.tsx';
+import { Flip, sideProps } from '../screen/Flip.tsx';
 import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
 import { useStagedStreams } from '../screen/staging.ts';
 import { useKioskState } from '../screen/useWallState.ts';
@@ -114,16 +114,18 @@ export function KioskScreen() {
         <span className="kiosk__position" aria-label={`Position ${position}`}>
           {position}
         </span>
-        <Flip
-          now={{ name: stream.name, scene: state.scene?.name ?? null }}
-          next={next ? { name: next.stream!.name, scene: next.scene?.name ?? null } : undefined}
-          render={(shown, side) => (
-            <div data-stage={side}>
-              <h1 className="kiosk__name">{shown.name}</h1>
-              {shown.scene && <p className="kiosk__scene">{shown.scene}</p>}
-            </div>
-          )}
-        />
+        <div className="kiosk__names flip-stack">
+          <Flip
+            now={{ name: stream.name, scene: state.scene?.name ?? null }}
+            next={next ? { name: next.stream!.name, scene: next.scene?.name ?? null } : undefined}
+            render={(shown, side) => (
+              <div {...sideProps(side)}>
+                <h1 className="kiosk__name">{shown.name}</h1>
+                {shown.scene && <p className="kiosk__scene">{shown.scene}</p>}
+              </div>
+            )}
+          />
+        </div>
         <ConnectionPill />
       </header>
       <button

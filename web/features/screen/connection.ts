@@ -15,7 +15,7 @@ import { store } from '../../lib/store.ts';
 import type { ClockEstimate } from '../../../src/shared/clock.ts';
 import type { ClockReport, HealthReport, ScreenState } from '../../../src/shared/events.ts';
 import { clockAtom, connectionStatusAtom, followAtom, screenMessageAtom, screenStateAtom } from './atoms.ts';
-import { startFlipScheduler } from './flip-scheduler.ts';
+import { settlePendingFlip, startFlipScheduler } from './flip-scheduler.ts';
 import { createHealthReporter } from './health-reporter.ts';
 import { IDENTIFY_MS, identifyAtom, screenDevice, screenGroup, screenName } from './identity.ts';
 import { healthReportAtom } from './playback.ts';
@@ -56,7 +56,9 @@ function openSession(given: Registration, options: SessionOptions): () => void {
     registration: reg,
     onMessage: (message) => {
       // Rendered in the socket's own task, not queued behind media and timer work: a wall
-      // shows a new scene the moment its push arrives (bench/wall.ts measures this).
+      // prepares (or, without an instant, shows) a new scene the moment its push arrives. A
+      // flip shown but not yet redrawn is finished first.
+      settlePendingFlip();
       flushSync(() => store.set(screenMessageAtom, message));
       if (message.type === 'state') {
         store.set(registrationErrorAtom, null);

@@ -3,9 +3,12 @@
  * server's time present it together. Everything the flip needs is done before the instant: the
  * page renders both sides (Flip.tsx, staging.ts) — the incoming players load, laid out where
  * they will appear, out of sight. In the flip frame one attribute changes on <html>
- * (`data-flip`): no React render, no effect. A task posted from there runs once that frame is
- * rendered — the instant a visitor sees the new scene, as near as the page can know it — and
- * there React catches up (the leaving players pause and release their decoders after that).
+ * (`data-side`, from "now" to "next"): no React render, no effect. A task posted from there runs
+ * once that frame is rendered — the instant a visitor sees the new scene, as near as the page can
+ * know it. React catches up CATCH_UP_AFTER_MS later (the leaving players pause then, and release
+ * their decoders a little after): screens of a venue often share a machine, and one screen's
+ * catch-up must not take the CPU another screen needs for its own flip frame. A push that comes
+ * meanwhile settles the flip first (settlePendingFlip).
  *
  * A timer wakes a few frames early, then each frame asks "is this the frame of the instant?";
  * a hidden tab gets no animation frames, so a timer just after the instant flips it anyway.
@@ -49,8 +52,26 @@ const FALLBACK_AFTER_MS = 100;
 const HALF_FRAME_MS = 8;
 /** The animation-frame loop starts this long before the instant (timers are coarse, frames are not). */
 const WAKE_EARLY_MS = 100;
-/** On <html> from the flip frame until React has caught up: its presence shows the `next` side (flip.css). */
-export const FLIP_ATTRIBUTE = 'data-flip';
+/**
+ * How long after its flip frame a screen redraws with React and lets the leaving players go:
+ * past the flip frames of the other screens on its machine (their clocks agree to a few ms).
+ */
+export const CATCH_UP_AFTER_MS = 150;
+
+/** The catch-up of a flip that has been shown but not yet redrawn, if any. */
+let pendingCatchUp: (() => void) | null = null;
+
+/**
+ * Finishes a flip that has been shown but not redrawn yet, at once: called before a push is
+ * folded into the store, so the push never meets a half-finished flip.
+ */
+export function settlePendingFlip(): void {
+  pendingCatchUp?.();
+}
+
+/** On <html>: which side of a waiting flip shows (flip.css) — "next" from the flip frame until React has caught up. */
+export const SIDE_ATTRIBUTE = 'data-side';
+const showSide = (side: 'now' | 'next') => document.documentElement.setAttribute(SIDE_ATTRIBUTE, side);
 
 interface TaskScheduler {
   postTask(task: () => void, options: { priority: 'user-blocking' }): Promise<unknown>;
@@ -96,32 +117,39 @@ export function startFlipScheduler(): () => void {
     const began = performance.now();
     const counted = { ...renderCount };
     // The whole flip frame: the other side shows.
-    document.documentElement.setAttribute(FLIP_ATTRIBUTE, String(waiting.state.version));
+    showSide('next');
     afterRendering(() => {
       const renderedAt = performance.now();
       const frameRenders = renderCount.renders - counted.renders;
       const frameEffects = renderCount.effects - counted.effects;
-      // React catches up: one side drawn again, the leaving players unmounted (they pause, and
-      // release their decoders a little later). Then the attribute goes, in the same task.
-      flushSync(() => store.set(flipAtom));
-      document.documentElement.removeAttribute(FLIP_ATTRIBUTE);
-      flipping = false;
       const clock = store.get(clockAtom);
-      const detail: FlipDetail = {
-        version: waiting.state.version,
-        at: waiting.at,
-        frameTime,
-        renderedAt,
-        workMs: renderedAt - began,
-        lateMs: clock ? renderedAt + clock.offsetMs - waiting.at : null,
-        frameRenders,
-        frameEffects,
-        catchUpRenders: renderCount.renders - counted.renders - frameRenders,
+      const catchUp = () => {
+        clearTimeout(timer);
+        pendingCatchUp = null;
+        const before = renderCount.renders;
+        // React catches up: one side drawn again, the leaving players unmounted (they pause, and
+        // release their decoders a little later). Then the attribute goes back, in the same task.
+        flushSync(() => store.set(flipAtom));
+        showSide('now');
+        flipping = false;
+        const detail: FlipDetail = {
+          version: waiting.state.version,
+          at: waiting.at,
+          frameTime,
+          renderedAt,
+          workMs: renderedAt - began,
+          lateMs: clock ? renderedAt + clock.offsetMs - waiting.at : null,
+          frameRenders,
+          frameEffects,
+          catchUpRenders: renderCount.renders - before,
+        };
+        store.set(lastFlipAtom, detail);
+        window.dispatchEvent(new CustomEvent('nw:flip', { detail }));
+        // A change that arrived meanwhile waits for its own instant.
+        schedule();
       };
-      store.set(lastFlipAtom, detail);
-      window.dispatchEvent(new CustomEvent('nw:flip', { detail }));
-      // A change that arrived meanwhile waits for its own instant.
-      schedule();
+      const timer = setTimeout(catchUp, CATCH_UP_AFTER_MS);
+      pendingCatchUp = catchUp;
     });
   };
 
@@ -139,11 +167,13 @@ export function startFlipScheduler(): () => void {
     fallback = setTimeout(() => commit(performance.now()), Math.max(0, localAt - performance.now()) + FALLBACK_AFTER_MS);
   }
 
+  showSide('now');
   const unsubscribe = store.sub(waitingStateAtom, schedule);
   schedule();
   return () => {
     unsubscribe();
     cancel();
-    document.documentElement.removeAttribute(FLIP_ATTRIBUTE);
+    settlePendingFlip();
+    showSide('now');
   };
 }

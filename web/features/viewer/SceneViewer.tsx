@@ -21,7 +21,7 @@ import { useStagedStreams } from '../screen/staging.ts';
 import { useWallState } from '../screen/useWallState.ts';
 import { useSceneList } from '../scenes/useSceneList.ts';
 import type { SceneDto } from '../../../src/shared/api/index.ts';
-import { Flip, type FlipSide } from '../screen/Flip.tsx';
+import { Flip, sideProps, type FlipSide } from '../screen/Flip.tsx';
 import { SceneBar } from './SceneBar.tsx';
 import { StreamCard } from './StreamCard.tsx';
 import './viewer.css';
@@ -29,7 +29,7 @@ import './viewer.css';
 /** The scene's name and description: one side of a flip. */
 function ViewerHeading({ scene, side }: { scene: SceneDto | null; side?: FlipSide }) {
   return (
-    <div className="viewer__heading" data-stage={side}>
+    <div className="viewer__heading" {...sideProps(side)}>
       <Brand />
       <h1 className="viewer__title">{scene?.name ?? 'Nature Wall'}</h1>
       {scene?.description && <p className="viewer__description">{scene.description}</p>}
@@ -79,7 +79,9 @@ export function SceneViewer() {
       <title>{`${title} · Nature Wall`}</title>
       <Flip now={state.banner} next={next ? next.banner : undefined} render={(text, side) => <ScreenBanner text={text} side={side} />} />
       <header className="viewer__header">
-        <Flip now={scene} next={next ? next.scene : undefined} render={(shown, side) => <ViewerHeading scene={shown} side={side} />} />
+        <div className="viewer__headings flip-stack">
+          <Flip now={scene} next={next ? next.scene : undefined} render={(shown, side) => <ViewerHeading scene={shown} side={side} />} />
+        </div>
         <div className="viewer__aside">
           <ConnectionPill />
           <Clock />

@@ -8,42 +8,48 @@ import { PinIcon } from '../../components/icons.tsx';
 import { Player } from '../../components/Player/Player.tsx';
 import { Weather } from '../../components/Weather.tsx';
 import { countRender } from '../../lib/render-count.ts';
-import { Flip, type FlipSide } from '../screen/Flip.tsx';
+import { Flip, sideProps, type FlipSide } from '../screen/Flip.tsx';
 import type { Staged } from '../screen/staging.ts';
 
-/** The card's text and badges for one side of a flip. */
-function CardBody({ stream, side }: { stream: SceneStreamDto; side?: FlipSide }) {
-  const headingId = side === 'next' ? `stream-${stream.position}-name-next` : `stream-${stream.position}-name`;
-  const hasCoordinates = stream.latitude !== null && stream.longitude !== null;
+/** The position and status badges over the player, for one side of a flip. */
+function CardBadges({ stream, side }: { stream: SceneStreamDto; side?: FlipSide }) {
   return (
-    <div className="stream-card__face" data-stage={side}>
+    <div className="stream-card__badges" {...sideProps(side)}>
       <span className="stream-card__position" aria-label={`Position ${stream.position}`}>
         {stream.position}
       </span>
       <span className="stream-card__live">
         <StatusBadge stream={stream} />
       </span>
-      <div className="stream-card__body">
-        <div className="stream-card__title">
-          <h2 id={headingId}>{stream.name}</h2>
-          <QualityBadge quality={stream.quality} />
-        </div>
-        {stream.location_name && (
-          <p className="stream-card__location">
-            <PinIcon className="stream-card__pin" />
-            {stream.location_name}
-          </p>
+    </div>
+  );
+}
+
+/** The card's text for one side of a flip. */
+function CardText({ stream, side }: { stream: SceneStreamDto; side?: FlipSide }) {
+  const headingId = side === 'next' ? `stream-${stream.position}-name-next` : `stream-${stream.position}-name`;
+  const hasCoordinates = stream.latitude !== null && stream.longitude !== null;
+  return (
+    <div className="stream-card__body" {...sideProps(side)}>
+      <div className="stream-card__title">
+        <h2 id={headingId}>{stream.name}</h2>
+        <QualityBadge quality={stream.quality} />
+      </div>
+      {stream.location_name && (
+        <p className="stream-card__location">
+          <PinIcon className="stream-card__pin" />
+          {stream.location_name}
+        </p>
+      )}
+      <div className="stream-card__facts">
+        <CategoryLabel category={stream.category} />
+        <LocalTime timeZone={stream.timezone} />
+        <Weather latitude={stream.latitude} longitude={stream.longitude} />
+        {hasCoordinates && (
+          <span className="stream-card__coords" aria-label="Coordinates">
+            {formatCoordinates(stream.latitude!, stream.longitude!)}
+          </span>
         )}
-        <div className="stream-card__facts">
-          <CategoryLabel category={stream.category} />
-          <LocalTime timeZone={stream.timezone} />
-          <Weather latitude={stream.latitude} longitude={stream.longitude} />
-          {hasCoordinates && (
-            <span className="stream-card__coords" aria-label="Coordinates">
-              {formatCoordinates(stream.latitude!, stream.longitude!)}
-            </span>
-          )}
-        </div>
       </div>
     </div>
   );
@@ -58,6 +64,8 @@ export function StreamCard({ staged, waiting }: { staged: Staged<SceneStreamDto>
   countRender();
   const { role } = staged;
   const stream = (staged.now ?? staged.next)!;
+  // A card in both scenes may read differently after the flip (its position, a renamed stream).
+  const after = waiting && role === 'kept' ? staged.next! : undefined;
   const headingId = `stream-${stream.position}-name`;
   const hidden = role === 'incoming';
   return (
@@ -71,8 +79,11 @@ export function StreamCard({ staged, waiting }: { staged: Staged<SceneStreamDto>
     >
       <div className="stream-card__media">
         <Player stream={stream} />
+        <Flip now={stream} next={after} render={(shown, side) => <CardBadges stream={shown} side={side} />} />
       </div>
-      <Flip now={stream} next={waiting && role === 'kept' ? staged.next! : undefined} render={(shown, side) => <CardBody stream={shown} side={side} />} />
+      <div className="stream-card__text flip-stack">
+        <Flip now={stream} next={after} render={(shown, side) => <CardText stream={shown} side={side} />} />
+      </div>
     </article>
   );
 }

@@ -24,7 +24,7 @@ import { AdminMenu } from './AdminMenu.tsx';
 import { wallSceneRefAtom } from './atoms.ts';
 import { FullscreenPlayer } from './FullscreenPlayer.tsx';
 import { tileBox, TILE_AREAS, wallLayout, type TileBox } from '../../components/wall-layout.ts';
-import { Flip, type FlipSide } from '../screen/Flip.tsx';
+import { Flip, sideProps, type FlipSide } from '../screen/Flip.tsx';
 import { SceneSwitcher } from './SceneSwitcher.tsx';
 import { WallTile } from './WallTile.tsx';
 import './wall.css';
@@ -54,7 +54,7 @@ function WallGrid({ scene, streams, next, onOpen }: { scene: SceneDto; streams: 
     return <WallTile key={tile.id} staged={tile} boxes={{ now, next: after }} waiting={next !== null} onOpen={onOpen} />;
   });
   const empty = (side?: FlipSide) => (
-    <div className="wall-grid__empty" data-stage={side}>
+    <div className="wall-grid__empty" {...sideProps(side)}>
       <h2>No streams available</h2>
       <p>Configure streams in the admin panel</p>
     </div>
@@ -73,7 +73,7 @@ function WallGrid({ scene, streams, next, onOpen }: { scene: SceneDto; streams: 
 /** The scene's name, description and selection line: one side of a flip. */
 function WallHeading({ scene, side }: { scene: SceneDto; side?: FlipSide }) {
   return (
-    <div className="wall__heading" data-stage={side}>
+    <div className="wall__heading" {...sideProps(side)}>
       <Brand />
       <h1 className="wall__title">{scene.name}</h1>
       {scene.description && <p className="wall__description">{scene.description}</p>}
@@ -154,7 +154,9 @@ export function LiveWall() {
       <title>{`${scene.name} · Live Wall · Nature Wall`}</title>
       <Flip now={state.banner} next={next ? next.banner : undefined} render={(text, side) => <ScreenBanner text={text} side={side} />} />
       <header className="wall__header">
-        <Flip now={scene} next={next?.scene} render={(shown, side) => <WallHeading scene={shown} side={side} />} />
+        <div className="wall__headings flip-stack">
+          <Flip now={scene} next={next?.scene} render={(shown, side) => <WallHeading scene={shown} side={side} />} />
+        </div>
         <div className="wall__aside">
           <ConnectionPill />
           <Clock />

@@ -12,7 +12,7 @@ import { Player } from '../../components/Player/Player.tsx';
 import { Weather } from '../../components/Weather.tsx';
 import type { TileBox } from '../../components/wall-layout.ts';
 import { countRender } from '../../lib/render-count.ts';
-import { Flip, type FlipSide } from '../screen/Flip.tsx';
+import { Flip, sideProps, type FlipSide } from '../screen/Flip.tsx';
 import type { Staged } from '../screen/staging.ts';
 
 interface WallTileProps {
@@ -39,7 +39,7 @@ const boxStyle = ({ now, next }: WallTileProps['boxes']) =>
 /** The badge and caption of one side. */
 function TileFace({ stream, side, onOpen }: { stream: SceneStreamDto; side?: FlipSide; onOpen: WallTileProps['onOpen'] }) {
   return (
-    <div className="wall-tile__face" data-stage={side}>
+    <div className="wall-tile__face" {...sideProps(side)}>
       <span className="wall-tile__live">
         <StatusBadge stream={stream} />
       </span>
