@@ -515,7 +515,7 @@ async function timeline(page: Page): Promise<string> {
   return page.evaluate(`(() => {
     const rows = performance.getEntriesByType('resource').map((e) => Math.round(e.startTime) + '–' + Math.round(e.responseEnd) + ' ' + e.name.replace(location.origin, ''));
     const nav = performance.getEntriesByType('navigation')[0];
-    return ['nav response ' + Math.round(nav.responseEnd) + ' dcl ' + Math.round(nav.domContentLoadedEventEnd), ...rows, ...window.__mediaEvents, 'first frame ' + Math.round(window.__firstFrame)].join('\\n');
+    return ['nav response ' + Math.round(nav.responseEnd) + ' dcl ' + Math.round(nav.domContentLoadedEventEnd) + ' state in the HTML: ' + (document.getElementById('nw-screen-state') ? 'yes' : 'no'), ...rows, ...window.__mediaEvents, 'first frame ' + Math.round(window.__firstFrame)].join('\\n');
   })()`);
 }
 

@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import { Server, type Socket } from 'socket.io';
 import type { DomainChange } from '../domain/changes.ts';
 import { isAllowedOrigin } from '../http/origin.ts';
-import type { ClientToServerEvents, ClockReport, PlaybackState, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
+import type { ClientToServerEvents, ClockReport, FlipReport, PlaybackState, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
 import type { AdapterSetup } from './adapter.ts';
 import type { Affected } from './scene-directory.ts';
 import type { RouteFacts } from './screen-router.ts';
@@ -51,6 +51,8 @@ export interface Presence {
   health: Record<string, PlaybackState> | null;
   /** The screen's last clock report. */
   clock: ClockReport | null;
+  /** Its last flip, as it reported it. */
+  flip: FlipReport | null;
   node: string;
 }
 

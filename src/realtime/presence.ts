@@ -72,6 +72,7 @@ function present(id: string, p: Presence): ScreenPresence {
     last_heartbeat: new Date(p.heartbeatAt).toISOString(),
     health: p.health ?? {},
     clock: p.clock,
+    flip: p.flip,
     node: p.node,
   };
 }

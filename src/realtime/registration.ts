@@ -120,6 +120,7 @@ export function handleSockets(options: {
         heartbeatAt: now,
         health: null,
         clock: socket.data.presence?.clock ?? null,
+        flip: socket.data.presence?.flip ?? null,
         node,
       };
       socket.data.presence = p;
@@ -157,8 +158,10 @@ export function handleSockets(options: {
     p.health = health;
     const clockMoved = clockChanged(p.clock, parsed.data.clock);
     if (parsed.data.clock) p.clock = parsed.data.clock;
+    const flipped = parsed.data.flip !== undefined && JSON.stringify(parsed.data.flip) !== JSON.stringify(p.flip);
+    if (parsed.data.flip) p.flip = parsed.data.flip;
     p.heartbeatAt = Date.now(); // screens report in periodically: that is their heartbeat
-    if (changed || clockMoved) presence.seen(this.id, p);
+    if (changed || clockMoved || flipped) presence.seen(this.id, p);
     reply(ack, { data: { ok: true } });
   }
 

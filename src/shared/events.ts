@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { SceneDto, SceneStreamDto, StreamDto } from './api/index.ts';
-import { PLAYBACK_STATES, type ScreenCommandName, type ScreenPresence } from './api/screens.ts';
+import { FlipReport, PLAYBACK_STATES, type ScreenCommandName, type ScreenPresence } from './api/screens.ts';
 import { Id } from './api/common.ts';
 import { line, name } from './api/text.ts';
 import type { SubmissionDto } from './api/submissions.ts';
@@ -21,7 +21,7 @@ import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
 
 // Who connects, how its players do, and a screen as admins see it belong to the REST contract
 // too (GET /api/screens): declared there, once, as zod schemas.
-export type { PlaybackState, ScreenKind, ScreenPresence } from './api/screens.ts';
+export type { FlipReport, PlaybackState, ScreenKind, ScreenPresence } from './api/screens.ts';
 
 /** A browser's own lasting id (kept in localStorage): a screen stays one screen across reconnects. */
 const device = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Expected 8-64 letters, digits, - or _').optional();
@@ -72,6 +72,8 @@ export const HealthReport = z.object({
     .array(z.object({ stream_id: Id, state: z.enum(PLAYBACK_STATES) }))
     .max(MAX_SCENE_STREAMS * 2),
   clock: ClockReport.optional(),
+  /** Its last flip: how long the frame took to render, and how late it was presented. */
+  flip: FlipReport.optional(),
 });
 
 /** A clock question carries nothing: the answer is the server's time when it was read. */

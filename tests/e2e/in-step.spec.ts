@@ -118,6 +118,8 @@ test('walls with clocks off in opposite directions flip together, a kiosk with t
         const rows = admin.locator('.screen-row', { has: admin.locator('.screen-row__clock') });
         await expect(rows.filter({ hasText: /Own clock 1\.7 s behind · in step to ±/ })).toHaveCount(1);
         await expect(rows.filter({ hasText: /Own clock 1\.9 s ahead · in step to ±/ })).toHaveCount(1);
+        // And how its last flip went: how long the frame took to render, and whether it came late.
+        await expect(rows.filter({ hasText: /Last flip rendered in \d+ ms/ })).toHaveCount(3);
         await admin.screenshot({ path: path.join(ARTIFACTS, `admin-screens-in-step-${width}.png`), fullPage: width !== 1440 });
       }
     } finally {

@@ -73,6 +73,17 @@ describe('the shared clock', () => {
     const listed = (await app.request<ScreenPresence[]>('GET', '/api/screens')).body.find((s) => s.device === 'clock-report-device');
     expect(listed?.clock).toEqual({ offset_ms: 1_250, error_ms: 0.4 });
   });
+
+  it("carries the screen's last flip (how long its frame rendered, how late it showed) to admins", async () => {
+    const wall = open(app.baseUrl, { kind: 'wall', name: 'Flip report', device: 'flip-report-device' });
+    await wall.waitFor((s) => s !== null);
+    const reply = (report: unknown) => new Promise<unknown>((resolve) => wall.client.socket.emit('screen:health', report as never, resolve));
+    const listed = async () => (await app.request<ScreenPresence[]>('GET', '/api/screens')).body.find((s) => s.device === 'flip-report-device');
+    expect((await listed())?.flip).toBeNull();
+    expect(await reply({ streams: [], flip: { render_ms: -1, late_ms: 3 } })).toEqual({ error: 'Invalid health report' });
+    expect(await reply({ streams: [], flip: { render_ms: 41, late_ms: 58 } })).toEqual({ data: { ok: true } });
+    expect((await listed())?.flip).toEqual({ render_ms: 41, late_ms: 58 });
+  });
 });
 
 describe('scheduled flips', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { adminScoreColor, gradeColor, qualityGrade } from '../../src/shared/quality/grade.ts';
 import { addToSlots, filledCount, moveSlot, placedIds, placeInSlot, removeFromSlots, slotsOf } from '../../web/features/admin/scenes/slots.ts';
 import { DEFAULT_FILTERS, filterQuery, pageQuery, type StreamFilters } from '../../web/features/admin/streams/stream-filters.ts';
-import { clockText } from '../../web/features/admin/format.ts';
+import { clockText, flipText } from '../../web/features/admin/format.ts';
 
 describe('the stream table asks the server (spec §5: search, filters, sort are the server\'s one rule)', () => {
   it.each([
@@ -73,6 +73,18 @@ describe('scene slots (spec §5)', () => {
   });
   it('names the placed streams (hidden from the available list)', () => {
     expect(placedIds([4, null, 9, null, null])).toEqual([4, 9]);
+  });
+});
+
+describe("a screen's last flip, as its row in the Screens tab says it", () => {
+  it.each([
+    ['on time', { render_ms: 3, late_ms: 6 }, 'Last flip rendered in 3 ms · shown on time', false],
+    ['a frame late is on time still', { render_ms: 9, late_ms: 17 }, 'Last flip rendered in 9 ms · shown on time', false],
+    ['late: marked', { render_ms: 41, late_ms: 58 }, 'Last flip rendered in 41 ms · shown 58 ms late', true],
+    ['early (a clock estimate off)', { render_ms: 4, late_ms: -30 }, 'Last flip rendered in 4 ms · shown 30 ms early', false],
+    ['no clock estimate yet', { render_ms: 5, late_ms: null }, 'Last flip rendered in 5 ms', false],
+  ])('%s', (_rule, flip, text, late) => {
+    expect(flipText(flip)).toEqual({ text, late });
   });
 });
 

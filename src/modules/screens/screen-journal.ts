@@ -49,6 +49,7 @@ function present(row: ScreenSighting): ScreenPresence {
     last_heartbeat: row.lastSeenAt.toISOString(),
     health: row.health as Record<string, PlaybackState>,
     clock: null, // a screen that is not connected has no clock to speak of
+    flip: null,
     node: row.node,
   };
 }

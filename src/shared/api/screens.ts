@@ -18,6 +18,16 @@ export type ScreenKind = (typeof SCREEN_KINDS)[number];
 export const PLAYBACK_STATES = ['loading', 'playing', 'stalled', 'error'] as const;
 export type PlaybackState = (typeof PLAYBACK_STATES)[number];
 
+/** A flip presented later than this (one 60 Hz frame) is a late flip: the Screens tab says so. */
+export const FLIP_LATE_MS = 17;
+
+/** A screen's last flip as it reports it: its frame's rendering, and how late that was on the server's clock. */
+export const FlipReport = z.strictObject({
+  render_ms: z.number().min(0).max(600_000).describe('The flip frame, from its begin to the end of its rendering (ms)'),
+  late_ms: z.number().min(-600_000).max(600_000).nullable().describe("How late the rendered frame was against the change's instant, on the server's clock (ms; null: no clock estimate yet)"),
+});
+export type FlipReport = z.output<typeof FlipReport>;
+
 /** POST /api/screens/command: one screen (its connection id) or, without `id`, every wall and kiosk. */
 export const ScreenCommandRequest = z.object({
   command: z.enum(SCREEN_COMMANDS),
@@ -52,6 +62,7 @@ export const ScreenPresence = z.strictObject({
     .strictObject({ offset_ms: z.number(), error_ms: z.number() })
     .nullable()
     .describe("How far the screen's own clock is from the server's, and the bound of that estimate (null: not reported, or offline)"),
+  flip: FlipReport.nullable().describe('Its last flip, as it reported it (null: none since it connected, or offline)'),
   node: z.string(),
 });
 export type ScreenPresence = z.output<typeof ScreenPresence>;

@@ -1,4 +1,6 @@
 /** Dates and times as the console shows them: short, local, and "x ago" for recent ones. */
+import { FLIP_LATE_MS } from '../../../src/shared/api/screens.ts';
+
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function formatDateTime(iso: string): string {
@@ -14,6 +16,16 @@ export function timeAgo(iso: string, now = Date.now()): string {
   const hours = Math.round(minutes / 60);
   if (hours < 24) return `${hours} h ago`;
   return formatDateTime(iso);
+}
+
+/**
+ * A screen's last flip as its row says it: how long its frame took to render, and how late it
+ * was shown; `late` when later than FLIP_LATE_MS (the row marks it).
+ */
+export function flipText(flip: { render_ms: number; late_ms: number | null }): { text: string; late: boolean } {
+  const late = flip.late_ms !== null && flip.late_ms > FLIP_LATE_MS;
+  const when = flip.late_ms === null ? '' : Math.abs(flip.late_ms) <= FLIP_LATE_MS ? ' · shown on time' : flip.late_ms > 0 ? ` · shown ${flip.late_ms} ms late` : ` · shown ${-flip.late_ms} ms early`;
+  return { text: `Last flip rendered in ${flip.render_ms} ms${when}`, late };
 }
 
 /**

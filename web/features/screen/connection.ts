@@ -15,7 +15,7 @@ import { store } from '../../lib/store.ts';
 import type { ClockEstimate } from '../../../src/shared/clock.ts';
 import type { ClockReport, HealthReport, ScreenState } from '../../../src/shared/events.ts';
 import { clockAtom, connectionStatusAtom, followAtom, screenMessageAtom, screenStateAtom } from './atoms.ts';
-import { settlePendingFlip, startFlipScheduler } from './flip-scheduler.ts';
+import { lastFlipAtom, settlePendingFlip, startFlipScheduler } from './flip-scheduler.ts';
 import { createHealthReporter } from './health-reporter.ts';
 import { IDENTIFY_MS, identifyAtom, screenDevice, screenGroup, screenName } from './identity.ts';
 import { healthReportAtom } from './playback.ts';
@@ -51,7 +51,15 @@ function openSession(given: Registration, options: SessionOptions): () => void {
   const releaseWakeLock = holdWakeLock();
   const versions = watchVersion(() => client.socket.connected);
   let clock: ClockReport | undefined;
-  const report = (): HealthReport => ({ ...store.get(healthReportAtom), ...(clock ? { clock } : {}) });
+  const report = (): HealthReport => {
+    const flip = store.get(lastFlipAtom);
+    return {
+      ...store.get(healthReportAtom),
+      ...(clock ? { clock } : {}),
+      // Rounded: a report that only moved by a fraction of a millisecond is no news.
+      ...(flip ? { flip: { render_ms: Math.round(flip.renderedAt - flip.frameTime), late_ms: flip.lateMs === null ? null : Math.round(flip.lateMs) } } : {}),
+    };
+  };
   const client = openSocket({
     registration: reg,
     onMessage: (message) => {
@@ -84,7 +92,8 @@ function openSession(given: Registration, options: SessionOptions): () => void {
   });
   const reporter = createHealthReporter({ send: (report) => client.reportHealth(report) });
   reporter.update(report());
-  const unsubscribe = store.sub(healthReportAtom, () => reporter.update(report()));
+  const unsubscribeHealth = store.sub(healthReportAtom, () => reporter.update(report()));
+  const unsubscribeFlips = store.sub(lastFlipAtom, () => reporter.update(report()));
   // Safety net (spec: kiosks refetch every 30 minutes): register again on the open socket.
   // The answer goes through the version rule, so an unchanged state is no re-render.
   const resync = options.resyncEveryMs
@@ -101,7 +110,8 @@ function openSession(given: Registration, options: SessionOptions): () => void {
     stopFlips();
     versions.stop();
     releaseWakeLock();
-    unsubscribe();
+    unsubscribeHealth();
+    unsubscribeFlips();
     reporter.stop();
     client.close();
   };

@@ -16,7 +16,7 @@ import { scenesAtom } from '../scenes/scenes.live.ts';
 import { useStreamsById } from '../streams/streams.live.ts';
 import { screensAtom } from '../presence/presence.live.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
-import { clockText, formatDateTime, timeAgo } from '../format.ts';
+import { clockText, flipText, formatDateTime, timeAgo } from '../format.ts';
 import { GroupsPanel } from '../programme/GroupsPanel.tsx';
 import { SceneSelect } from '../programme/SceneSelect.tsx';
 import { programmeAtom, RULE_TEXT } from '../programme/programme.live.ts';
@@ -42,6 +42,16 @@ async function place(screen: ScreenPresence, change: { group_id?: number | null;
 }
 
 /** A screen's group and own scene, as the programme has them. */
+/** A screen's last flip; one that came late is marked, so the technician sees which screen lags. */
+function FlipLine({ flip }: { flip: NonNullable<ScreenPresence['flip']> }) {
+  const { text, late } = flipText(flip);
+  return (
+    <div className={late ? 'screen-row__flip screen-row__flip--late' : 'screen-row__flip'}>
+      {late && <span className="badge badge--warn">Flips late</span>} {text}
+    </div>
+  );
+}
+
 function placementOf(programme: ProgrammeDto | null, device: string | null) {
   return programme?.placements.find((p) => p.device === device) ?? null;
 }
@@ -144,6 +154,7 @@ export default function ScreensTab() {
                   </div>
                   {screen.online && <div>Heartbeat {timeAgo(screen.last_heartbeat)}</div>}
                   {screen.online && screen.clock && <div className="screen-row__clock">{clockText(screen.clock)}</div>}
+                  {screen.online && screen.flip && <FlipLine flip={screen.flip} />}
                 </div>
                 <ul className="health" aria-label="Playback">
                   {health.length === 0 && <li className="screen-row__meta">{player ? 'No playback reported yet' : '—'}</li>}
