@@ -26,7 +26,7 @@
  * server runs in its own process on a throw-away database. The last line is one JSON object.
  * Options: --no-build (use dist/web as it is), --changes N, --pages N, --runs N, --in-step-only,
  * --playback-only, --first-frame-only (WALL_TIMELINE=1 prints where each cold load's time went),
- * --quick (8 changes and 5 loads: the everyday run).
+ * --switch-only, --quick (8 changes and 5 loads: the everyday run).
  *
  * Walls in step are judged where a visitor looks: at the instant each wall's flip frame had been
  * rendered (the app reports it with each flip; for a build from before, a task posted from the
@@ -49,7 +49,7 @@ import { connectScreen } from '../src/shared/screen-client.ts';
 
 const quick = process.argv.includes('--quick');
 // --quick: the everyday run (8 changes, 5 loads) — the same measurements, fewer samples.
-const args = benchArgs({ pages: 5, changes: quick ? 8 : 20, runs: quick ? 5 : 10 }, ['no-build', 'in-step-only', 'playback-only', 'first-frame-only', 'quick']);
+const args = benchArgs({ pages: 5, changes: quick ? 8 : 20, runs: quick ? 5 : 10 }, ['no-build', 'in-step-only', 'playback-only', 'first-frame-only', 'switch-only', 'quick']);
 const { pages: PAGES, changes: CHANGES, runs: RUNS } = args;
 const startedAt = performance.now();
 const WARMUP = 3;
@@ -97,13 +97,18 @@ const SCENE_WATCH = `
   };
   window.__sceneLog = [];
   let last = null;
+  // The DOM change that shows the new scene: the flip's attribute on <html> (the page redraws
+  // with React after it), or — a build from before — the scene id changing in the flip frame.
+  let shownAt = null;
   new MutationObserver(() => {
+    if (document.documentElement.getAttribute('data-side') === 'next' && shownAt === null) shownAt = performance.timeOrigin + performance.now();
     const id = document.querySelector('.viewer')?.getAttribute('data-scene-id') ?? null;
     if (id !== null && id !== last) {
       last = id;
-      window.__sceneLog.push({ id: Number(id), at: performance.timeOrigin + performance.now() });
+      window.__sceneLog.push({ id: Number(id), at: shownAt ?? performance.timeOrigin + performance.now() });
     }
-  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-scene-id'] });
+    if (document.documentElement.getAttribute('data-side') !== 'next') shownAt = null;
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-scene-id', 'data-side'] });
 `;
 
 interface SceneLogEntry {
@@ -584,7 +589,11 @@ async function measureScripts(route: string) {
 
 let result: Record<string, unknown>;
 try {
-  if (args.on('first-frame-only')) {
+  if (args.on('switch-only')) {
+    const scene_switch = await measureSwitch(PAGES);
+    const scene_switch_one_wall = await measureSwitch(1);
+    result = { scene_switch, scene_switch_one_wall };
+  } else if (args.on('first-frame-only')) {
     const hls_first_frame = await measureFirstFrame();
     result = { hls_first_frame, goals: { hls_first_frame_le_400ms: { cold: hls_first_frame.cold.p50_ms <= 400, warm: hls_first_frame.warm.p50_ms <= 400 } } };
   } else if (args.on('playback-only')) {
