@@ -50,7 +50,7 @@ import { createScreenRouter } from './modules/programme/screen-routing.ts';
 import { createProgrammeJobs, type ProgrammeJobs } from './modules/programme/programme.jobs.ts';
 import { createDaylightJobs, movesCrossing, type DaylightJobs } from './modules/scenes/daylight.jobs.ts';
 import { PROGRAMME_CHANGES } from './modules/programme/programme.changes.ts';
-import { DEFAULT_FLIP_LEAD_MS } from './realtime/clock.ts';
+import { DEFAULT_FLIP_LEAD_MS, screenFeature } from './modules/programme/screen-feature.ts';
 import { programmeRouter } from './modules/programme/programme.routes.ts';
 import { programmePushes } from './modules/programme/programme.changes.ts';
 import { streamsRouter } from './modules/streams/streams.routes.ts';
@@ -74,7 +74,7 @@ import { createHub, type Hub, type HubOptions } from './realtime/hub.ts';
 import type { FeaturePushes } from './realtime/pushes.ts';
 import type { FeatureReports } from './realtime/reports.ts';
 import { qualityReports } from './modules/quality/quality.reports.ts';
-import type { SceneDirectory } from './realtime/scene-directory.ts';
+import type { SceneDirectory } from './modules/scenes/scene-directory.ts';
 import { pushVersions } from './realtime/versions.ts';
 import { scenePushes } from './modules/scenes/scene.changes.ts';
 import { streamPushes } from './modules/streams/stream.changes.ts';
@@ -175,7 +175,7 @@ export interface NatureWall {
   /** Whether the database answers; API calls answer 503 while it does not. */
   availability: DatabaseAvailability;
   /** Starts the scene controller on an HTTP server; from then on every change is pushed. */
-  attachHub(options: Omit<HubOptions, 'directory' | 'logger' | 'availability' | 'versions' | 'features' | 'reports' | 'presenceJournal' | 'build'>): Promise<Hub>;
+  attachHub(options: Omit<HubOptions, 'screens' | 'logger' | 'availability' | 'versions' | 'features' | 'reports' | 'presenceJournal' | 'build'> & { flipLeadMs?: number }): Promise<Hub>;
   /** Starts this node's background work (discovery workers, schedules); a no-op without a queue. */
   startJobs(): Promise<void>;
   /** Discovery's jobs side, when a queue is attached. */
@@ -364,16 +364,20 @@ export function createApp(deps: AppDeps): NatureWall {
       scoreKeeper.stop();
       void fetcher.close();
     },
-    async attachHub(options) {
+    async attachHub({ flipLeadMs, ...options }) {
       hub = await createHub({
         allowedOrigins,
         ...options,
-        directory,
+        screens: screenFeature({
+          router: createScreenRouter({ orm: deps.orm, commands, ...(deps.now ? { now: deps.now } : {}) }),
+          directory,
+          flipLeadMs: flipLeadMs ?? deps.flipLeadMs ?? DEFAULT_FLIP_LEAD_MS,
+        }),
         versions: pushVersions(deps.orm),
         // Each feature's pushes: one line per feature.
         features: [
           streamPushes(deps.orm),
-          scenePushes,
+          scenePushes(directory),
           submissionPushes(deps.orm),
           discoveryPushes(deps.orm),
           programmePushes(deps.orm),
@@ -385,7 +389,6 @@ export function createApp(deps: AppDeps): NatureWall {
         ],
         presenceJournal: screenJournal(deps.orm, { logger: deps.logger }),
         build: deps.webDist ? readBuildId(deps.webDist) : undefined,
-        router: createScreenRouter({ orm: deps.orm, commands, ...(deps.now ? { now: deps.now } : {}) }),
         // What screens report, to the features that asked: one line per feature.
         reports: [...(qualityJobs ? [qualityReports(qualityJobs)] : []), ...(deps.reports ?? [])],
         availability,

@@ -9,7 +9,7 @@ import { parseAllowHosts } from './http/safe-fetch.ts';
 import type { JobSettings } from './jobs/queue.ts';
 import type { PlatformSettings } from './modules/platforms/settings.ts';
 import type { QualitySettings } from './modules/quality/quality.jobs.ts';
-import { DEFAULT_FLIP_LEAD_MS } from './realtime/clock.ts';
+import { DEFAULT_FLIP_LEAD_MS } from './modules/programme/screen-feature.ts';
 
 const flag = (fallback: boolean) =>
   z

@@ -8,10 +8,3 @@ import { performance } from 'node:perf_hooks';
 
 export const serverNow = (): number => performance.timeOrigin + performance.now();
 
-/**
- * How long after a commit screens show a change, unless SCENE_FLIP_LEAD_MS says otherwise: long
- * enough for the push to reach a thousand walls and for each to load the incoming streams'
- * first pictures, short enough that an operator's click still feels immediate (README, "Walls
- * in step", has the measurements behind it).
- */
-export const DEFAULT_FLIP_LEAD_MS = 800;

@@ -1,36 +1,29 @@
 /**
- * Fan-out: after a command commits, the node that ran it takes a cluster-wide version, works
- * out which scenes the changes touch, and sends one notice `{version, changes, scenes}` to the
- * other nodes. Every node (this one included) then pushes to its own sockets: screen state
- * for the walls and kiosks the scenes concern, and each feature's pushes (stream edits to the
- * admins' room, and so on) where it has sockets in that feature's rooms. Notices are applied
- * one at a time, in arrival order.
+ * Fan-out: after a command commits, the node that ran it takes a cluster-wide version, asks the
+ * features what every node will need (each feature's `origin`: the scenes a change touches, the
+ * instant screens show it) and sends one notice `{version, changes, facts}` to the other nodes.
+ * Every node (this one included) then hands the notice to the screen feature (walls and kiosks)
+ * and to each feature that has sockets in its rooms here, and emits what they push. Notices are
+ * applied one at a time, in arrival order. The hub decides nothing about what a push means.
  *
  * The write's answer waits for the version and the notice (so a read after it sees the new
- * state on any node), not for the pushes to every socket: see README, "Writes and fan-out".
- * The notice carries the instant screens show the change at (commit + flip lead): walls flip
- * together, each on its own estimate of the server's clock (src/shared/clock.ts).
+ * state on any node), not for the pushes to every socket: see docs, "Writes and fan-out".
  */
 import { z } from 'zod';
 import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
-import { requestedInstant, type ChangePublisher, type DomainChange } from '../domain/changes.ts';
+import type { ChangePublisher, DomainChange } from '../domain/changes.ts';
 import type { Logger } from '../logger.ts';
-import { serverNow } from './clock.ts';
-import type { ChangeNotice, HubServer } from './io-server.ts';
-import type { FeaturePushes, Push } from './pushes.ts';
-import type { SceneDirectory } from './scene-directory.ts';
-import type { ScreenStates } from './screen-state.ts';
-import type { ScreenRouter } from './screen-router.ts';
-import { KIND_ROOMS } from './rooms.ts';
-import type { PushVersions } from './versions.ts';
 import { fanoutDuration, pushesSent } from '../metrics.ts';
+import type { HubServer } from './io-server.ts';
+import type { FeaturePushes, Push } from './pushes.ts';
+import type { ChangeNotice, ScreenFeature } from './screen-feature.ts';
+import type { PushVersions } from './versions.ts';
 
 /** Other nodes are trusted (same cluster) but a notice is still checked for shape. */
 const NoticeShape = z.object({
   version: z.number().int().nonnegative(),
   changes: z.array(z.looseObject({ type: z.string() })),
-  scenes: z.object({ sceneIds: z.array(z.number().int()), defaultChanged: z.boolean() }),
-  at: z.number(),
+  facts: z.record(z.string(), z.unknown()),
 });
 
 export interface Fanout {
@@ -39,25 +32,25 @@ export interface Fanout {
   resync(): Promise<void>;
   /** Resolves when every notice received so far has been pushed (tests, shutdown). */
   idle(): Promise<void>;
+  /** The highest version this node has applied. */
+  appliedVersion(): number;
 }
+
+/** The screen feature's key among the notice's facts. */
+const SCREENS = 'screens';
 
 export function createFanout(options: {
   io: HubServer;
-  directory: SceneDirectory;
   versions: PushVersions;
-  screenStates: ScreenStates;
+  initialVersion: number;
+  screens: ScreenFeature | undefined;
   features: readonly FeaturePushes[];
   logger: Logger;
   availability?: DatabaseAvailability | undefined;
-  /** How long after the commit screens show a change (SCENE_FLIP_LEAD_MS): the fan-out and the preload fit in it. */
-  flipLeadMs: number;
-  /** Decides what each wall and kiosk follows; asked again when a change concerns it. */
-  router: ScreenRouter;
-  /** Screens the router moved, for presence. */
-  onRerouted: (moves: Awaited<ReturnType<ScreenStates['reroute']>>) => void;
 }): Fanout {
-  const { io, directory, versions, screenStates, features, availability, flipLeadMs, router } = options;
+  const { io, versions, screens, features, availability } = options;
   const log = options.logger.child({ component: 'fanout' });
+  let applied = options.initialVersion;
 
   function hasLocalSockets(rooms: readonly string[]): boolean {
     const local = io.of('/').adapter.rooms;
@@ -72,37 +65,22 @@ export function createFanout(options: {
     }
   }
 
-  /**
-   * One change on this node: what it touches is resolved once — the references the screens here
-   * follow, and for admins here the scenes it touches and the default scene — and that one
-   * resolution feeds the screens' pushes and every feature's.
-   */
   async function apply(notice: ChangeNotice): Promise<void> {
     const end = fanoutDuration.startTimer();
     try {
-      await pushChange(notice);
+      await screens?.apply(notice);
+      // After the screens here have it: a registration is never labelled past what it was shown.
+      applied = Math.max(applied, notice.version);
+      for (const feature of features) {
+        if (!hasLocalSockets(feature.rooms)) continue;
+        try {
+          emitLocally(await feature.pushes(notice.changes, { version: notice.version, facts: notice.facts[feature.name] }));
+        } catch (err) {
+          log.error({ err, feature: feature.name, version: notice.version }, 'feature pushes failed');
+        }
+      }
     } finally {
       end();
-    }
-  }
-
-  async function pushChange(notice: ChangeNotice): Promise<void> {
-    directory.invalidate();
-    const admins = hasLocalSockets([KIND_ROOMS.admin]);
-    const refs = screenStates.refsToRefresh(notice.scenes);
-    if (admins && notice.scenes.defaultChanged && !refs.includes(null)) refs.push(null);
-    const resolution = await directory.resolveChange({ sceneIds: admins ? notice.scenes.sceneIds : [], refs });
-    screenStates.apply(notice.version, notice.scenes, resolution, notice.at);
-    // The programme changed (a group, a schedule, a takeover…): every screen here is decided again.
-    // Decided for the instant the screens will show it (a schedule boundary is queued a lead early).
-    if (router.changed(notice.changes)) options.onRerouted(await screenStates.reroute(notice.version, notice.at, (facts) => router.route(facts, { at: notice.at })));
-    for (const feature of features) {
-      if (!hasLocalSockets(feature.rooms)) continue;
-      try {
-        emitLocally(await feature.pushes(notice.changes, { version: notice.version, scenes: notice.scenes, resolution }));
-      } catch (err) {
-        log.error({ err, feature: feature.name, version: notice.version }, 'feature pushes failed');
-      }
     }
   }
 
@@ -120,13 +98,18 @@ export function createFanout(options: {
     else log.warn('ignored a malformed change notice from another node');
   });
 
+  /** Each feature's facts for the notice, worked out once here. */
+  async function factsOf(changes: readonly DomainChange[]): Promise<Record<string, unknown>> {
+    const entries: [string, Promise<unknown>][] = features.flatMap((f) => (f.origin ? [[f.name, f.origin(changes)] as [string, Promise<unknown>]] : []));
+    if (screens) entries.push([SCREENS, screens.origin(changes)]);
+    return Object.fromEntries(await Promise.all(entries.map(async ([name, work]) => [name, await work] as const)));
+  }
+
   const publisher: ChangePublisher = {
     async publish(changes: readonly DomainChange[]) {
-      directory.invalidate(); // before the write's answer goes out: read-your-writes on this node
       try {
-        const [version, scenes] = await Promise.all([versions.next(), directory.affected(changes)]);
-        // One instant for every screen on every node, taken once the change is committed.
-        const notice: ChangeNotice = { version, changes: [...changes], scenes, at: Math.max(serverNow() + flipLeadMs, requestedInstant(changes) ?? 0) };
+        const [version, facts] = await Promise.all([versions.next(), factsOf(changes)]);
+        const notice: ChangeNotice = { version, changes: [...changes], facts };
         io.serverSideEmit('nw:changes', notice);
         void enqueue(notice);
       } catch (err) {
@@ -143,10 +126,12 @@ export function createFanout(options: {
     return (resyncing ??= (async () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       resyncing = undefined;
-      directory.invalidate();
       const version = await versions.next();
       // In the notice queue: a resync never overtakes a push that arrived before it.
-      const run = queue.then(async () => screenStates.resyncAll(version, await directory.resolveChange({ sceneIds: [], refs: screenStates.localRefs() })));
+      const run = queue.then(async () => {
+        await screens?.resync(version);
+        applied = Math.max(applied, version);
+      });
       queue = run.catch(() => undefined);
       await run;
       log.info({ version }, 'screens resynced');
@@ -156,5 +141,5 @@ export function createFanout(options: {
     }));
   }
 
-  return { publisher, resync, idle: () => queue };
+  return { publisher, resync, idle: () => queue, appliedVersion: () => applied };
 }

@@ -1,12 +1,13 @@
 /**
- * The central scene controller: one Socket.IO server on the app's HTTP server, made of
+ * The hub: one Socket.IO server on the app's HTTP server that carries messages and decides
+ * nothing about them, made of
  * - io-server.ts: the server, its limits, the adapter and the origin check;
- * - registration.ts: what sockets may say (register, health), validated and rate-limited;
- * - screen-state.ts: the state walls and kiosks are answered and pushed;
+ * - registration.ts: what sockets may say (register, health, clock), validated and rate-limited;
  * - fanout.ts: publish after commit, the cluster notice, the version, feature pushes;
  * - presence.ts: who is connected, cluster-wide, pushed to admins.
- * Features plug in through `features` (pushes.ts) and `reports` (reports.ts) and never edit
- * this folder.
+ * What walls and kiosks show is a feature (`screens`, screen-feature.ts: the programme module's);
+ * other features plug in through `features` (pushes.ts) and `reports` (reports.ts). No feature
+ * edits this folder, and it imports none (a dependency rule in `npm run check`).
  */
 import type http from 'node:http';
 import { ServerResponse, type IncomingMessage } from 'node:http';
@@ -18,17 +19,14 @@ import type { Logger } from '../logger.ts';
 import type { ScreenCommandName } from '../shared/api/screens.ts';
 import type { Registration, ScreenState } from '../shared/events.ts';
 import type { AdapterSetup } from './adapter.ts';
-import { DEFAULT_FLIP_LEAD_MS } from './clock.ts';
 import { createFanout } from './fanout.ts';
 import { createIoServer, type HubServer } from './io-server.ts';
 import { createPresence, type PresenceJournal, type ScreenList } from './presence.ts';
 import type { FeaturePushes } from './pushes.ts';
-import { handleSockets, targetFor, type Authorize } from './registration.ts';
-import { ADDRESS_ROUTER, type ScreenRouter } from './screen-router.ts';
+import { handleSockets, type Authorize } from './registration.ts';
 import type { FeatureReports } from './reports.ts';
 import { accountRoom, KIND_ROOMS, sessionRoom } from './rooms.ts';
-import type { SceneDirectory } from './scene-directory.ts';
-import { createScreenStates } from './screen-state.ts';
+import type { ScreenFeatureFactory } from './screen-feature.ts';
 import type { PushVersions } from './versions.ts';
 
 export type { Authorization } from './registration.ts';
@@ -36,7 +34,8 @@ export type { PresenceJournal, ScreenList } from './presence.ts';
 
 export interface HubOptions {
   server: http.Server;
-  directory: SceneDirectory;
+  /** What walls and kiosks show (screen-feature.ts), made with what the hub lends it. */
+  screens: ScreenFeatureFactory;
   versions: PushVersions;
   logger: Logger;
   /** Each feature's pushes (stream edits to admins, …), run after every commit. */
@@ -58,10 +57,6 @@ export interface HubOptions {
   presenceJournal?: PresenceJournal;
   /** The features that hear what screens report (playback health…), see reports.ts. */
   reports?: readonly FeatureReports[];
-  /** SCENE_FLIP_LEAD_MS: how long after a commit screens show the change, all at once. */
-  flipLeadMs?: number;
-  /** What each wall and kiosk follows (the programme's rules); by default its address or the default scene. */
-  router?: ScreenRouter;
   /** The id of the web build this node serves (dist/web/build.json): screens on another one reload. */
   build?: string | undefined;
 }
@@ -96,13 +91,11 @@ export interface Hub {
 }
 
 export async function createHub(options: HubOptions): Promise<Hub> {
-  const { directory, logger } = options;
+  const { logger } = options;
   const log = logger.child({ component: 'hub' });
   const node = randomBytes(4).toString('hex');
 
   const io = createIoServer(options.server, { adapter: options.adapter, allowedOrigins: options.allowedOrigins ?? [] });
-  const screenStates = createScreenStates(io, directory, await options.versions.current());
-  const router = options.router ?? ADDRESS_ROUTER;
   const presence = createPresence(io, {
     node,
     logger: log,
@@ -110,27 +103,30 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     timeoutMs: options.presenceTimeoutMs,
     journal: options.presenceJournal,
   });
+  // The fan-out hands each notice to the screen feature, which the fan-out's version labels.
+  let appliedVersion = () => 0;
+  const screens = options.screens({
+    io,
+    appliedVersion: () => appliedVersion(),
+    shown(socket, shows, announce = true) {
+      // Admins see each screen's scene, group and rule as the feature decides them.
+      const p = socket.data.presence;
+      if (!p) return;
+      Object.assign(p.shows, shows);
+      if (announce) presence.seen(socket.id, p);
+    },
+  });
   const fanout = createFanout({
     io,
-    directory,
     versions: options.versions,
-    screenStates,
+    initialVersion: await options.versions.current(),
+    screens,
     features: options.features ?? [],
     logger,
     availability: options.availability,
-    flipLeadMs: options.flipLeadMs ?? DEFAULT_FLIP_LEAD_MS,
-    router,
-    onRerouted: (moves) => {
-      // Admins see each moved screen's new scene, group and rule.
-      for (const { socket, route, sceneId } of moves) {
-        const p = socket.data.presence;
-        if (!p) continue;
-        Object.assign(p, { sceneId, rule: route.rule, groupId: route.groupId });
-        presence.seen(socket.id, p);
-      }
-    },
   });
-  handleSockets({ io, node, screenStates, presence, logger: log, authorize: options.authorize, availability: options.availability, reports: options.reports, router, build: options.build });
+  appliedVersion = fanout.appliedVersion;
+  handleSockets({ io, node, screens, appliedVersion: fanout.appliedVersion, presence, logger: log, authorize: options.authorize, availability: options.availability, reports: options.reports, build: options.build });
 
   // The resyncs the hub starts itself query the database after a short wait, outside the
   // fan-out queue that idle() drains: closing starts none and waits for one under way, since a
@@ -152,7 +148,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       for (const socket of io.of('/').sockets.values()) {
         const p = socket.data.presence;
         if (!p) continue;
-        const labels = { kind: p.kind, group: p.groupId === null ? '' : String(p.groupId), node };
+        const labels = { kind: p.kind, group: p.shows.group_id === null ? '' : String(p.shows.group_id), node };
         const key = `${labels.kind}|${labels.group}`;
         const entry = counts.get(key) ?? { labels, value: 0 };
         entry.value++;
@@ -161,8 +157,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       return [...counts.values()];
     },
     async stateFor(registration) {
-      const { target, route } = await targetFor(registration, router, { join: false });
-      return screenStates.stateFor(registration.kind, target, { track: false, banner: route?.banner });
+      if (registration.kind === 'wall' || registration.kind === 'kiosk') return screens.stateFor(registration);
+      return { kind: registration.kind, version: fanout.appliedVersion() };
     },
     resync: fanout.resync,
     idle: fanout.idle,

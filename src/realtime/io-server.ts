@@ -5,22 +5,11 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Server, type Socket } from 'socket.io';
-import type { DomainChange } from '../domain/changes.ts';
 import { isAllowedOrigin } from '../http/origin.ts';
 import type { ClientToServerEvents, ClockReport, FlipReport, PlaybackState, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
 import type { AdapterSetup } from './adapter.ts';
-import type { Affected } from './scene-directory.ts';
-import type { RouteFacts } from './screen-router.ts';
-import type { ShownRule } from '../shared/schedules/rules.ts';
+import type { ChangeNotice, Shows } from './notice.ts';
 
-/** What one node tells the others after a commit: the version, the changes, the scenes they touch. */
-export interface ChangeNotice {
-  version: number;
-  changes: DomainChange[];
-  scenes: Affected;
-  /** The server time at which screens show what the changes alter (see SceneStatePayload.at). */
-  at: number;
-}
 
 /** A node's answer to a presence request: its own screens. */
 export interface PresenceAnswer {
@@ -40,12 +29,8 @@ export interface Presence {
   kind: ScreenPresence['kind'];
   device: string | null;
   name: string | null;
-  follows: string | null;
-  sceneId: number | null;
-  /** Its screen group, and the rule that decided what it shows (ScreenRouter). */
-  groupId: number | null;
-  rule: ShownRule | null;
-  position: number | null;
+  /** What it shows and why, as the screen feature says (screen-feature.ts). */
+  shows: Shows;
   connectedAt: number;
   heartbeatAt: number;
   health: Record<string, PlaybackState> | null;
@@ -58,10 +43,8 @@ export interface Presence {
 
 export interface SocketData {
   presence?: Presence;
-  /** What a wall or kiosk said about itself that decides what it shows (decided again when the programme changes). */
-  route?: RouteFacts;
-  /** The takeover line it was last sent (a takeover that keeps its scene but changes the line still reaches it). */
-  banner?: string | undefined;
+  /** What the screen feature keeps about a wall or kiosk (what decides what it shows); the hub never reads it. */
+  screen?: unknown;
 }
 
 export type HubServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

@@ -12,19 +12,8 @@ import type { HubServer, HubSocket } from './io-server.ts';
 import { messageBudget } from './message-budget.ts';
 import type { Presence, PresenceTracker } from './presence.ts';
 import type { FeatureReports, ScreenReport } from './reports.ts';
-import { accountRoom, KIND_ROOMS, sessionRoom, targetRoom, type Target } from './rooms.ts';
-import { ADDRESS_ROUTER, routeFactsOf, type Route, type ScreenRouter } from './screen-router.ts';
-import type { ScreenStates } from './screen-state.ts';
-
-/** What a registration follows, decided by the router (null target for consoles and raters). */
-export async function targetFor(registration: Registration, router: ScreenRouter, options: { join?: boolean } = {}): Promise<{ target: Target | null; route: Route | null }> {
-  const facts = routeFactsOf(registration);
-  if (!facts) return { target: null, route: null };
-  const route = await router.route(facts, options);
-  const target: Target = facts.kind === 'kiosk' ? { kind: 'kiosk', ref: route.ref, position: facts.position ?? 1 } : { kind: 'wall', ref: route.ref };
-  return { target, route };
-}
-
+import { accountRoom, KIND_ROOMS, sessionRoom } from './rooms.ts';
+import type { ScreenFeature } from './screen-feature.ts';
 
 /**
  * Whether a clock report is news for the admins' list: the first one, or one that moved by more
@@ -45,20 +34,20 @@ const UNAVAILABLE = { error: 'Database unavailable, try again shortly', retryAft
 export function handleSockets(options: {
   io: HubServer;
   node: string;
-  screenStates: ScreenStates;
+  /** What walls and kiosks show (the programme module's). */
+  screens: ScreenFeature;
+  /** The version registrations of consoles and raters are labelled with. */
+  appliedVersion: () => number;
   presence: PresenceTracker;
   logger: Logger;
   authorize?: Authorize | undefined;
   availability?: DatabaseAvailability | undefined;
   /** The features that hear screens' reports (reports.ts). */
   reports?: readonly FeatureReports[] | undefined;
-  /** What each wall and kiosk follows (the programme's rules); by default its address. */
-  router?: ScreenRouter | undefined;
   /** The id of the web build this node serves, told with every registration's answer. */
   build?: string | undefined;
 }): void {
-  const { io, node, screenStates, presence, logger: log, authorize, availability } = options;
-  const router = options.router ?? ADDRESS_ROUTER;
+  const { io, node, screens, presence, logger: log, authorize, availability } = options;
   const reports = options.reports ?? [];
 
   function deliver(report: ScreenReport): void {
@@ -97,11 +86,8 @@ export function handleSockets(options: {
       const verdict = authorize ? await authorize(registration, socket.handshake) : { ok: true as const };
       if (!verdict.ok) return reply(ack, { error: verdict.error });
 
-      const { target, route } = await targetFor(registration, router);
       for (const room of socket.rooms) if (room !== socket.id) await socket.leave(room);
-      socket.data.route = routeFactsOf(registration) ?? undefined;
       const rooms = [KIND_ROOMS[registration.kind]];
-      if (target) rooms.push(targetRoom(target));
       if (verdict.sessionHash) rooms.push(sessionRoom(verdict.sessionHash));
       if (verdict.accountId !== undefined) rooms.push(accountRoom(verdict.accountId));
       await socket.join(rooms);
@@ -111,11 +97,7 @@ export function handleSockets(options: {
         kind: registration.kind,
         device: registration.device ?? null,
         name: registration.name ?? null,
-        follows: 'sceneSlug' in registration ? (registration.sceneSlug ?? null) : null,
-        sceneId: null,
-        groupId: route?.groupId ?? null,
-        rule: route?.rule ?? null,
-        position: target?.kind === 'kiosk' ? target.position : null,
+        shows: { follows: null, scene_id: null, group_id: null, rule: null, position: null },
         connectedAt: socket.data.presence?.connectedAt ?? now,
         heartbeatAt: now,
         health: null,
@@ -124,9 +106,10 @@ export function handleSockets(options: {
         node,
       };
       socket.data.presence = p;
-      socket.data.banner = route?.banner;
-      const state = await screenStates.stateFor(registration.kind, target, { banner: route?.banner });
-      if (state.kind === 'wall' || state.kind === 'kiosk') p.sceneId = state.scene?.id ?? null;
+      // What a wall or kiosk shows is the screen feature's to decide (it joins the rooms of it
+      // and tells presence); a console or a rater follows nothing.
+      const version = options.appliedVersion(); // read before the state: a push with a higher version may follow
+      const state = registration.kind === 'wall' || registration.kind === 'kiosk' ? await screens.register(socket, registration) : { kind: registration.kind, version };
       presence.seen(socket.id, p);
       reply(ack, { data: options.build ? { ...state, build: options.build } : state });
     } catch (err) {
@@ -153,7 +136,7 @@ export function handleSockets(options: {
       const changes = Object.entries(health)
         .filter(([id, state]) => p.health?.[id] !== state)
         .map(([id, state]) => ({ streamId: Number(id), state, previous: p.health?.[id] ?? null }));
-      if (changes.length > 0) deliver({ kind: 'playback', screen: { id: this.id, kind: p.kind, device: p.device, sceneId: p.sceneId }, changes });
+      if (changes.length > 0) deliver({ kind: 'playback', screen: { id: this.id, kind: p.kind, device: p.device, sceneId: p.shows.scene_id }, changes });
     }
     p.health = health;
     const clockMoved = clockChanged(p.clock, parsed.data.clock);

@@ -50,7 +50,7 @@ export interface TestAppOptions {
    * Start the Socket.IO hub; `cluster: true` uses the Postgres adapter like production,
    * `redisUrl` the Redis Streams adapter.
    */
-  hub?: boolean | (Partial<Omit<HubOptions, 'server' | 'directory' | 'logger'>> & { cluster?: boolean; redisUrl?: string });
+  hub?: boolean | (Partial<Omit<HubOptions, 'server' | 'screens' | 'logger'>> & { cluster?: boolean; redisUrl?: string; flipLeadMs?: number });
   /** Share another test app's database (a second node). */
   database?: TestDatabase;
   appOptions?: Partial<Parameters<typeof createApp>[0]>;

@@ -1,5 +1,5 @@
 /**
- * The hub's ScreenRouter, from the programme: what each wall and kiosk follows and why
+ * The ScreenRouter of the programme: what each wall and kiosk follows and why
  * (src/shared/schedules/precedence.ts), read from a programme cached on this node until a
  * change touches it (the hub asks `changed` for every change, on every node). A screen that
  * registers with `?group=<slug>` joins that group here, as a command: one Activity row, and the
@@ -8,7 +8,7 @@
 import type { Orm } from '../../db.ts';
 import { runCommand, type CommandDeps } from '../../domain/command.ts';
 import { changesOf } from '../../domain/changes.ts';
-import type { ScreenRouter } from '../../realtime/screen-router.ts';
+import type { ScreenRouter } from './screen-router.ts';
 import { decide } from '../../shared/schedules/precedence.ts';
 import { PROGRAMME_CHANGES } from './programme.changes.ts';
 import { joinGroup, loadProgramme } from './programme.service.ts';

@@ -1,10 +1,11 @@
 /**
- * The scenes module's change types and the pushes they make for admin consoles (screens get
- * theirs from the hub's screen state; both read the one resolution the hub makes per change).
+ * The scenes module's change types and the pushes they make for admin consoles (walls and
+ * kiosks get theirs from the programme module's screen feature; both ask the scene directory,
+ * which reads a batch's touched scenes once).
  */
 import { push, type FeaturePushes } from '../../realtime/pushes.ts';
 import { KIND_ROOMS } from '../../realtime/rooms.ts';
-import { refKey } from '../../realtime/scene-directory.ts';
+import { refKey, type Affected, type SceneDirectory } from './scene-directory.ts';
 
 declare module '../../domain/changes.ts' {
   interface ChangeTypes {
@@ -18,10 +19,14 @@ declare module '../../domain/changes.ts' {
 }
 
 /** Every scene the changes touch (edited, or showing an edited stream), as consoles see it now: from the change's one resolution. */
-export const scenePushes: FeaturePushes = {
+export const scenePushes = (directory: SceneDirectory): FeaturePushes => ({
   name: 'scenes',
   rooms: [KIND_ROOMS.admin],
-  async pushes(_changes, { version, scenes, resolution }) {
+  // Worked out once, on the committing node (the screen feature asks the same, from the same cache).
+  origin: (changes) => directory.affected(changes),
+  async pushes(_changes, { version, facts }) {
+    const scenes = facts as Affected;
+    const resolution = await directory.resolveChange({ sceneIds: scenes.sceneIds, refs: scenes.defaultChanged ? [null] : [] });
     const admins = [KIND_ROOMS.admin];
     const pushes = scenes.sceneIds.map((id) => {
       const resolved = resolution.byId.get(id) ?? null;
@@ -31,4 +36,4 @@ export const scenePushes: FeaturePushes = {
     if (current) pushes.push(push(admins, 'scene:default-changed', { version, ...current }));
     return pushes;
   },
-};
+});

@@ -3,7 +3,7 @@
  * resolved (from the scene cache), plus whatever a screen reported playing. The quality queue
  * ranks these streams' analyses above the rest and re-checks them without backoff.
  */
-import type { SceneDirectory } from '../../realtime/scene-directory.ts';
+import type { SceneDirectory } from '../scenes/scene-directory.ts';
 import type { ScreenPresence } from '../../shared/events.ts';
 
 export function streamsOnScreens(

@@ -2,14 +2,26 @@
  * Screen state on one node: what a registration is answered with, and what the walls and
  * kiosks connected here are pushed when scenes change. Screens are grouped by the reference
  * they follow (a slug or id, or the default scene), so each change is resolved once per
- * reference, not once per screen. Only this file emits screen state.
+ * reference, not once per screen. Only this file emits screen state; the hub carries it.
  */
-import type { KioskState, ScreenKind, ScreenState, WallState } from '../shared/events.ts';
-import type { HubServer, HubSocket } from './io-server.ts';
-import { KIND_ROOMS, parseTargetRoom, targetRoom, type Target } from './rooms.ts';
+import type { KioskState, ScreenState, WallState } from '../../shared/events.ts';
+import type { HubLink } from '../../realtime/screen-feature.ts';
+import type { HubSocket } from '../../realtime/io-server.ts';
+import { KIND_ROOMS } from '../../realtime/rooms.ts';
+import { pushesSent } from '../../metrics.ts';
+import { refKey, type Affected, type ResolvedScene, type SceneDirectory, type SceneResolution } from '../scenes/scene-directory.ts';
+import { parseTargetRoom, targetRoom, type Target } from './screen-rooms.ts';
 import type { Route, RouteFacts } from './screen-router.ts';
-import { pushesSent } from '../metrics.ts';
-import { refKey, type Affected, type ResolvedScene, type SceneDirectory, type SceneResolution } from './scene-directory.ts';
+
+/** What the screen feature keeps on a wall's or kiosk's socket (`socket.data.screen`). */
+export interface ScreenSocket {
+  /** What it said about itself that decides what it shows (decided again when the programme changes). */
+  facts: RouteFacts;
+  /** The takeover line it was last sent (a takeover that keeps its scene but changes the line still reaches it). */
+  banner: string | undefined;
+}
+
+export const screenDataOf = (socket: HubSocket): ScreenSocket | undefined => socket.data.screen as ScreenSocket | undefined;
 
 export function wallState(version: number, ref: string | null, resolved: ResolvedScene | null, at?: number, banner?: string): WallState {
   return {
@@ -41,11 +53,11 @@ export function kioskState(version: number, ref: string | null, position: number
 
 export interface ScreenStates {
   /**
-   * The full state for a screen of this kind following `target` (null for consoles), labelled
-   * with the highest version applied here. `track: false` (a page's HTML, no socket): what it
-   * resolved is not remembered for pushes.
+   * The full state for a wall or kiosk following `target`, labelled `version` (the highest the
+   * hub has applied here). `track: false` (a page's HTML, no socket): what it resolved is not
+   * remembered for pushes.
    */
-  stateFor(kind: ScreenKind, target: Target | null, options?: { track?: boolean; banner?: string | undefined }): Promise<ScreenState>;
+  stateFor(target: Target, version: number, options?: { track?: boolean; banner?: string | undefined }): Promise<ScreenState>;
   /**
    * Decides again what every wall and kiosk here follows (the programme changed): a screen whose
    * reference changes moves rooms and is pushed its new state once, to be shown at `at`.
@@ -60,13 +72,10 @@ export interface ScreenStates {
   localRefs(): (string | null)[];
   /** Pushes every screen here its current state, under `version` (after an outage). */
   resyncAll(version: number, resolution: SceneResolution): void;
-  /** Raises the version registrations are labelled with. */
-  seen(version: number): void;
 }
 
-export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory, 'resolve' | 'resolveChange'>, initialVersion: number): ScreenStates {
-  /** Highest version this node has applied: snapshots are labelled with it (read before state). */
-  let appliedVersion = initialVersion;
+export function createScreenStates(link: HubLink, directory: Pick<SceneDirectory, 'resolve' | 'resolveChange'>): ScreenStates {
+  const { io } = link;
   /** Last scene id each followed reference resolved to on this node (null: unresolved). */
   const resolvedRefs = new Map<string, number | null>();
 
@@ -84,11 +93,11 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
     return byRef;
   }
 
-  /** Keeps presence's "scene shown" in step for every screen in the room. */
+  /** Keeps presence's "scene shown" in step for every screen in the room (told with its next presence push). */
   function markShown(room: string, sceneId: number | null): void {
     for (const id of io.of('/').adapter.rooms.get(room) ?? []) {
-      const presence = io.of('/').sockets.get(id)?.data.presence;
-      if (presence) presence.sceneId = sceneId;
+      const socket = io.of('/').sockets.get(id);
+      if (socket) link.shown(socket, { scene_id: sceneId }, false);
     }
   }
 
@@ -111,7 +120,6 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
     pushWall: (room: string, ref: string | null, before: number | null | undefined, resolved: ResolvedScene | null) => void,
     at?: number,
   ): void {
-    appliedVersion = Math.max(appliedVersion, version);
     for (const [ref, targets] of localTargets()) {
       if (!resolution.byRef.has(refKey(ref))) continue;
       const resolved = resolution.byRef.get(refKey(ref)) ?? null;
@@ -133,9 +141,7 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
   });
 
   return {
-    async stateFor(kind, target, { track = true, banner } = {}) {
-      const version = appliedVersion; // read before the state: a push with a higher version may follow
-      if (!target) return { kind: kind as 'admin' | 'rater', version };
+    async stateFor(target, version, { track = true, banner } = {}) {
       const resolved = await directory.resolve(target.ref);
       if (track) resolvedRefs.set(refKey(target.ref), resolved?.scene.id ?? null);
       return target.kind === 'wall' ? wallState(version, target.ref, resolved, undefined, banner) : kioskState(version, target.ref, target.position, resolved, undefined, banner);
@@ -165,19 +171,19 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
     },
 
     async reroute(version, at, route) {
-      appliedVersion = Math.max(appliedVersion, version);
       const moves: { socket: HubSocket; from: string | null; target: Target; route: Route }[] = [];
       for (const kind of [KIND_ROOMS.wall, KIND_ROOMS.kiosk]) {
         for (const id of io.of('/').adapter.rooms.get(kind) ?? []) {
           const socket = io.of('/').sockets.get(id);
-          const facts = socket?.data.route;
-          if (!socket || !facts) continue;
+          const data = socket ? screenDataOf(socket) : undefined;
+          if (!socket || !data) continue;
+          const facts = data.facts;
           const next = await route(facts);
           const target: Target = facts.kind === 'kiosk' ? { kind: 'kiosk', ref: next.ref, position: facts.position ?? 1 } : { kind: 'wall', ref: next.ref };
           const from = [...socket.rooms].find((room) => parseTargetRoom(room)) ?? null;
           // A screen moves when what it follows changes, or the takeover's line does.
-          if (from !== targetRoom(target) || (socket.data.banner ?? undefined) !== next.banner) moves.push({ socket, from, target, route: next });
-          else if (socket.data.presence) Object.assign(socket.data.presence, { rule: next.rule, groupId: next.groupId });
+          if (from !== targetRoom(target) || data.banner !== next.banner) moves.push({ socket, from, target, route: next });
+          else link.shown(socket, { rule: next.rule, group_id: next.groupId }, false);
         }
       }
       if (moves.length === 0) return [];
@@ -188,7 +194,7 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
           resolvedRefs.set(refKey(target.ref), resolved?.scene.id ?? null);
           if (from && from !== targetRoom(target)) await socket.leave(from);
           await socket.join(targetRoom(target));
-          socket.data.banner = next.banner;
+          socket.data.screen = { facts: screenDataOf(socket)!.facts, banner: next.banner } satisfies ScreenSocket;
           if (target.kind === 'kiosk') socket.emit('kiosk:stream', kioskState(version, target.ref, target.position, resolved, at, next.banner));
           else socket.emit('screen:state', wallState(version, target.ref, resolved, at, next.banner));
           return { socket, route: next, sceneId: resolved?.scene.id ?? null };
@@ -200,10 +206,6 @@ export function createScreenStates(io: HubServer, directory: Pick<SceneDirectory
 
     resyncAll(version, resolution) {
       pushLocal(version, resolution, (room, ref, _before, resolved) => io.local.to(room).emit('screen:state', wallState(version, ref, resolved)));
-    },
-
-    seen(version) {
-      appliedVersion = Math.max(appliedVersion, version);
     },
   };
 }

@@ -1,12 +1,11 @@
 /**
- * Which scene each wall and kiosk follows is decided by the server (the programme module's
- * rules: takeover, address, own scene, group schedule, group, building schedule, default). The
- * hub imports no module: app.ts hands it a ScreenRouter. Without one, a screen follows its
- * address, or the default scene.
+ * Which scene each wall and kiosk follows is decided by the server (this module's rules:
+ * takeover, address, own scene, group schedule, group, building schedule, default), through a
+ * ScreenRouter (screen-routing.ts makes the programme's; ADDRESS_ROUTER follows the address).
  */
-import type { DomainChange } from '../domain/changes.ts';
-import type { Registration } from '../shared/events.ts';
-import type { ShownRule } from '../shared/schedules/rules.ts';
+import type { DomainChange } from '../../domain/changes.ts';
+import type { Registration } from '../../shared/events.ts';
+import type { ShownRule } from '../../shared/schedules/rules.ts';
 
 /** What a wall or kiosk said about itself that the rules read. */
 export interface RouteFacts {
