@@ -11,11 +11,22 @@
  * of walls that connect and leave before the idle-memory baseline; then heap per idle wall is
  * taken on each (heap_per_idle_client_kb: both, and what Nature Wall adds to the engine).
  * The last line is one JSON object.
+ *
+ * Each push is matched to the change that caused it by its `version` (one cluster-wide counter,
+ * the same for every wall a change reaches), never by its position in a wall's list: a late,
+ * missing or extra push cannot shift the others onto the wrong change. The changes are made one
+ * after another, so their versions rise with them; change k's version is the lowest
+ * `scene:default-changed` version above change k-1's, first received after change k was made,
+ * and (Nature Wall) showing the scene change k switched to. A run is refused — no timing
+ * figures, exit code 1, the last line `{ "refused": … }` — when any push is missing, extra
+ * (a version no change made, or the same version twice to one wall, or any other state push
+ * to a measured wall), any change has no version, or any latency is negative. Late pushes
+ * (received after the next change on that server was made) are counted and printed, and timed.
  */
 import { performance } from 'node:perf_hooks';
 import type { Registration, ScreenState } from '../src/shared/events.ts';
 import { connectScreen, type ScreenClient } from '../src/shared/screen-client.ts';
-import { applyScreenMessage } from '../src/shared/screen-state.ts';
+import { applyScreenMessage, type ScreenMessage } from '../src/shared/screen-state.ts';
 import { benchArgs } from './args.ts';
 import { benchAuth, startServerProcess, type Memory, type ServerProcess } from './server-process.ts';
 
@@ -23,11 +34,28 @@ const { clients: CLIENTS, changes: CHANGES } = benchArgs({ clients: 1000, change
 const BATCH = 250;
 const log = (...parts: unknown[]) => console.error(`[fanout ${CLIENTS}]`, ...parts);
 
+/** One state-bearing message a wall received while its series was recording. */
+interface Push {
+  /** The Socket.IO event (`scene:default-changed`, `scene:updated`, `screen:state`, …). */
+  event: string;
+  version: number;
+  /** The scene it shows (null: none, or a message without a scene). */
+  sceneId: number | null;
+  /** performance.now() at receipt. */
+  at: number;
+  /** Whether the version rule applied it (false: stale, a later version was already shown). */
+  applied: boolean;
+}
+
 interface Wall {
   client: ScreenClient;
   state: ScreenState | null;
-  /** performance.now() of each applied scene push, in order. */
-  pushes: number[];
+  /** The highest version this wall has received (applied or not). */
+  maxVersion: number;
+  /** Every state-bearing message received while recording; null when not recording. */
+  pushes: Push[] | null;
+  /** The event name of the message being handled (onAny runs before the event's own listener). */
+  event: string;
   /** performance.now() of the last registration snapshot received. */
   lastSnapshotAt: number;
 }
@@ -35,8 +63,24 @@ interface Wall {
 const registration: Registration = { kind: 'wall', name: 'bench' };
 const target = { kind: 'wall' as const, follows: null };
 
+function sceneIdOf(message: ScreenMessage): number | null {
+  switch (message.type) {
+    case 'scene':
+      return message.payload.scene.id;
+    case 'scene-deleted':
+      return message.payload.scene_id;
+    case 'state':
+      return message.state.kind === 'wall' ? (message.state.scene?.id ?? null) : null;
+    case 'kiosk':
+      return message.state.scene?.id ?? null;
+  }
+}
+
+/** The events connectScreen hands to onMessage (registration answers come as acks, with no event). */
+const MESSAGE_EVENTS = new Set(['screen:state', 'scene:default-changed', 'scene:updated', 'scene:deleted', 'kiosk:stream']);
+
 function openWall(base: string): Wall {
-  const wall: Wall = { client: undefined as unknown as ScreenClient, state: null, pushes: [], lastSnapshotAt: 0 };
+  const wall: Wall = { client: undefined as unknown as ScreenClient, state: null, maxVersion: 0, pushes: null, event: '', lastSnapshotAt: 0 };
   wall.client = connectScreen({
     url: base,
     registration,
@@ -45,9 +89,17 @@ function openWall(base: string): Wall {
       const now = performance.now();
       if (message.type === 'state') wall.lastSnapshotAt = now;
       const next = applyScreenMessage(wall.state, message, target);
-      if (next !== wall.state && message.type === 'scene') wall.pushes.push(now);
+      const version = message.type === 'state' || message.type === 'kiosk' ? message.state.version : message.payload.version;
+      wall.maxVersion = Math.max(wall.maxVersion, version);
+      // A registration's answer comes as a 'state' message too: named by the socket event, or 'screen:register'.
+      const event = wall.event || 'screen:register';
+      wall.event = '';
+      wall.pushes?.push({ event, version, sceneId: sceneIdOf(message), at: now, applied: next !== wall.state });
       wall.state = next;
     },
+  });
+  wall.client.socket.onAny((event: string) => {
+    if (MESSAGE_EVENTS.has(event)) wall.event = event;
   });
   return wall;
 }
@@ -79,27 +131,135 @@ function percentile(sorted: number[], p: number): number {
 const WARMUP = 5;
 const round = (n: number) => Math.round(n * 10) / 10;
 
+interface Change {
+  /** performance.now() when the change was made (its REST call or trigger started). */
+  start: number;
+  /** The scene it switched to (null: the bare engine, which always sends the same scene). */
+  scene: number | null;
+}
+
+interface Attribution {
+  /** Measured latencies (after the warm-up changes), ms. */
+  latencies: number[];
+  /** Each change's version (null: no push could be attributed to it). */
+  versions: (number | null)[];
+  /** Pushes matched to a change (all changes, warm-up included). */
+  matched: number;
+  /** Of those, received after the next change on that server was made. */
+  late: number;
+  /** Wall × change pairs with no push (all changes). */
+  missing: number;
+  /** Measured changes' wall × change pairs with no push (the old `missed`). */
+  missed: number;
+  /** Pushes no change caused, or a second copy of one, by event name. */
+  unmatched: Record<string, number>;
+  /** Pushes the version rule did not apply (a later one was already shown). */
+  not_applied: number;
+  negative: number;
+  /** Changes no push could be attributed to. */
+  unattributed_changes: number[];
+}
+
+/**
+ * Matches every recorded push to the change that caused it, by version. The changes were made
+ * one after another, so their versions rise in the order they were made: change k's is the
+ * lowest `scene:default-changed` version above change k-1's that was first received (by any
+ * wall) after change k was made and (when known) shows the scene change k switched to.
+ */
+function attribute(walls: Wall[], changes: Change[], endedAt: number): Attribution {
+  const seen = new Map<number, { first: number; scenes: Set<number | null> }>();
+  for (const wall of walls) {
+    for (const push of wall.pushes ?? []) {
+      if (push.event !== 'scene:default-changed') continue;
+      const entry = seen.get(push.version) ?? { first: Infinity, scenes: new Set() };
+      entry.first = Math.min(entry.first, push.at);
+      entry.scenes.add(push.sceneId);
+      seen.set(push.version, entry);
+    }
+  }
+  const candidates = [...seen.entries()].sort(([a], [b]) => a - b);
+  const versions: (number | null)[] = [];
+  const changeOf = new Map<number, number>();
+  let floor = -Infinity;
+  changes.forEach((change, k) => {
+    const found = candidates.find(
+      ([version, { first, scenes }]) =>
+        version > floor && first >= change.start && scenes.size === 1 && (change.scene === null || scenes.has(change.scene)),
+    );
+    versions.push(found ? found[0] : null);
+    if (!found) return;
+    floor = found[0];
+    changeOf.set(found[0], k);
+  });
+  const result: Attribution = { latencies: [], versions, matched: 0, late: 0, missing: 0, missed: 0, unmatched: {}, not_applied: 0, negative: 0, unattributed_changes: [] };
+  versions.forEach((v, k) => v === null && result.unattributed_changes.push(k));
+  for (const wall of walls) {
+    const got = new Array<boolean>(changes.length).fill(false);
+    for (const push of wall.pushes ?? []) {
+      const k = push.event === 'scene:default-changed' ? changeOf.get(push.version) : undefined;
+      if (k === undefined || got[k]) {
+        result.unmatched[push.event] = (result.unmatched[push.event] ?? 0) + 1;
+        continue;
+      }
+      got[k] = true;
+      result.matched++;
+      const latency = push.at - changes[k]!.start;
+      if (latency < 0) result.negative++;
+      if (push.at > (changes[k + 1]?.start ?? endedAt)) result.late++;
+      if (!push.applied) result.not_applied++;
+      if (k >= WARMUP) result.latencies.push(latency);
+    }
+    got.forEach((g, k) => {
+      if (g) return;
+      result.missing++;
+      if (k >= WARMUP) result.missed++;
+    });
+  }
+  return result;
+}
+
+/** Why a series' figures cannot be trusted (empty: they can). */
+function brokenBy(name: string, a: Attribution): string[] {
+  const reasons: string[] = [];
+  const unmatched = Object.values(a.unmatched).reduce((n, c) => n + c, 0);
+  if (a.unattributed_changes.length > 0) reasons.push(`${name}: no push could be attributed to change(s) ${a.unattributed_changes.join(', ')}`);
+  if (a.missing > 0) reasons.push(`${name}: ${a.missing} push(es) missing (a wall never received a change)`);
+  if (unmatched > 0) reasons.push(`${name}: ${unmatched} push(es) no change caused or received twice (${JSON.stringify(a.unmatched)})`);
+  if (a.negative > 0) reasons.push(`${name}: ${a.negative} negative latenc(ies)`);
+  return reasons;
+}
+
 /** Latencies of one server's changes; `change(i)` triggers change i and waits for every wall. */
-function series(walls: Wall[], trigger: (i: number) => Promise<void>) {
-  const latencies: number[] = [];
-  let missed = 0;
+function series(walls: Wall[], trigger: (i: number) => Promise<void>, sceneOf: (i: number) => number | null) {
+  const changes: Change[] = [];
+  for (const wall of walls) wall.pushes = []; // record from here on
   return {
     async change(i: number) {
+      // Whatever any wall has seen so far is older than this change's version.
+      const floor = Math.max(...walls.map((w) => w.maxVersion));
       const start = performance.now();
+      changes[i] = { start, scene: sceneOf(i) };
       await trigger(i);
-      await until(() => walls.every((w) => w.pushes.length > i), 5_000);
-      for (const wall of walls) {
-        const at = wall.pushes[i];
-        if (wall.pushes.length <= i) wall.pushes[i] = NaN; // keep indexes aligned
-        if (i < WARMUP) continue;
-        if (at === undefined) missed++;
-        else latencies.push(at - start);
-      }
+      await until(() => walls.every((w) => w.maxVersion > floor), 5_000);
       await new Promise((r) => setTimeout(r, 100)); // let both sides go idle between changes
     },
     result() {
-      latencies.sort((a, b) => a - b);
-      return { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(latencies.at(-1) ?? NaN), missed };
+      const a = attribute(walls, changes, performance.now());
+      for (const wall of walls) wall.pushes = null; // stop recording
+      const latencies = [...a.latencies].sort((x, y) => x - y);
+      return {
+        attribution: a,
+        figures: { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(latencies.at(-1) ?? NaN), missed: a.missed },
+        pushes: {
+          matched: a.matched,
+          late: a.late,
+          missing: a.missing,
+          unmatched: a.unmatched,
+          not_applied: a.not_applied,
+          negative: a.negative,
+          unattributed_changes: a.unattributed_changes.length,
+        },
+      };
     },
   };
 }
@@ -170,20 +330,38 @@ const bareMemory = await idleMemory(bare, bareWalls, bareBaseline);
 
 // Interleaved, alternating which goes first, so both see the same machine noise.
 log('measuring');
-const nw = series(nwWalls, (i) => switchDefault(i % 2 === 0 ? other : defaultId, i < WARMUP ? null : writeMs.with_screens));
-const floor = series(bareWalls, async () => {
-  const res = await fetch(`${bare.base}/trigger`, { method: 'POST' });
-  if (!res.ok) throw new Error(`trigger: ${res.status}`);
-});
+const sceneOf = (i: number) => (i % 2 === 0 ? other : defaultId);
+const nw = series(nwWalls, (i) => switchDefault(sceneOf(i), i < WARMUP ? null : writeMs.with_screens), sceneOf);
+const floor = series(
+  bareWalls,
+  async () => {
+    const res = await fetch(`${bare.base}/trigger`, { method: 'POST' });
+    if (!res.ok) throw new Error(`trigger: ${res.status}`);
+  },
+  () => null,
+);
 for (let i = 0; i < WARMUP + CHANGES; i++) {
   const [first, second] = i % 2 === 0 ? [nw, floor] : [floor, nw];
   await first.change(i);
   await second.change(i);
 }
-const nwResult = nw.result();
-const bareResult = floor.result();
+const nwRun = nw.result();
+const bareRun = floor.result();
+const nwResult = nwRun.figures;
+const bareResult = bareRun.figures;
 bareWalls.forEach((w) => w.client.close());
 await bare.stop();
+const pushes = { nature_wall: nwRun.pushes, bare_engine: bareRun.pushes };
+log('pushes (late / missing / unmatched / not applied):', JSON.stringify(pushes));
+const broken = [...brokenBy('Nature Wall', nwRun.attribution), ...brokenBy('bare engine', bareRun.attribution)];
+if (broken.length > 0) {
+  nwWalls.forEach((w) => w.client.close());
+  await natureWall.stop();
+  log('REFUSED: this run is broken, its timings are not printed:');
+  broken.forEach((reason) => log(`  - ${reason}`));
+  console.log(JSON.stringify({ clients: CLIENTS, changes: CHANGES, refused: broken, pushes }));
+  process.exit(1);
+}
 
 // Kill and restart: every wall must reconnect and get a fresh snapshot.
 log('killing and restarting Nature Wall');
@@ -223,6 +401,7 @@ console.log(
       bare_engine: bareMemory.perClient?.heap ?? null,
       difference: nwMemory.perClient && bareMemory.perClient ? round(nwMemory.perClient.heap - bareMemory.perClient.heap) : null,
     },
+    pushes,
     resync,
     goals: { p99_ratio: '<= 1.25', missed: 0, heap_kb_per_client: '<= 10', heap_kb_over_engine: '<= 0.5', resync_seconds_at_1000: '<= 5' },
   }),
