@@ -1,8 +1,9 @@
 /**
  * The layering of ../shared/conventions.md, checked by `npm run check` (dependency-cruiser):
  * no import cycles, between modules or between folders; src/shared imports nothing of ours;
- * realtime/ and http/ import no feature module; the web client imports only src/shared of the
- * server; features never reach into the entry points.
+ * realtime/ and http/ import no feature module, and realtime/ only its allow-list; config.ts
+ * and app.ts name no feature (they read the module list); the web client imports only
+ * src/shared of the server; features never reach into the entry points.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -35,6 +36,31 @@ module.exports = {
       comment: 'realtime/ and http/ are infrastructure: features plug into them (app.ts wires), never the other way.',
       from: { path: '^src/(realtime|http|database|jobs)/' },
       to: { path: '^src/modules/' },
+    },
+    {
+      name: 'hub-imports-only-its-allow-list',
+      severity: 'error',
+      comment:
+        'The hub only carries messages (sockets, rooms, versions, the cluster notice, fan-out, presence): what a screen shows is a feature (modules/programme). Besides its own folder it may import the socket contract (shared/events.ts, shared/api/screens.ts), the change vocabulary, the database plumbing, the logger and metrics, and the origin rule.',
+      from: { path: '^src/realtime/' },
+      to: {
+        path: '^src/',
+        pathNot: '^src/(realtime/|shared/events\\.ts$|shared/api/screens\\.ts$|domain/changes\\.ts$|database/|db\\.ts$|logger\\.ts$|metrics\\.ts$|http/origin\\.ts$)',
+      },
+    },
+    {
+      name: 'config-imports-no-feature',
+      severity: 'error',
+      comment: 'config.ts reads whatever settings the modules it is handed declare: it knows the module contract, never a feature.',
+      from: { path: '^src/config\\.ts$' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/module\\.ts$' },
+    },
+    {
+      name: 'app-is-a-list',
+      severity: 'error',
+      comment: 'app.ts iterates the module list: adding a module edits src/modules/index.ts and nothing else.',
+      from: { path: '^src/app\\.ts$' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/(index|module|runtime)\\.ts$' },
     },
     {
       name: 'domain-imports-no-feature',

@@ -9,7 +9,7 @@
  *   list
  */
 import { loadConfig } from '../src/config.ts';
-import { initORM, migrate } from '../src/db.ts';
+import { initORM, migrate } from '../src/orm.ts';
 import { startEmbeddedPostgres } from '../src/embedded-postgres.ts';
 import { createLogger } from '../src/logger.ts';
 import { AdminUser } from '../src/modules/auth/auth.entity.ts';

@@ -1,6 +1,6 @@
 /** `npm run migrate`: applies pending migrations to DATABASE_URL, or to the embedded cluster in DATA_DIR. */
 import { loadConfig } from '../src/config.ts';
-import { initORM, migrate } from '../src/db.ts';
+import { initORM, migrate } from '../src/orm.ts';
 import { startEmbeddedPostgres } from '../src/embedded-postgres.ts';
 import { createLogger } from '../src/logger.ts';
 

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { initORM, migrate } from '../src/db.ts';
+import { initORM, migrate } from '../src/orm.ts';
 import { startEmbeddedPostgres } from '../src/embedded-postgres.ts';
 import { createLogger } from '../src/logger.ts';
 

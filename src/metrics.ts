@@ -1,9 +1,10 @@
 /**
  * What Nature Wall tells Prometheus (`GET /metrics`, prom-client): process metrics, HTTP
  * request durations by route template, screens connected, pushes and fan-out time, jobs by
- * queue and state, analyses by outcome, database availability, open alert incidents. Counters and histograms are
- * touched where the work happens; the gauges are read when scraped, from sources app.ts hands
- * in (the hub's sockets, the job table, the availability watch). One registry per process.
+ * queue and state, database availability — and what the modules declare of their own
+ * (analyses by outcome: quality; open incidents: alerts). Counters and histograms are touched
+ * where the work happens; the gauges are read when scraped, from sources app.ts hands in (the
+ * hub's sockets, the job table, the availability watch). One registry per process.
  */
 import client from 'prom-client';
 
@@ -32,21 +33,6 @@ export const fanoutDuration = new client.Histogram({
   registers: [registry],
 });
 
-export const analyses = new client.Counter({
-  name: 'nw_analyses_total',
-  help: 'Quality analyses finished on this node, by outcome (scored, unreachable, failed)',
-  labelNames: ['outcome'] as const,
-  registers: [registry],
-});
-
-export const analysisDuration = new client.Histogram({
-  name: 'nw_analysis_duration_seconds',
-  help: 'Quality analysis duration, by outcome',
-  labelNames: ['outcome'] as const,
-  buckets: [0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60],
-  registers: [registry],
-});
-
 type Sample<L extends string> = { labels: Record<L, string>; value: number };
 
 /** Where the gauges read from: set by app.ts (the latest app in a process wins: one per node). */
@@ -54,8 +40,17 @@ export const gaugeSources: {
   screens?: () => Sample<'kind' | 'group' | 'node'>[];
   jobs?: () => Promise<Sample<'queue' | 'state'>[]>;
   databaseAvailable?: () => boolean;
-  incidents?: () => Promise<Sample<'kind'>[]>;
 } = {};
+
+/**
+ * A module's metric (declared in its own folder, src/modules/module.ts) into the registry; a
+ * later app in the same process (tests) replaces the earlier one's, as with the gauges above.
+ */
+export function registerModuleMetric(metric: client.Metric): void {
+  const name = (metric as unknown as { name: string }).name;
+  registry.removeSingleMetric(name);
+  registry.registerMetric(metric);
+}
 
 new client.Gauge({
   name: 'nw_screens_connected',
@@ -85,16 +80,5 @@ new client.Gauge({
   registers: [registry],
   collect() {
     this.set(gaugeSources.databaseAvailable?.() === false ? 0 : 1);
-  },
-});
-
-new client.Gauge({
-  name: 'nw_incidents_open',
-  help: 'Alert incidents told and not yet recovered, by rule kind, across the cluster',
-  labelNames: ['kind'] as const,
-  registers: [registry],
-  async collect() {
-    this.reset();
-    for (const { labels, value } of (await gaugeSources.incidents?.().catch(() => [])) ?? []) this.set(labels, value);
   },
 });

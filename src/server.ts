@@ -3,25 +3,28 @@
  * SIGINT/SIGTERM drain the node within SHUTDOWN_GRACE_SECONDS — /readyz 503, screens told to
  * reconnect elsewhere, requests finished, jobs finished or handed back — close the hub, its
  * adapter and the pools, then stop the embedded cluster. A database outage never ends the process: the app answers 503 and
- * recovers by itself (see README, "Operations").
+ * recovers by itself (see docs/operations.md).
  */
 import http from 'node:http';
 import { createApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, settingsOf } from './config.ts';
 import { createPool } from './database/pool.ts';
 import { withStartupLock } from './database/startup-lock.ts';
-import { initORM, migrate } from './db.ts';
+import { initORM, migrate } from './orm.ts';
 import type { EmbeddedDatabase } from './embedded-postgres.ts';
 import { createLogger, framed } from './logger.ts';
 import type { LimiterStore } from './http/rate-limit.ts';
 import { ensureInitialAdmin } from './modules/auth/admins.service.ts';
+import { authModule } from './modules/auth/auth.module.ts';
+import { MODULES } from './modules/index.ts';
 import { seed } from './modules/seed/seed.ts';
 import { postgresAdapter, redisAdapter } from './realtime/adapter.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { startMetricsServer } from './http/metrics.ts';
 import { answerUnreadableRequests } from './http/protocol.ts';
 
-const config = loadConfig();
+const config = loadConfig(process.env, MODULES);
+const auth = settingsOf(config, authModule);
 // A person at a terminal reads lines; everything else (containers, files, CI) gets JSON.
 const atTerminal = process.stdout.isTTY === true;
 const logger = createLogger(config.logLevel, undefined, { pretty: atTerminal });
@@ -52,7 +55,7 @@ async function main(): Promise<void> {
     const applied = await migrate(orm);
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
     await seed(orm.em.fork(), { demo: config.seedDemo, logger });
-    const first = await ensureInitialAdmin(orm.em.fork(), { username: config.adminUsername, password: config.adminPassword, logger });
+    const first = await ensureInitialAdmin(orm.em.fork(), { username: auth.adminUsername, password: auth.adminPassword, logger });
     if (first && atTerminal) {
       process.stdout.write(`\n${framed([`Sign in at /login as ${first.created.username}`, `Password: ${first.created.password}   (shown once)`, `Change it: npm run admin -- passwd ${first.created.username}`])}\n\n`);
     }
@@ -75,18 +78,13 @@ async function main(): Promise<void> {
     orm,
     queue,
     jobs: config.jobs,
-    platforms: config.platforms,
-    quality: config.quality,
-    alerts: config.alerts,
+    settings: config.settings,
     logger,
     webDist: config.webDist,
-    adminApiToken: config.adminApiToken,
     allowedOrigins: config.allowedOrigins,
     limiterStore,
     trustProxy: config.trustProxy,
     fetchAllowHosts: config.fetchAllowHosts,
-    weather: config.weather,
-    flipLeadMs: config.sceneFlipLeadMs,
     // With a port of their own, the metrics are not on the main port at all.
     metricsToken: config.metrics.port ? undefined : config.metrics.token,
   });
@@ -95,10 +93,10 @@ async function main(): Promise<void> {
   const server = http.createServer(app.koa.callback());
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
   answerUnreadableRequests(server, logger);
-  const hub = await app.attachHub({ server, adapter, flipLeadMs: config.sceneFlipLeadMs });
+  const hub = await app.attachHub({ server, adapter });
   await app.startJobs();
 
-  // The drain (SIGTERM, SIGINT; README "Running a cluster"): not ready, screens sent elsewhere,
+  // The drain (SIGTERM, SIGINT; docs/operations.md, "Running a cluster"): not ready, screens sent elsewhere,
   // requests and jobs finished or handed back, then everything of ours closed before the
   // database stops — all within SHUTDOWN_GRACE_SECONDS.
   const plan = shutdownPlan(config.shutdownGraceSeconds);

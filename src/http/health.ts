@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import type { DatabaseAvailability } from '../../database/availability.ts';
-import type { Drain } from '../../http/drain.ts';
+import type { DatabaseAvailability } from '../database/availability.ts';
+import type { Drain } from './drain.ts';
 
 /**
  * /healthz: the process answers (it stays 200 during a database outage and while draining:

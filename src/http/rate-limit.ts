@@ -88,3 +88,16 @@ export async function spend(limiter: RateLimiterAbstract, key: string): Promise<
 export async function forgive(limiter: RateLimiterAbstract, key: string): Promise<void> {
   await limiter.delete(storedKey(key));
 }
+
+/** Limits in one store, by name (what modules are lent to make theirs). */
+export interface Limits {
+  limiter(name: string, points: number, durationSeconds: number): RateLimiterAbstract;
+  callerLimits(name: string, options: { durationSeconds: number; anonymousPoints: number; adminPoints: number }): CallerLimits;
+}
+
+export function limitsIn(store: LimiterStore): Limits {
+  return {
+    limiter: (name, points, durationSeconds) => createLimiter(store, { name, points, durationSeconds }),
+    callerLimits: (name, options) => createCallerLimits(store, { name, ...options }),
+  };
+}

@@ -12,15 +12,13 @@ export type JobQueue = PgBoss;
 export interface JobSettings {
   /** JOBS_ENABLED: whether this node works jobs (every node can still queue them). */
   enabled: boolean;
-  /** DISCOVERY_CONCURRENCY: discovery runs this node works at once. */
-  discoveryConcurrency: number;
   /** JOBS_HEARTBEAT_SECONDS: a running job's heartbeat; silent this long, it is retried or failed. */
   heartbeatSeconds: number;
   /** JOBS_MONITOR_SECONDS: how often nodes look for silent jobs and due schedules (pg-boss's defaults when unset). */
   monitorSeconds: number | undefined;
 }
 
-export const DEFAULT_JOB_SETTINGS: JobSettings = { enabled: true, discoveryConcurrency: 2, heartbeatSeconds: 30, monitorSeconds: undefined };
+export const DEFAULT_JOB_SETTINGS: JobSettings = { enabled: true, heartbeatSeconds: 30, monitorSeconds: undefined };
 
 export async function startJobQueue(options: { url: string; logger: Logger; settings: JobSettings; max?: number }): Promise<JobQueue> {
   const monitor = options.settings.monitorSeconds;

@@ -17,6 +17,7 @@ import { adminHeaders, startTestApp, type TestApp } from '../support/app.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
 import { serveCorpus, type CorpusServer } from '../support/quality-corpus.ts';
 import { openScreen, screenPool } from '../support/screens.ts';
+import { alertsModule } from '../../src/modules/alerts/alerts.module.ts';
 
 interface Received {
   path: string;
@@ -65,9 +66,10 @@ beforeAll(async () => {
   corpus = await serveCorpus();
   app = await startTestApp({
     hub: true,
-    jobs: { discoveryConcurrency: 1 },
-    appOptions: {
-      fetchAllowHosts: ['127.0.0.1'],
+    jobs: true,
+    appOptions: { fetchAllowHosts: ['127.0.0.1'] },
+    settings: {
+      discovery: { concurrency: 1 },
       // The watch is stepped by the tests (the timer's period is the longest allowed).
       alerts: { checkSeconds: 300, attempts: 3, retryDelaySeconds: 1, retryDelayMaxSeconds: 4 },
       quality: { concurrency: 1, reanalyzeHours: 6, recheckSeconds: 1, tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, sampleSeconds: 2, sweepCron: null },
@@ -83,7 +85,7 @@ afterAll(async () => {
   await corpus?.close();
 });
 
-const check = () => app.app.alertJobs!.check();
+const check = () => app.app.use(alertsModule)!.check();
 const overview = async () => (await app.request<AlertsOverviewDto>('GET', '/api/alerts')).body;
 const ruleOf = async (kind: AlertRuleDto['kind']) => (await overview()).rules.find((r) => r.kind === kind && r.group_id === null)!;
 const presence = async (device: string) => (await app.request<ScreenPresence[]>('GET', '/api/screens?include_offline=true')).body.find((s) => s.device === device);

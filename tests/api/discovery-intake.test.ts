@@ -58,7 +58,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => fixture.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(fixture.address() as AddressInfo).port}`;
-  app = await startTestApp({ jobs: true, appOptions: { fetchAllowHosts: ['127.0.0.1'], quality, discoveryTuning: { reconcileMs: 60_000 } } });
+  app = await startTestApp({ jobs: true, appOptions: { fetchAllowHosts: ['127.0.0.1'] }, settings: { quality, discovery: { reconcileMs: 60_000 } } });
 });
 afterAll(async () => {
   for (const res of held) res.destroy();

@@ -12,6 +12,7 @@ import { QualityAnalysis } from '../../src/modules/quality/quality.entity.ts';
 import { adminHeaders, startTestApp, type TestApp } from '../support/app.ts';
 import { startPlatformFixtures, type PlatformFixtures } from '../support/platforms.ts';
 import { openScreen, type TestScreen } from '../support/screens.ts';
+import { discoveryModule } from '../../src/modules/discovery/discovery.module.ts';
 
 let app: TestApp;
 let fixtures: PlatformFixtures;
@@ -21,8 +22,9 @@ beforeAll(async () => {
   fixtures = await startPlatformFixtures();
   app = await startTestApp({
     hub: true,
-    jobs: { discoveryConcurrency: 2 },
-    appOptions: { platforms: fixtures.settings, fetchAllowHosts: ['127.0.0.1'], discoveryTuning: { sleep: async () => {}, reconcileMs: 500 } },
+    jobs: true,
+    appOptions: { fetchAllowHosts: ['127.0.0.1'] },
+    settings: { platforms: fixtures.settings, discovery: { concurrency: 2, sleep: async () => {}, reconcileMs: 500 } },
   });
 });
 afterAll(async () => {
@@ -155,6 +157,25 @@ describe('runs', () => {
     expect((await finished(jobId)).streamsAdded).toBe(2);
   });
 
+  it("a schedule's tick (what pg-boss's cron calls) makes one run of its source, and is skipped while that run waits or once the source is inactive", async () => {
+    const jobs = app.app.use(discoveryModule)!;
+    const body = { name: 'Ticking list', platform: 'direct', url: fixtures.setPlaylist('ticking', 1) };
+    const source = await createSource(body);
+    // Two nodes' ticks at the same instant: the one-active-run-per-source index lets one through.
+    const ticks = await Promise.all([jobs.tick(source.id), jobs.tick(source.id)]);
+    const ran = ticks.filter((t): t is number => t !== null);
+    expect(ran).toHaveLength(1);
+    expect(await app.orm.em.fork().findOneOrFail(DiscoveryJob, { id: ran[0]! })).toMatchObject({ trigger: 'schedule', status: 'queued' });
+    expect(await jobs.tick(source.id)).toBeNull();
+    // Handed to the queue (the cron's worker runs it in place), it completes and frees the source.
+    await jobs.enqueue(ran);
+    expect(await finished(ran[0]!)).toMatchObject({ status: 'completed', streamsAdded: 1 });
+    const off = await app.request('PUT', `/api/discovery/sources/${source.id}`, { ...body, active: false });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    expect(await jobs.tick(source.id)).toBeNull();
+    expect(await app.orm.em.fork().count(DiscoveryJob, { source: source.id })).toBe(1);
+  });
+
   it('sends finds to the review queue when the source says so, and skips what the pool has', async () => {
     const url = fixtures.setPlaylist('review', 3, { prefix: 'Review Cam' });
     const known = await createSource({ name: 'Known first', platform: 'direct', url, config: { max_entries: 1 } });
@@ -199,7 +220,7 @@ describe('rows of vanished runs', () => {
     await em.flush();
     const neverQueued = em.create(DiscoveryJob, { source: null, status: 'queued', createdAt: new Date(Date.now() - 10 * 60_000) });
     await em.flush();
-    await app.app.discoveryJobs!.reconcile(); // it also runs every 500 ms here; either may get there first
+    await app.app.use(discoveryModule)!.reconcile(); // it also runs every 500 ms here; either may get there first
     const fresh = app.orm.em.fork();
     expect(await fresh.findOneOrFail(DiscoveryJob, { id: lost.id })).toMatchObject({ status: 'failed', errorMessage: 'The run ended without reporting (its worker stopped)' });
     expect(await fresh.findOneOrFail(DiscoveryJob, { id: neverQueued.id })).toMatchObject({ status: 'failed', errorMessage: 'The job was never queued (the server stopped while starting it)' });

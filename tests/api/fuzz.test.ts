@@ -20,9 +20,10 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
-import { DEFAULT_QUALITY_SETTINGS } from '../../src/modules/quality/quality.jobs.ts';
 import { seed } from '../../src/modules/seed/seed.ts';
-import { apiRouter } from '../../src/app.ts';
+import { apiRouter } from '../../src/http/stack.ts';
+import { MODULES } from '../../src/modules/index.ts';
+import { routeTableOnly } from '../../src/modules/runtime.ts';
 import { buildOpenApi, openApiPath } from '../../src/http/openapi.ts';
 import { ENDPOINTS } from '../../src/shared/api/endpoints.ts';
 import type { EndpointSpec } from '../../src/shared/api/contract.ts';
@@ -109,9 +110,7 @@ function operationsOf(doc: Document): Operation[] {
   return out;
 }
 
-// Routers keep their dependencies until a request comes: stubs are enough to read the routes.
-const stub: object = new Proxy(() => stub, { get: () => stub });
-const builtDoc = buildOpenApi(apiRouter(stub as Parameters<typeof apiRouter>[0]), { version: 'fuzz' }) as unknown as Document;
+const builtDoc = buildOpenApi(apiRouter(routeTableOnly(MODULES)), { version: 'fuzz' }) as unknown as Document;
 const operations = operationsOf(builtDoc);
 const ctx: ArbitraryContext = { components: builtDoc.components.schemas };
 
@@ -151,7 +150,7 @@ function describedText(schema: unknown, out: string[] = []): string[] {
 beforeAll(async () => {
   app = await startTestApp({
     jobs: { enabled: false },
-    appOptions: { quality: { ...DEFAULT_QUALITY_SETTINGS, tools: { ffmpeg: '/nonexistent/ffmpeg', ffprobe: '/nonexistent/ffprobe' }, sweepCron: null } },
+    settings: { quality: { tools: { ffmpeg: '/nonexistent/ffmpeg', ffprobe: '/nonexistent/ffprobe' }, sweepCron: null } },
   });
   await seed(app.orm.em.fork(), { demo: true, logger: createLogger('silent') });
   const viewer = await app.request<{ token: string }>('POST', '/api/auth/tokens', { name: 'fuzz viewer', role: 'viewer' });

@@ -21,7 +21,7 @@ const quality = { concurrency: 2, reanalyzeHours: 6, recheckSeconds: 30, tools: 
 
 beforeAll(async () => {
   corpus = await serveCorpus();
-  app = await startTestApp({ hub: true, jobs: true, appOptions: { fetchAllowHosts: ['127.0.0.1'], quality } });
+  app = await startTestApp({ hub: true, jobs: true, appOptions: { fetchAllowHosts: ['127.0.0.1'] }, settings: { quality } });
   await app.orm.em.fork().nativeUpdate(Stream, {}, { active: false });
 }, 120_000);
 afterEach(() => pool.closeAll());

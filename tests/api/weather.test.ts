@@ -41,7 +41,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => fixture.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(fixture.address() as AddressInfo).port}`;
-  app = await startTestApp({ appOptions: { weather: { apiKey: KEY, enabled: true, baseUrl: base } } });
+  app = await startTestApp({ settings: { weather: { apiKey: KEY, enabled: true, baseUrl: base } } });
 });
 afterAll(async () => {
   await app?.close();
@@ -81,7 +81,7 @@ describe('GET /api/weather', () => {
   });
 
   it('reports a refused key as NO_API_KEY', async () => {
-    const wrongKey = await startTestApp({ appOptions: { weather: { apiKey: 'wrong', enabled: true, baseUrl: base } } });
+    const wrongKey = await startTestApp({ settings: { weather: { apiKey: 'wrong', enabled: true, baseUrl: base } } });
     try {
       expect((await weather('lat=1&lon=1', wrongKey)).body).toMatchObject({ isRealWeather: false, error: { code: 'NO_API_KEY' } });
     } finally {

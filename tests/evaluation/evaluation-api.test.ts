@@ -13,6 +13,7 @@ import { EvaluationItem, HumanEvaluation } from '../../src/modules/evaluation/ev
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
 import { openScreen, type TestScreen } from '../support/screens.ts';
+import { evaluationModule } from '../../src/modules/evaluation/evaluation.module.ts';
 
 let app: TestApp;
 const screens: TestScreen[] = [];
@@ -20,7 +21,7 @@ const rater = (n: number) => `evaluator_${String(n).padStart(8, '0')}-aaaa-bbbb-
 const streams: Stream[] = [];
 
 beforeAll(async () => {
-  app = await startTestApp({ hub: true, appOptions: { evaluationDebounceMs: 300 } });
+  app = await startTestApp({ hub: true, settings: { evaluation: { debounceMs: 300 } } });
   const em = app.orm.em.fork();
   await em.nativeUpdate(Stream, {}, { active: false });
   for (let i = 0; i < 12; i++) streams.push(await buildStream(em, { name: `Rated cam ${i}` }));
@@ -94,7 +95,7 @@ describe('the queue', () => {
     expect(board.length).toBeGreaterThan(0);
     for (const entry of board) expect(entry.evaluator).toMatch(/^evaluator_.{4}$/);
     expect((await app.anonymous('GET', '/api/quality?action=recent-evaluations')).status).toBe(401);
-    await app.app.scoreKeeper.recompute();
+    await app.app.use(evaluationModule).recompute();
     const recent = (await app.request<RecentEvaluationDto[]>('GET', '/api/quality?action=recent-evaluations')).body;
     expect(recent[0]).toMatchObject({ evaluationCount: 1, weightedScore: expect.any(Number), confidence: expect.any(Number) });
     expect(recent[0]!.weightedScore).toBeGreaterThan(3);
@@ -121,7 +122,7 @@ describe('the queue', () => {
 
 describe('limits and pushes', () => {
   it('rate-limits a client that asks too often (429 with Retry-After)', async () => {
-    const limited = await startTestApp({ database: app.db, appOptions: { evaluationRequestsPerMinute: 3 } });
+    const limited = await startTestApp({ database: app.db, settings: { evaluation: { requestsPerMinute: 3 } } });
     try {
       const codes: number[] = [];
       let retryAfter: string | null = null;

@@ -119,14 +119,20 @@ describe('a scheduled source with two nodes up', () => {
     expect(source.status).toBe(201);
     const sourceId = source.body.id!;
 
-    const scheduled = () => query<{ id: number; minute: string }>(
-      `select id, date_trunc('minute', created_at)::text as minute from discovery_jobs where source_id = $1 and trigger = 'schedule' order by id`,
+    const scheduled = () => query<{ id: number; minute: string; created: string }>(
+      `select id, date_trunc('minute', created_at)::text as minute, created_at::text as created from discovery_jobs where source_id = $1 and trigger = 'schedule' order by id`,
       [sourceId],
     );
     await eventually('the first tick runs the source', async () => (await scheduled()).length > 0, 75_000, 250);
     const [first] = await scheduled();
-    // Several monitor passes of both nodes later, that tick has still made one queue job and one run.
-    await new Promise((r) => setTimeout(r, 6_000));
+    // Three more cron passes later (pg-boss stamps pgboss.version.cron_on on each; a node whose
+    // attempt is not the pass sends nothing), that tick has still made one queue job and one run.
+    const stamps = new Set<string>();
+    await eventually('three cron passes after the tick', async () => {
+      const [row] = await query<{ cron_on: string }>(`select cron_on::text from pgboss.version where cron_on > $1::timestamptz`, [first!.created]);
+      if (row) stamps.add(row.cron_on);
+      return stamps.size >= 3;
+    }, 30_000, 100);
     const runs = (await scheduled()).filter((r) => r.minute === first!.minute);
     expect(runs).toHaveLength(1);
     const queueJobs = await query<{ n: number }>(

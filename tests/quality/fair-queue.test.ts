@@ -15,6 +15,7 @@ import { Stream } from '../../src/modules/streams/stream.entity.ts';
 import { QUALITY_QUEUE, type QueueData } from '../../src/modules/quality/quality.jobs.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { buildStream } from '../support/factories.ts';
+import { qualityModule } from '../../src/modules/quality/quality.module.ts';
 
 const quality = { concurrency: 2, reanalyzeHours: 6, recheckSeconds: 600, tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, sampleSeconds: 2, sweepCron: null };
 
@@ -41,7 +42,7 @@ describe('the order of the queue (nobody works it)', () => {
   let app: TestApp;
   let imported: number[];
   beforeAll(async () => {
-    app = await startTestApp({ jobs: { enabled: false }, appOptions: { quality } });
+    app = await startTestApp({ jobs: { enabled: false }, settings: { quality } });
     imported = await insertStreams(app.orm.em.fork(), 2000, 'https://import.example.org/cam/', '.m3u8');
   }, 60_000);
   afterAll(async () => app?.close());
@@ -52,7 +53,7 @@ describe('the order of the queue (nobody works it)', () => {
   };
 
   it('takes an admin\'s request before a 2,000-stream import, and a screen\'s failure report before the sweep', async () => {
-    const jobs = app.app.qualityJobs!;
+    const jobs = app.app.use(qualityModule)!;
     expect(await jobs.enqueueImport(imported, 'discovery:1')).toBe(2000);
     const em = app.orm.em.fork();
     const swept = await buildStream(em, { name: 'Swept', url: 'https://b.example.org/swept.m3u8' });
@@ -74,7 +75,7 @@ describe('the order of the queue (nobody works it)', () => {
   });
 
   it('lets a more urgent request take the place of one waiting for the same stream, and keeps a less urgent one out', async () => {
-    const jobs = app.app.qualityJobs!;
+    const jobs = app.app.use(qualityModule)!;
     const em = app.orm.em.fork();
     const stream = await buildStream(em, { name: 'Waits in the sweep', url: 'https://b.example.org/bumped.m3u8' });
     expect(await jobs.enqueue({ streamId: stream.id, trigger: 'schedule' })).toBe(true);
@@ -85,10 +86,10 @@ describe('the order of the queue (nobody works it)', () => {
   });
 
   it('cancels what waits for streams that are removed', async () => {
-    const before = await app.app.qualityJobs!.status();
+    const before = await app.app.use(qualityModule)!.status();
     expect(before.waiting.new).toBeGreaterThan(1990);
     await deleteAll(app, imported);
-    await expect.poll(async () => (await app.app.qualityJobs!.status()).waiting.new, { timeout: 20_000 }).toBe(0);
+    await expect.poll(async () => (await app.app.use(qualityModule)!.status()).waiting.new, { timeout: 20_000 }).toBe(0);
     const left = await app.queue!.findJobs<QueueData>(QUALITY_QUEUE, { queued: true });
     expect(left.filter((j) => imported.includes(j.data.streamId))).toEqual([]);
   }, 60_000);
@@ -97,7 +98,7 @@ describe('the order of the queue (nobody works it)', () => {
 describe('offline re-checks', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ jobs: { enabled: false }, appOptions: { quality } });
+    app = await startTestApp({ jobs: { enabled: false }, settings: { quality } });
   });
   afterAll(async () => app?.close());
 
@@ -106,7 +107,7 @@ describe('offline re-checks', () => {
     const stream = await buildStream(em, { name: 'Gone dark', url: 'https://b.example.org/dark.m3u8' });
     const checkedAt = new Date('2026-11-23T10:00:00Z');
     await em.nativeUpdate(Stream, { id: stream.id }, { health: 'offline', failedChecks: 4, qualityAssessedAt: checkedAt });
-    const jobs = app.app.qualityJobs!;
+    const jobs = app.app.use(qualityModule)!;
     // Four failures in a row: the next check is 15 minutes after the last one.
     expect(await jobs.recheckOffline(new Date(checkedAt.getTime() + 60_000))).toBe(0);
     expect(await jobs.recheckOffline(new Date(checkedAt.getTime() + 14 * 60_000))).toBe(0);
@@ -130,7 +131,7 @@ describe('with workers: an import that hangs takes one slot, and an admin\'s req
     });
     await new Promise<void>((resolve) => fixture.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(fixture.address() as AddressInfo).port}`;
-    app = await startTestApp({ jobs: true, appOptions: { fetchAllowHosts: ['127.0.0.1'], quality } });
+    app = await startTestApp({ jobs: true, appOptions: { fetchAllowHosts: ['127.0.0.1'] }, settings: { quality } });
   });
   afterAll(async () => {
     for (const h of held) h.res.destroy();
@@ -148,19 +149,19 @@ describe('with workers: an import that hangs takes one slot, and an admin\'s req
     const imported = await insertStreams(em, 2000, `${base}/import/`, '.mp4');
     const importIds = new Set(imported);
     const importAnalysed = () => app.published.filter((c: DomainChange) => c.type === 'quality.analyzed' && importIds.has(c.streamId)).length;
-    await app.app.qualityJobs!.enqueueImport(imported, 'discovery:2');
+    await app.app.use(qualityModule)!.enqueueImport(imported, 'discovery:2');
     await expect.poll(() => heldUnder('/import/'), { timeout: 20_000 }).toBe(1);
 
     // The import holds one of the two general slots; the sweep gets the other.
     const swept = await buildStream(em, { name: 'Swept', url: `${base}/fast/swept.mp4` });
-    await app.app.qualityJobs!.enqueue({ streamId: swept.id, trigger: 'schedule' });
+    await app.app.use(qualityModule)!.enqueue({ streamId: swept.id, trigger: 'schedule' });
     await expect.poll(() => analysed(swept.id), { timeout: 20_000 }).toBe(true);
     expect(heldUnder('/import/')).toBe(1);
     expect(importAnalysed()).toBe(0);
 
     // Now a sweep-lane stream that hangs too: both general slots are stuck.
     const stuck = await buildStream(em, { name: 'Stuck', url: `${base}/hang/stuck.mp4` });
-    await app.app.qualityJobs!.enqueue({ streamId: stuck.id, trigger: 'schedule' });
+    await app.app.use(qualityModule)!.enqueue({ streamId: stuck.id, trigger: 'schedule' });
     await expect.poll(() => heldUnder('/hang/'), { timeout: 20_000 }).toBe(1);
 
     // An admin's request is analysed anyway, while everything before it still hangs.
@@ -174,6 +175,6 @@ describe('with workers: an import that hangs takes one slot, and an admin\'s req
 
     for (const h of held.splice(0)) h.res.writeHead(404).end('gone');
     await deleteAll(app, imported);
-    await expect.poll(async () => (await app.app.qualityJobs!.status()).waiting.new, { timeout: 20_000 }).toBe(0);
+    await expect.poll(async () => (await app.app.use(qualityModule)!.status()).waiting.new, { timeout: 20_000 }).toBe(0);
   }, 120_000);
 });

@@ -23,14 +23,14 @@ const quality = { concurrency: 2, reanalyzeHours: 6, recheckSeconds: 30, tools: 
 
 beforeAll(async () => {
   corpus = await serveCorpus();
-  app = await startTestApp({ hub: true, jobs: true, appOptions: { fetchAllowHosts: ['127.0.0.1'], quality } });
+  app = await startTestApp({ hub: true, jobs: true, appOptions: { fetchAllowHosts: ['127.0.0.1'] }, settings: { quality } });
   const em = app.orm.em.fork();
   await em.nativeUpdate(Stream, {}, { active: false });
   clean = await buildStream(em, { name: 'Clean cam', url: corpus.live('clean720') });
   black = await buildStream(em, { name: 'Black cam', url: corpus.live('black720') });
   missing = await buildStream(em, { name: 'Missing cam', url: corpus.missing });
   // A second node on the same database whose ffmpeg is missing.
-  broken = await startTestApp({ database: app.db, appOptions: { fetchAllowHosts: ['127.0.0.1'], quality: { ...quality, tools: { ffmpeg: '/nonexistent/ffmpeg', ffprobe: '/nonexistent/ffprobe' } } }, jobs: { enabled: false } });
+  broken = await startTestApp({ database: app.db, appOptions: { fetchAllowHosts: ['127.0.0.1'] }, settings: { quality: { ...quality, tools: { ffmpeg: '/nonexistent/ffmpeg', ffprobe: '/nonexistent/ffprobe' } } }, jobs: { enabled: false } });
 }, 120_000);
 afterAll(async () => {
   screens.forEach((s) => s.close());

@@ -13,6 +13,7 @@ import { adminHeaders, startTestApp, type TestApp } from '../support/app.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
 import { serveCorpus, type ClipName, type CorpusServer } from '../support/quality-corpus.ts';
 import { openScreen, type TestScreen } from '../support/screens.ts';
+import { qualityModule } from '../../src/modules/quality/quality.module.ts';
 
 let app: TestApp;
 let corpus: CorpusServer;
@@ -23,9 +24,10 @@ beforeAll(async () => {
   corpus = await serveCorpus();
   app = await startTestApp({
     hub: true,
-    jobs: { discoveryConcurrency: 1 },
-    appOptions: {
-      fetchAllowHosts: ['127.0.0.1'],
+    jobs: true,
+    appOptions: { fetchAllowHosts: ['127.0.0.1'] },
+    settings: {
+      discovery: { concurrency: 1 },
       quality: { concurrency: 2, reanalyzeHours: 6, recheckSeconds: 2, tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, sampleSeconds: 4, sweepCron: null },
     },
   });
@@ -118,7 +120,7 @@ describe('re-analysis', () => {
     // stale stream first (its 'recheck' job holds the stream's queue key, so the sweep's would wait).
     await em.nativeUpdate(Stream, { active: true }, { qualityAssessedAt: fresh, health: 'live', failedChecks: 0 });
     await em.nativeUpdate(Stream, { id: ids.spare! }, { qualityAssessedAt: new Date(Date.now() - 7 * 3600_000) });
-    await app.app.qualityJobs!.sweep();
+    await app.app.use(qualityModule)!.sweep();
     await expect
       .poll(async () => (await app.orm.em.fork().findOneOrFail(Stream, { id: ids.spare! })).qualityAssessedAt!.getTime() > fresh.getTime(), { timeout: 30_000 })
       .toBe(true);

@@ -30,7 +30,7 @@ const quality = { concurrency: 1, reanalyzeHours: 6, recheckSeconds: 30, tools: 
 beforeAll(async () => {
   corpus = await serveCorpus();
   fixtures = await startPlatformFixtures();
-  app = await startTestApp({ jobs: true, appOptions: { fetchAllowHosts: ['127.0.0.1'], quality, platforms: fixtures.settings } });
+  app = await startTestApp({ jobs: true, appOptions: { fetchAllowHosts: ['127.0.0.1'] }, settings: { quality, platforms: fixtures.settings } });
   await app.orm.em.fork().nativeUpdate(Stream, {}, { active: false }); // the seed's streams stay out of the way
 }, 120_000);
 afterAll(async () => {
@@ -207,7 +207,8 @@ describe('an embedded stream', () => {
     const noKey = await startTestApp({
       database: app.db,
       jobs: { enabled: false },
-      appOptions: { fetchAllowHosts: ['127.0.0.1'], quality, platforms: { ...fixtures.settings, youtube: { ...fixtures.settings.youtube, apiKey: undefined } } },
+      appOptions: { fetchAllowHosts: ['127.0.0.1'] },
+      settings: { quality, platforms: { ...fixtures.settings, youtube: { ...fixtures.settings.youtube, apiKey: undefined } } },
     });
     try {
       const stream = await buildStream(app.orm.em.fork(), { name: 'oEmbed cam', url: 'https://www.youtube.com/watch?v=live0000004' });

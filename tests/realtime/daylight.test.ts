@@ -11,6 +11,7 @@ import { nextCrossing } from '../../src/shared/scenes/daylight.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { buildStream } from '../support/factories.ts';
 import { openScreen, type TestScreen } from '../support/screens.ts';
+import { scenesModule } from '../../src/modules/scenes/scenes.module.ts';
 
 let clock = Date.parse('2026-06-21T12:00:00Z');
 let app: TestApp;
@@ -43,7 +44,7 @@ describe('a scene that follows the sun', () => {
     const crossing = nextCrossing([KOLKATA, ACCRA], clock)!;
     expect(new Date(crossing).toISOString().slice(0, 13)).toBe('2026-06-21T12'); // Kolkata's sunset, about 18:20 local
     clock = crossing + 1_000;
-    expect(await app.app.daylightJobs!.applyCrossing()).toEqual([scene.id]);
+    expect(await app.app.use(scenesModule).daylight!.applyCrossing()).toEqual([scene.id]);
     const after = (await wall.waitFor((s) => (s as WallState).streams.length === 1)) as WallState;
     expect(after.streams.map((s) => s.id)).toEqual([accra.id]);
     expect(wall.messages.at(-1)).toMatchObject({ type: 'scene', payload: { at: expect.any(Number) } }); // flipped in step, like any change

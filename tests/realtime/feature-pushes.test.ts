@@ -1,12 +1,12 @@
 /**
  * Pushes by feature: a feature module (tests/support/beacon-feature.ts) adds a change type and
- * its push to the admins' room through createApp's `features` — one line of wiring — and the
+ * its push to the admins' room as a module of its own — one line added to the list — and the
  * push reaches admins on both nodes of a cluster, with the version of the batch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/domain/command.ts';
 import { adminHeaders, startTestApp, type TestApp } from '../support/app.ts';
-import { beaconPushes } from '../support/beacon-feature.ts';
+import { withBeacon } from '../support/beacon-feature.ts';
 import { openScreen, type TestScreen } from '../support/screens.ts';
 
 let nodeA: TestApp;
@@ -14,8 +14,8 @@ let nodeB: TestApp;
 const screens: TestScreen[] = [];
 
 beforeAll(async () => {
-  nodeA = await startTestApp({ hub: { cluster: true }, appOptions: { features: [beaconPushes] } });
-  nodeB = await startTestApp({ hub: { cluster: true }, appOptions: { features: [beaconPushes] }, database: nodeA.db });
+  nodeA = await startTestApp({ hub: { cluster: true }, appOptions: { modules: withBeacon } });
+  nodeB = await startTestApp({ hub: { cluster: true }, appOptions: { modules: withBeacon }, database: nodeA.db });
 });
 afterAll(async () => {
   screens.forEach((s) => s.close());

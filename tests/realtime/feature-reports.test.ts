@@ -1,12 +1,12 @@
 /**
- * Screen reports by feature: a test-only feature (tests/support/beacon-reports.ts) plugs into
- * createApp's `reports` — one line of wiring — and hears what a wall reports: only the streams
+ * Screen reports by feature: a test-only feature (tests/support/beacon-reports.ts) is one more module
+ * in the list — and hears what a wall reports: only the streams
  * whose playback changed, with what they were before, and who reported. A report that changes
  * nothing reaches no feature.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { beaconReports } from '../support/beacon-reports.ts';
+import { beaconReports, withReports } from '../support/beacon-reports.ts';
 import { openScreen, type TestScreen } from '../support/screens.ts';
 
 const beacon = beaconReports();
@@ -14,7 +14,7 @@ let app: TestApp;
 const screens: TestScreen[] = [];
 
 beforeAll(async () => {
-  app = await startTestApp({ hub: true, appOptions: { reports: [beacon] } });
+  app = await startTestApp({ hub: true, appOptions: { modules: withReports(beacon) } });
 });
 afterAll(async () => {
   screens.forEach((s) => s.close());

@@ -21,7 +21,7 @@ const screens = screenPool();
 const open = screens.open;
 
 beforeAll(async () => {
-  app = await startTestApp({ hub: { flipLeadMs: LEAD_MS } });
+  app = await startTestApp({ hub: true, settings: { programme: { flipLeadMs: LEAD_MS } } });
   await seed(app.orm.em.fork(), { demo: true, logger: createLogger('silent') });
 });
 afterEach(screens.closeAll);

@@ -13,6 +13,7 @@ import { createLogger } from '../../src/logger.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
 import { openScreen, type TestScreen } from '../support/screens.ts';
+import { programmeModule } from '../../src/modules/programme/programme.module.ts';
 
 let nodeA: TestApp;
 let nodeB: TestApp;
@@ -63,7 +64,7 @@ describe('a schedule boundary on two nodes', () => {
     const before = [onA, onB, elsewhere].map((s) => states(s).length);
 
     // Both nodes' queue workers fire the boundary at once: one applies it.
-    const fired = await Promise.all([nodeA.app.programmeJobs!.applyBoundary(boundary), nodeB.app.programmeJobs!.applyBoundary(boundary)]);
+    const fired = await Promise.all([nodeA.app.use(programmeModule).boundaries!.applyBoundary(boundary), nodeB.app.use(programmeModule).boundaries!.applyBoundary(boundary)]);
     expect(fired.filter(Boolean)).toHaveLength(1);
 
     const a = await onA.waitFor((st) => sceneOf(st) === ocean);
@@ -78,7 +79,7 @@ describe('a schedule boundary on two nodes', () => {
     expect(rows[0]?.subject_name).toBe('Started: Gallery ocean hour');
 
     // Fired again (a retried job): nothing happens.
-    expect(await nodeB.app.programmeJobs!.applyBoundary(boundary)).toBe(false);
+    expect(await nodeB.app.use(programmeModule).boundaries!.applyBoundary(boundary)).toBe(false);
 
     // A screen of the group that registers after the push but before the boundary is decided as of the boundary.
     const late = open(nodeB, { kind: 'wall', device: 'gallery-wall-b9', group: 'gallery' });
@@ -108,7 +109,7 @@ describe('a schedule boundary on two nodes', () => {
     const ends = Math.ceil((Date.now() + 3 * 3_600_000) / 60_000) * 60_000;
     await nodeB.request('PUT', '/api/takeover', { scene_id: volcano, ends_at: new Date(ends).toISOString() });
     await plainA.waitFor((st) => sceneOf(st) === volcano);
-    const fired = await Promise.all([nodeA.app.programmeJobs!.applyBoundary(ends), nodeB.app.programmeJobs!.applyBoundary(ends)]);
+    const fired = await Promise.all([nodeA.app.use(programmeModule).boundaries!.applyBoundary(ends), nodeB.app.use(programmeModule).boundaries!.applyBoundary(ends)]);
     expect(fired.filter(Boolean)).toHaveLength(1);
     const back = await plainA.waitFor((st) => sceneOf(st) === defaultScene);
     expect((back as WallState).at).toBe(ends);

@@ -1,12 +1,23 @@
 /** The real app on a real HTTP server (port 0) over a fresh database, plus a small JSON client. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, type NatureWall } from '../../src/app.ts';
-import { initORM, type Orm } from '../../src/db.ts';
+import { createApp, type HubAttachment, type NatureWall } from '../../src/app.ts';
+import { readModuleSettings } from '../../src/config.ts';
+import { alertsModule } from '../../src/modules/alerts/alerts.module.ts';
+import { authModule } from '../../src/modules/auth/auth.module.ts';
+import { discoveryModule } from '../../src/modules/discovery/discovery.module.ts';
+import { evaluationModule } from '../../src/modules/evaluation/evaluation.module.ts';
+import type { AnyModule, ModuleDefinition } from '../../src/modules/module.ts';
+import { platformsModule } from '../../src/modules/platforms/platforms.module.ts';
+import { programmeModule } from '../../src/modules/programme/programme.module.ts';
+import { qualityModule } from '../../src/modules/quality/quality.module.ts';
+import { weatherModule } from '../../src/modules/weather/weather.module.ts';
+import type { Orm } from '../../src/db.ts';
+import { initORM } from '../../src/orm.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
 import { postgresAdapter, redisAdapter } from '../../src/realtime/adapter.ts';
 import type { DomainChange } from '../../src/domain/changes.ts';
-import type { Hub, HubOptions } from '../../src/realtime/hub.ts';
+import type { Hub } from '../../src/realtime/hub.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { DEFAULT_JOB_SETTINGS, startJobQueue, type JobQueue, type JobSettings } from '../../src/jobs/queue.ts';
 import { responseChecker, type ResponseCheck } from './contract.ts';
@@ -44,16 +55,25 @@ export interface TestApp {
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
+/** The modules whose settings tests change, by name. */
+const TUNABLE = { alerts: alertsModule, auth: authModule, discovery: discoveryModule, evaluation: evaluationModule, platforms: platformsModule, programme: programmeModule, quality: qualityModule, weather: weatherModule };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- only the settings type is read
+type SettingsOfModule<M> = M extends ModuleDefinition<infer S, any> ? S : never;
+/** Per module, the settings a test changes (the rest keep their defaults). */
+export type SettingsOverrides = { [K in keyof typeof TUNABLE]?: Partial<SettingsOfModule<(typeof TUNABLE)[K]>> };
+
 export interface TestAppOptions {
   logger?: Logger;
   /**
    * Start the Socket.IO hub; `cluster: true` uses the Postgres adapter like production,
    * `redisUrl` the Redis Streams adapter.
    */
-  hub?: boolean | (Partial<Omit<HubOptions, 'server' | 'screens' | 'logger'>> & { cluster?: boolean; redisUrl?: string; flipLeadMs?: number });
+  hub?: boolean | (Partial<HubAttachment> & { cluster?: boolean; redisUrl?: string });
   /** Share another test app's database (a second node). */
   database?: TestDatabase;
   appOptions?: Partial<Parameters<typeof createApp>[0]>;
+  /** Module settings besides the defaults (and the admin token every test uses). */
+  settings?: SettingsOverrides;
   /** Start the job queue (pg-boss) and this node's workers; settings override the defaults. */
   jobs?: boolean | Partial<JobSettings>;
   /** Do not check answers against the OpenAPI document (a test of broken answers on purpose). */
@@ -70,11 +90,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ? { ...DEFAULT_JOB_SETTINGS, heartbeatSeconds: 10, monitorSeconds: 1, ...(options.jobs === true ? {} : options.jobs) }
     : undefined;
   const queue = jobSettings ? await startJobQueue({ url: db.url, logger, settings: jobSettings, max: 3 }) : undefined;
+  const overrides: SettingsOverrides = { ...options.settings, auth: { adminApiToken: TEST_ADMIN_TOKEN, ...options.settings?.auth } };
+  const settings = Object.fromEntries(
+    Object.entries(overrides).map(([name, override]) => [name, { ...(readModuleSettings(TUNABLE[name as keyof typeof TUNABLE] as AnyModule) as object), ...override }]),
+  );
   const app = createApp({
     ...(queue ? { queue, jobs: jobSettings } : {}),
     orm,
     logger,
-    adminApiToken: TEST_ADMIN_TOKEN,
+    settings,
     onChanges: (changes) => published.push(...changes),
     // No test resolves a real name: the network beyond this machine is never a target.
     fetchResolver: async (hostname) => {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { initORM, migrate } from '../../src/db.ts';
+import { initORM, migrate } from '../../src/orm.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/embedded-postgres.ts';
 import { createLogger } from '../../src/logger.ts';
 

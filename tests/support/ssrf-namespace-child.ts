@@ -8,7 +8,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.ts';
-import { initORM } from '../../src/db.ts';
+import { readModuleSettings } from '../../src/config.ts';
+import { authModule } from '../../src/modules/auth/auth.module.ts';
+import { discoveryModule } from '../../src/modules/discovery/discovery.module.ts';
+import { initORM } from '../../src/orm.ts';
 import { DEFAULT_JOB_SETTINGS, startJobQueue } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/logger.ts';
 import { DiscoveryJob } from '../../src/modules/discovery/discovery.entity.ts';
@@ -39,14 +42,13 @@ const app = createApp({
   logger,
   queue,
   jobs: { ...DEFAULT_JOB_SETTINGS, heartbeatSeconds: 10, monitorSeconds: 1 },
-  adminApiToken: TOKEN,
+  settings: { auth: { ...(readModuleSettings(authModule) as object), adminApiToken: TOKEN }, discovery: { ...(readModuleSettings(discoveryModule) as object), reconcileMs: 60_000 } },
   fetchAllowHosts: [],
   fetchResolver: async (hostname) => {
     const address = INTERNAL_NAMES[hostname];
     if (!address) throw Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     return [{ address, family: address.includes(':') ? 6 : 4 }];
   },
-  discoveryTuning: { reconcileMs: 60_000 },
 });
 await app.startJobs();
 const server = http.createServer(app.koa.callback());

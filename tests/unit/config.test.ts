@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { z } from 'zod';
+import { loadConfig, readModuleSettings, settingsOf } from '../../src/config.ts';
+import { MODULES } from '../../src/modules/index.ts';
+import { defineModule } from '../../src/modules/module.ts';
+import { qualityModule } from '../../src/modules/quality/quality.module.ts';
+import { programmeModule } from '../../src/modules/programme/programme.module.ts';
 
 describe('loadConfig', () => {
   it('defaults to port 3000, the embedded database in ./.data and demo data', () => {
@@ -39,5 +44,25 @@ describe('loadConfig', () => {
     ['an unknown log level', { LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
   ])('refuses %s with a readable message', (_rule, env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("reads each module's settings from the variables it declares, and its defaults when absent", () => {
+    const config = loadConfig({ QUALITY_CONCURRENCY: '5', QUALITY_SWEEP_CRON: 'off', SCENE_FLIP_LEAD_MS: '900' }, MODULES);
+    expect(settingsOf(config, qualityModule)).toMatchObject({ concurrency: 5, sweepCron: null, reanalyzeHours: 6 });
+    expect(settingsOf(config, programmeModule)).toEqual({ flipLeadMs: 900 });
+    expect(readModuleSettings(programmeModule)).toEqual({ flipLeadMs: settingsOf(loadConfig({}, MODULES), programmeModule).flipLeadMs });
+  });
+
+  it("names a module's bad variable with the core's in one message", () => {
+    expect(() => loadConfig({ PORT: 'x', QUALITY_CONCURRENCY: '99', ALERT_CHECK_SECONDS: '0' }, MODULES)).toThrow(/PORT: .*QUALITY_CONCURRENCY: .*ALERT_CHECK_SECONDS: /);
+  });
+
+  it('refuses two modules that declare the same variable', () => {
+    const twin = defineModule({ name: 'twin', settings: { env: { QUALITY_CONCURRENCY: z.string().optional() }, read: () => undefined } });
+    expect(() => loadConfig({}, [...MODULES, twin])).toThrow('QUALITY_CONCURRENCY is declared twice (module twin)');
+  });
+
+  it('reads no module variable without the module list (config.ts knows no feature)', () => {
+    expect(loadConfig({ QUALITY_CONCURRENCY: 'not a number' }).settings).toEqual({});
   });
 });

@@ -14,7 +14,7 @@ import type { Changes } from '../../domain/changes.ts';
 import { runCommand, type CommandDeps } from '../../domain/command.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { SafeFetcher } from '../../http/safe-fetch.ts';
-import type { JobQueue, JobSettings } from '../../jobs/queue.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../logger.ts';
 import type { Category, DiscoveryPlatform, IrrelevantAction, SkipReason } from '../../shared/constants.ts';
 import { realSleep, type DiscoveryAdapter, type DiscoveryContext } from './adapters/adapter.ts';
@@ -47,22 +47,38 @@ export interface DiscoveryJobsDeps {
   commands: CommandDeps;
   fetcher: SafeFetcher;
   platforms: PlatformSettings;
-  settings: JobSettings;
+  settings: DiscoverySettings;
+  /** Whether this node works jobs (JOBS_ENABLED). */
+  work: boolean;
+  heartbeatSeconds: number;
   logger: Logger;
+  /** New streams in the pool, after their batch committed, with the run that added them (the quality module analyses them). */
+  onStreamsAdded?: (streamIds: readonly number[], jobId: number) => void;
+}
+
+/** How this node runs discovery (the discovery module's settings). */
+export interface DiscoverySettings {
+  /** DISCOVERY_CONCURRENCY: discovery runs this node works at once. */
+  concurrency: number;
   /** How often rows of vanished queue jobs are looked for (ms). */
-  reconcileMs?: number;
+  reconcileMs: number;
   /** Rate-limit waits (tests shorten them). */
   sleep?: DiscoveryContext['sleep'];
   /** The longest one platform request may take. */
   requestTimeoutMs?: number;
-  /** New streams in the pool, after their batch committed, with the run that added them (the quality module analyses them). */
-  onStreamsAdded?: (streamIds: readonly number[], jobId: number) => void;
 }
+
+export const DEFAULT_DISCOVERY_SETTINGS: DiscoverySettings = { concurrency: 2, reconcileMs: 30_000 };
 
 export interface DiscoveryJobs {
   start(): Promise<void>;
   /** Hands queued rows to the queue (after the command that created them committed). */
   enqueue(jobIds: readonly number[]): Promise<void>;
+  /**
+   * What a schedule's tick does (pg-boss's cron sends one queue job per tick, cluster-wide; its
+   * worker calls this, then runs the row): the run's row, or null when the tick is skipped.
+   */
+  tick(sourceId: number): Promise<number | null>;
   /** Puts a source's cron schedule in the queue, or takes it out. */
   syncSchedule(source: ScheduleOf): Promise<void>;
   /** Fails rows whose queue job is gone or failed; returns how many. */
@@ -165,7 +181,7 @@ export function createDiscoveryJobs(deps: DiscoveryJobsDeps): DiscoveryJobs {
     const limit = typeof job.options.limit === 'number' ? job.options.limit : undefined;
     let listSize: number | null = null;
     const ctx: DiscoveryContext = {
-      fetcher: deps.fetcher, platforms: deps.platforms, logger, signal, limit, sleep: deps.sleep ?? realSleep, timeoutMs: deps.requestTimeoutMs,
+      fetcher: deps.fetcher, platforms: deps.platforms, logger, signal, limit, sleep: deps.settings.sleep ?? realSleep, timeoutMs: deps.settings.requestTimeoutMs,
       listSize: (entries) => (listSize = entries),
     };
     const seen = new Set<string>();
@@ -185,20 +201,19 @@ export function createDiscoveryJobs(deps: DiscoveryJobsDeps): DiscoveryJobs {
     await flush();
   }
 
-  async function work(data: QueueData, queueJobId: string, signal: AbortSignal): Promise<void> {
-    let jobId: number;
-    if ('jobId' in data) {
-      jobId = data.jobId;
-    } else {
-      // A schedule's tick: a row of its own, unless the source is inactive or still running.
-      try {
-        const job = await command(deps.commands, (tx, changes) => queueRun(tx, changes, data.sourceId, {}, 'schedule'));
-        jobId = job.id;
-      } catch (error) {
-        logger.info({ sourceId: data.sourceId, reason: message(error) }, 'discovery: scheduled run skipped');
-        return;
-      }
+  /** A schedule's tick: a row of its own, unless the source is inactive or still running (then null). */
+  async function tick(sourceId: number): Promise<number | null> {
+    try {
+      return (await command(deps.commands, (tx, changes) => queueRun(tx, changes, sourceId, {}, 'schedule'))).id;
+    } catch (error) {
+      logger.info({ sourceId, reason: message(error) }, 'discovery: scheduled run skipped');
+      return null;
     }
+  }
+
+  async function work(data: QueueData, queueJobId: string, signal: AbortSignal): Promise<void> {
+    const jobId = 'jobId' in data ? data.jobId : await tick(data.sourceId);
+    if (jobId === null) return;
     try {
       await run(jobId, queueJobId, signal);
       await finish(jobId, { status: 'completed' });
@@ -266,21 +281,22 @@ export function createDiscoveryJobs(deps: DiscoveryJobsDeps): DiscoveryJobs {
   }
 
   return {
+    tick,
     async start() {
-      const options = { retryLimit: 1, retryDelay: 0, expireInSeconds: EXPIRE_SECONDS, heartbeatSeconds: deps.settings.heartbeatSeconds, deleteAfterSeconds: 7 * 24 * 3600 };
+      const options = { retryLimit: 1, retryDelay: 0, expireInSeconds: EXPIRE_SECONDS, heartbeatSeconds: deps.heartbeatSeconds, deleteAfterSeconds: 7 * 24 * 3600 };
       await queue.createQueue(DISCOVERY_QUEUE, options);
       await queue.updateQueue(DISCOVERY_QUEUE, options);
-      if (deps.settings.enabled) {
+      if (deps.work) {
         await queue.work<QueueData>(
           DISCOVERY_QUEUE,
-          { batchSize: 1, localConcurrency: deps.settings.discoveryConcurrency, pollingIntervalSeconds: 1 },
+          { batchSize: 1, localConcurrency: deps.settings.concurrency, pollingIntervalSeconds: 1 },
           async ([job]) => {
             if (job) await work(job.data, job.id, job.signal);
           },
         );
       }
       await syncAll();
-      const every = deps.reconcileMs ?? 30_000;
+      const every = deps.settings.reconcileMs;
       timer = setInterval(() => void reconcile().catch((error: unknown) => logger.warn({ err: error }, 'discovery reconcile failed')), every);
       timer.unref();
       await reconcile();

@@ -30,6 +30,23 @@ export function listStats(em: EntityManager): Promise<DiscoveryStat[]> {
   return em.find(DiscoveryStat, {}, { orderBy: { sourceName: 'asc' } });
 }
 
+export interface FailedDiscovery {
+  sourceId: number;
+  sourceName: string;
+  error: string | null;
+  finishedAt: Date;
+}
+
+/** Sources whose latest finished run failed (a failure stands until a run of it succeeds): what alerts watch. */
+export async function failedDiscoveries(em: EntityManager): Promise<FailedDiscovery[]> {
+  const latest = await em.execute<{ source_id: number; name: string; status: string; error_message: string | null; finished_at: Date }[]>(
+    `select distinct on (j.source_id) j.source_id, s.name, j.status, j.error_message, j.finished_at
+       from discovery_jobs j join discovery_sources s on s.id = j.source_id
+      where j.finished_at is not null order by j.source_id, j.finished_at desc`,
+  );
+  return latest.filter((r) => r.status === 'failed').map((r) => ({ sourceId: r.source_id, sourceName: r.name, error: r.error_message, finishedAt: new Date(r.finished_at) }));
+}
+
 export async function findSource(em: EntityManager, id: number): Promise<DiscoverySource> {
   const source = await em.findOne(DiscoverySource, { id });
   if (!source) throw notFound(`Discovery source not found: ${id}`);

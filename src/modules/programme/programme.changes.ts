@@ -43,14 +43,14 @@ export const PROGRAMME_CHANGES = [
   'takeover.released',
 ] as const;
 
-export function programmePushes(orm: Orm): FeaturePushes {
+export function programmePushes(orm: Orm, now: () => number): FeaturePushes {
   const admins = [KIND_ROOMS.admin];
   return {
     name: 'programme',
     rooms: admins,
     async pushes(changes, { version }) {
       if (changesOf(changes, ...PROGRAMME_CHANGES).length === 0) return [];
-      return [push(admins, 'programme:updated', { version, ...(await presentProgramme(orm.em.fork())) })];
+      return [push(admins, 'programme:updated', { version, ...(await presentProgramme(orm.em.fork(), now())) })];
     },
   };
 }

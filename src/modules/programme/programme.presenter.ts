@@ -29,8 +29,8 @@ export function presentTakeover(t: Takeover): TakeoverDto {
 }
 
 /** The whole programme as consoles see it. */
-export async function presentProgramme(em: EntityManager): Promise<ProgrammeDto> {
-  const [groups, placements, schedules, takeover] = await Promise.all([listGroups(em), listPlacements(em), listSchedules(em), activeTakeover(em)]);
+export async function presentProgramme(em: EntityManager, now: number): Promise<ProgrammeDto> {
+  const [groups, placements, schedules, takeover] = await Promise.all([listGroups(em), listPlacements(em), listSchedules(em), activeTakeover(em, now)]);
   return {
     groups: groups.map((g) => presentGroup(g, placements)),
     placements: placements.map(presentPlacement),

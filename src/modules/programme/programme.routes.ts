@@ -26,10 +26,10 @@ import {
 
 const WEEK_MS = 7 * 86_400_000;
 
-export function programmeRouter(deps: { commands: CommandDeps }): Router<AppState> {
+export function programmeRouter(deps: { commands: CommandDeps; now: () => number }): Router<AppState> {
   const router = new Router<AppState>();
 
-  mount(router, api.read)(async (ctx) => presentProgramme(ctx.state.em));
+  mount(router, api.read)(async (ctx) => presentProgramme(ctx.state.em, deps.now()));
 
   mount(router, api.groups)(async (ctx) => {
     const [groups, placements] = await Promise.all([listGroups(ctx.state.em), listPlacements(ctx.state.em)]);
@@ -71,7 +71,7 @@ export function programmeRouter(deps: { commands: CommandDeps }): Router<AppStat
 
   /** What plays at an instant on each group's screens and on screens in no group (addresses and own scenes aside). */
   mount(router, api.preview)(async (ctx, { query }) => {
-    const at = query.at ? Date.parse(query.at) : Date.now();
+    const at = query.at ? Date.parse(query.at) : deps.now();
     const { programme } = await loadProgramme(ctx.state.em);
     const groups = await listGroups(ctx.state.em);
     const shown = (groupId: number | null) => {
@@ -89,13 +89,13 @@ export function programmeRouter(deps: { commands: CommandDeps }): Router<AppStat
   });
 
   mount(router, api.takeover)(async (ctx) => {
-    const takeover = await activeTakeover(ctx.state.em);
+    const takeover = await activeTakeover(ctx.state.em, deps.now());
     return { takeover: takeover ? presentTakeover(takeover) : null };
   });
 
   mount(router, api.startTakeover)(async (ctx, { body }) => {
     const by = (await ctx.state.actor())?.username ?? 'anonymous';
-    return presentTakeover(await runAs(ctx, deps.commands, (tx, changes) => startTakeover(tx, changes, body, by)));
+    return presentTakeover(await runAs(ctx, deps.commands, (tx, changes) => startTakeover(tx, changes, body, by, deps.now())));
   });
 
   mount(router, api.releaseTakeover)(async (ctx) => {

@@ -11,15 +11,13 @@ import type { AssignmentInput, GroupInput, GroupUpdate, ScheduleInput, ScheduleU
 import type { Programme } from '../../shared/schedules/precedence.ts';
 import type { ScheduleRule } from '../../shared/schedules/windows.ts';
 import { slugify } from '../../shared/scenes/slug.ts';
-import { Scene } from '../scenes/scene.entity.ts';
+import { activeScene } from '../scenes/scenes.service.ts';
 import { ScheduleEntry, ScreenGroup, ScreenPlacement, Takeover } from './programme.entity.ts';
 
-/** An active scene by id: a 404 names a missing one, a 409 a deleted one (a programme never points at either). */
-async function activeScene(em: EntityManager, id: number): Promise<Scene> {
-  const scene = await em.findOne(Scene, { id });
-  if (!scene) throw notFound(`Scene ${id} does not exist`);
-  if (!scene.active) throw conflict(`Scene "${scene.name}" is deleted; choose an active scene`);
-  return scene;
+/** Screen groups' names by id (all of them, or these): what alerts name a group by. */
+export async function groupNames(em: EntityManager, ids?: readonly number[]): Promise<Map<number, string>> {
+  const groups = await em.find(ScreenGroup, ids ? { id: { $in: [...ids] } } : {}, { fields: ['id', 'name'] });
+  return new Map(groups.map((g) => [g.id, g.name]));
 }
 
 async function groupById(em: EntityManager, id: number, as: 'found' | 'input' = 'found'): Promise<ScreenGroup> {
@@ -129,7 +127,7 @@ export async function deleteSchedule(em: EntityManager, changes: Changes, id: nu
   changes.push({ type: 'schedule.deleted', scheduleId: id, name: entry.name ?? entry.scene.name });
 }
 
-export async function startTakeover(em: EntityManager, changes: Changes, input: TakeoverInput, startedBy: string): Promise<Takeover> {
+export async function startTakeover(em: EntityManager, changes: Changes, input: TakeoverInput, startedBy: string, now: number): Promise<Takeover> {
   const scene = await activeScene(em, input.scene_id);
   if (input.group_ids) {
     const found = await em.count(ScreenGroup, { id: { $in: input.group_ids } });
@@ -141,7 +139,7 @@ export async function startTakeover(em: EntityManager, changes: Changes, input: 
     groupIds: input.group_ids ?? null,
     endsAt: input.ends_at ? new Date(input.ends_at) : null,
     startedBy,
-    startedAt: new Date(),
+    startedAt: new Date(now),
   };
   const takeover = await em.findOne(Takeover, { id: 1 });
   const row = takeover ? em.assign(takeover, fields) : em.create(Takeover, { id: 1, ...fields });
@@ -166,7 +164,7 @@ export const listSchedules = (em: EntityManager) => em.find(ScheduleEntry, {}, {
 export const currentTakeover = (em: EntityManager) => em.findOne(Takeover, { id: 1 });
 
 /** The takeover in force now (one past its end is over, though its row stays until the next). */
-export async function activeTakeover(em: EntityManager, now = Date.now()): Promise<Takeover | null> {
+export async function activeTakeover(em: EntityManager, now: number): Promise<Takeover | null> {
   const takeover = await currentTakeover(em);
   return takeover && (!takeover.endsAt || takeover.endsAt.getTime() > now) ? takeover : null;
 }

@@ -12,7 +12,7 @@
  * failure is confirmed `QUALITY_RECHECK_SECONDS` later, and offline streams are re-checked that
  * often while a screen shows them, with backoff (minutes, then hours) while none does.
  */
-import { analyses, analysisDuration } from '../../metrics.ts';
+import { analyses, analysisDuration } from './quality.metrics.ts';
 import type { Orm } from '../../db.ts';
 import type { DomainChange } from '../../domain/changes.ts';
 import { runCommand, type CommandDeps } from '../../domain/command.ts';
@@ -23,7 +23,7 @@ import type { QualityQueueDto } from '../../shared/api/quality.ts';
 import { SCREEN_ERROR_SECONDS } from '../../shared/quality/health.ts';
 import { QUEUE_LANES, type QueueLane } from '../../shared/quality/queue.ts';
 import type { PlatformSettings } from '../platforms/settings.ts';
-import { Stream } from '../streams/stream.entity.ts';
+import { activeStreams, offlineStreams, streamById, streamsAssessedBefore } from '../streams/stream-reads.ts';
 import { analyzeStream, type AnalyzerContext } from './analyzer/index.ts';
 import { MediaToolError, type MediaTools } from './analyzer/media-tools.ts';
 import { QualityRun, type AnalysisTrigger } from './quality.entity.ts';
@@ -197,7 +197,7 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
   }
 
   async function analyzeNow(streamId: number, trigger: AnalysisTrigger, runId?: number, signal?: AbortSignal): Promise<Recorded | null> {
-    const stream = await orm.em.fork().findOne(Stream, { id: streamId });
+    const stream = await streamById(orm.em.fork(), streamId);
     if (!stream) return null;
     // News only, nothing to write: straight to the publisher.
     await deps.commands.publisher.publish([{ type: 'quality.started', streamId, name: stream.name, ...(runId ? { runId } : {}), transient: true }]);
@@ -231,16 +231,16 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
 
   async function sweep(): Promise<void> {
     const due = new Date(Date.now() - settings.reanalyzeHours * 3600_000);
-    const streams = await orm.em.fork().find(Stream, { active: true, $or: [{ qualityAssessedAt: null }, { qualityAssessedAt: { $lt: due } }] }, { fields: ['id'] });
+    const streams = await streamsAssessedBefore(orm.em.fork(), due);
     const shownNow = await onScreens();
-    await insertMany(streams.map((s) => jobFor({ streamId: s.id, trigger: 'schedule' }, shownNow.has(s.id))));
+    await insertMany(streams.map((id) => jobFor({ streamId: id, trigger: 'schedule' }, shownNow.has(id))));
   }
 
   async function recheckOffline(now = new Date()): Promise<number> {
-    const offline = await orm.em.fork().find(Stream, { active: true, health: 'offline' }, { fields: ['id', 'failedChecks', 'qualityAssessedAt'] });
+    const offline = await offlineStreams(orm.em.fork());
     if (offline.length === 0) return 0;
     const shownNow = await onScreens();
-    const due = offline.filter((s) => offlineRecheckDue({ failedChecks: s.failedChecks, lastCheckedAt: s.qualityAssessedAt ?? null, onScreen: shownNow.has(s.id) }, now));
+    const due = offline.filter((s) => offlineRecheckDue({ ...s, onScreen: shownNow.has(s.id) }, now));
     return insertMany(due.map((s) => jobFor({ streamId: s.id, trigger: 'recheck' }, shownNow.has(s.id))));
   }
 
@@ -285,7 +285,7 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
     forget,
 
     async analyzeAll(actor) {
-      const streams = await orm.em.fork().find(Stream, { active: true }, { fields: ['id', 'name'], orderBy: { id: 'asc' } });
+      const streams = await activeStreams(orm.em.fork());
       const run = await runCommand(orm.em.fork(), deps.commands, actor, async (tx, changes) => {
         const created = tx.create(QualityRun, { total: streams.length, startedBy: actor, ...(streams.length === 0 ? { finishedAt: new Date() } : {}) });
         await tx.flush();

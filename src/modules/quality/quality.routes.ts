@@ -4,7 +4,7 @@ import { qualityEndpoints as api } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
 import { HttpError, badRequest } from '../../http/errors.ts';
 import { mount } from '../../http/route.ts';
-import { recentEvaluations } from '../evaluation/evaluation.service.ts';
+import { recentEvaluations } from '../evaluation/evaluation-queries.ts';
 import { findStream } from '../streams/streams.service.ts';
 import type { QualityJobs } from './quality.jobs.ts';
 import { presentAnalysis, presentRun } from './quality.presenter.ts';

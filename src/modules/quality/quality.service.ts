@@ -5,7 +5,8 @@
 import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
 import { scoreQuality, type QualityResult } from '../../shared/quality/score.ts';
-import { Stream } from '../streams/stream.entity.ts';
+import type { Stream } from '../streams/stream.entity.ts';
+import { streamById } from '../streams/stream-reads.ts';
 import { recordCheck } from '../streams/stream-quality.ts';
 import { recordStill } from '../streams/stream-stills.ts';
 import type { Analysis } from './analyzer/index.ts';
@@ -39,7 +40,7 @@ const runOf = (outcome: AnalysisOutcome) => (outcome.runId ? { runId: outcome.ru
 export async function recordAnalysis(tx: EntityManager, changes: Changes, streamId: number, outcome: AnalysisOutcome): Promise<Recorded | null> {
   if ('error' in outcome.analysis) {
     // Nothing was measured (ffmpeg missing): the history says why; the stream keeps its score.
-    const stream = await tx.findOne(Stream, { id: streamId });
+    const stream = await streamById(tx, streamId);
     if (!stream) return null;
     const row = tx.create(QualityAnalysis, { stream, error: outcome.analysis.error.slice(0, 1000), trigger: outcome.trigger, durationMs: outcome.durationMs });
     await tx.flush();
@@ -66,6 +67,15 @@ export async function recordAnalysis(tx: EntityManager, changes: Changes, stream
   await tx.flush();
   changes.push({ type: 'quality.analyzed', streamId, analysisId: row.id, name: checked.stream.name, ...runOf(outcome), transient: true });
   return { row, result, stream: checked.stream, healthChanged: checked.healthChanged };
+}
+
+/** Analyses in the last `windowMs` before `now`: how many could not run, of how many (what alerts watch). */
+export async function analysisFailures(em: EntityManager, now: number, windowMs: number): Promise<{ failed: number; total: number }> {
+  const [counts] = await em.execute<{ failed: number; total: number }[]>(
+    'select count(*) filter (where error is not null)::int as failed, count(*)::int as total from quality_analyses where created_at > ?',
+    [new Date(now - windowMs)],
+  );
+  return { failed: counts?.failed ?? 0, total: counts?.total ?? 0 };
 }
 
 export function listAnalyses(em: EntityManager, streamId: number, limit: number): Promise<QualityAnalysis[]> {

@@ -10,6 +10,7 @@ import type { Changes, DomainChange } from '../../domain/changes.ts';
 import { conflict, notFound } from '../../domain/errors.ts';
 import { configUpsert, getConfigValue } from '../config/config.service.ts';
 import { Stream } from '../streams/stream.entity.ts';
+import { missingStreams } from '../streams/stream-reads.ts';
 import { Scene, SceneStream } from './scene.entity.ts';
 import { slotList } from './scene-queries.ts';
 
@@ -37,6 +38,25 @@ export async function loadSlots(em: EntityManager, sceneIds: readonly number[]):
   );
 }
 
+/** The scenes that place a stream, by id (the streams module asks before it deletes one). */
+export async function scenesPlacing(em: EntityManager, streamId: number): Promise<number[]> {
+  const slots = await em.find(SceneStream, { stream: streamId }, { fields: ['scene'] });
+  return [...new Set(slots.map((slot) => slot.scene.id))].sort((a, b) => a - b);
+}
+
+/** A scene by name, or null (the seed's demo scenes). */
+export function sceneNamed(em: EntityManager, name: string): Promise<Scene | null> {
+  return em.findOne(Scene, { name });
+}
+
+/** An active scene by id, for what points at one: a 404 names a missing one, a 409 a deleted one. */
+export async function activeScene(em: EntityManager, id: number): Promise<Scene> {
+  const scene = await em.findOne(Scene, { id });
+  if (!scene) throw notFound(`Scene ${id} does not exist`);
+  if (!scene.active) throw conflict(`Scene "${scene.name}" is deleted; choose an active scene`);
+  return scene;
+}
+
 export async function findScene(em: EntityManager, id: number): Promise<Scene> {
   const scene = await em.findOne(Scene, { id });
   if (!scene) throw notFound(`Scene not found: ${id}`);
@@ -59,9 +79,7 @@ export async function sceneSlugFor(em: EntityManager, name: string, exceptId?: n
 async function replaceSlots(em: EntityManager, scene: Scene, streamIds: readonly (number | null)[]): Promise<void> {
   const wanted = streamIds.filter((id): id is number => id !== null);
   if (wanted.length > 0) {
-    const found = await em.find(Stream, { id: { $in: wanted } }, { fields: ['id'] });
-    const known = new Set(found.map((s) => s.id));
-    const missing = wanted.find((id) => !known.has(id));
+    const [missing] = await missingStreams(em, wanted);
     if (missing !== undefined) throw notFound(`stream_ids: Unknown stream ${missing}`);
   }
   await em.nativeDelete(SceneStream, { scene: scene.id });

@@ -11,9 +11,9 @@ import { normalizeStreamUrl } from '../../shared/streams/url.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Logger } from '../../logger.ts';
 import { getConfigValue, setConfigValue } from '../config/config.service.ts';
-import { Scene } from '../scenes/scene.entity.ts';
-import { createScene, ensureDefaultScene } from '../scenes/scenes.service.ts';
-import { Stream } from '../streams/stream.entity.ts';
+import { createScene, ensureDefaultScene, sceneNamed } from '../scenes/scenes.service.ts';
+import type { Stream } from '../streams/stream.entity.ts';
+import { streamByUrl } from '../streams/stream-reads.ts';
 import { createStream } from '../streams/streams.service.ts';
 
 const DEMO_SEEDED_KEY = 'demo_seeded_at';
@@ -85,7 +85,7 @@ export async function seed(em: EntityManager, options: { demo: boolean; logger: 
     if (!options.demo || (await getConfigValue(tx, DEMO_SEEDED_KEY)) !== null) return;
     const byName = new Map<string, Stream>();
     for (const demo of await loadDemoStreams()) {
-      const existing = await tx.findOne(Stream, { normalizedUrl: normalizeStreamUrl(demo.url) });
+      const existing = await streamByUrl(tx, normalizeStreamUrl(demo.url));
       // The same path (and the same validation) as a stream added in the console.
       const stream =
         existing ??
@@ -107,7 +107,7 @@ export async function seed(em: EntityManager, options: { demo: boolean; logger: 
       byName.set(demo.name, stream);
     }
     for (const demo of DEMO_SCENES) {
-      if (await tx.findOne(Scene, { name: demo.name })) continue;
+      if (await sceneNamed(tx, demo.name)) continue;
       // Through the scenes module, as a scene saved in the console is.
       await createScene(tx, [], SceneCreate.parse({
         name: demo.name,

@@ -9,7 +9,7 @@ import { presentStream, stillVersion } from './stream.presenter.ts';
 import { stillHead, stillPicture, type StillHead } from './stream-stills.ts';
 import { isPageQuery, streamAnalytics, streamPage } from './stream-pages.ts';
 import { streamUptime } from './stream-uptime.ts';
-import { createStream, deleteStream, findStream, listStreams, updateStream } from './streams.service.ts';
+import { createStream, deleteStream, type PlacementsOf, findStream, listStreams, updateStream } from './streams.service.ts';
 
 /** How long browsers and proxies keep a still before asking again (with its ETag). */
 const STILL_MAX_AGE_SECONDS = 300;
@@ -25,7 +25,7 @@ function tagMatches(ifNoneMatch: string | undefined, tag: string): boolean {
   });
 }
 
-export function streamsRouter(deps: { commands: CommandDeps }): Router<AppState> {
+export function streamsRouter(deps: { commands: CommandDeps; placementsOf: PlacementsOf }): Router<AppState> {
   const router = new Router<AppState>();
 
   // Anonymous callers (screens, visitors) see active streams only; admins see the whole pool.
@@ -83,7 +83,7 @@ export function streamsRouter(deps: { commands: CommandDeps }): Router<AppState>
   });
 
   mount(router, api.remove)(async (ctx, { body }) => {
-    await runAs(ctx, deps.commands, (tx, changes) => deleteStream(tx, changes, body.id));
+    await runAs(ctx, deps.commands, (tx, changes) => deleteStream(tx, changes, body.id, deps.placementsOf));
     return { success: true };
   });
 

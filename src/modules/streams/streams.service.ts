@@ -83,15 +83,16 @@ export async function updateStream(em: EntityManager, changes: Changes, input: S
   return stream;
 }
 
+/** Which scenes place a stream (the scenes module answers: it depends on streams, so the question is lent to it). */
+export type PlacementsOf = (em: EntityManager, streamId: number) => Promise<number[]>;
+
 /**
  * Removes the stream; its scene slots go with it (the database cascades). The scenes that placed
- * it are read first and named in the change, so they re-resolve — read by SQL, because scenes
- * depend on streams and never the other way.
+ * it are asked first and named in the change, so they re-resolve.
  */
-export async function deleteStream(em: EntityManager, changes: Changes, id: number): Promise<void> {
+export async function deleteStream(em: EntityManager, changes: Changes, id: number, placementsOf: PlacementsOf): Promise<void> {
   const stream = await findStream(em, id);
-  const slots = await em.execute<{ scene_id: number }[]>('select distinct scene_id from scene_streams where stream_id = ?', [id], 'all');
-  const sceneIds = slots.map((slot) => slot.scene_id).sort((a, b) => a - b);
+  const sceneIds = await placementsOf(em, id);
   em.remove(stream);
   await em.flush();
   changes.push({ type: 'stream.deleted', streamId: id, name: stream.name, sceneIds });

@@ -14,6 +14,7 @@ import { guessPlatform } from '../../shared/streams/platform.ts';
 import { cleanRequestHeaders, headersInactiveReason, type RequestHeaders } from '../../shared/streams/request-headers.ts';
 import { normalizeStreamUrl, suggestCategory, suggestName, thumbnailUrl } from '../../shared/streams/url.ts';
 import { Stream } from '../streams/stream.entity.ts';
+import { knownUrls, streamByUrl } from '../streams/stream-reads.ts';
 import { createStream } from '../streams/streams.service.ts';
 import { Submission } from './submission.entity.ts';
 
@@ -25,7 +26,7 @@ export const ALREADY_SUBMITTED = 'This stream was already submitted and is waiti
 export async function submitStream(em: EntityManager, changes: Changes, input: SubmitRequest, allows: (url: string) => boolean): Promise<SubmitResultDto> {
   if (!allows(input.url)) throw invalid(NOT_ALLOWED);
   const normalizedUrl = normalizeStreamUrl(input.url);
-  if (await em.findOne(Stream, { normalizedUrl }, { fields: ['id'] })) {
+  if (await streamByUrl(em, normalizedUrl)) {
     return { id: null, status: null, duplicate: 'stream', message: ALREADY_STREAM };
   }
   const pending = await em.findOne(Submission, { normalizedUrl, status: 'pending' }, { fields: ['id'] });
@@ -145,12 +146,14 @@ export interface DiscoveredSubmission {
 }
 
 /**
- * Files finds of a discovery run as pending submissions, in one statement: not those the pool
- * already has, nor those already waiting (the unique index settles races). Returns how many were
- * filed and how many were known.
+ * Files finds of a discovery run as pending submissions: not those the pool already has (asked
+ * of the streams module), nor those already waiting (one statement; the unique index settles
+ * races). Returns how many were filed and how many were known.
  */
 export async function fileDiscovered(tx: EntityManager, changes: Changes, submittedBy: string, finds: readonly DiscoveredSubmission[]): Promise<{ filed: number; known: number }> {
-  const rows = [...new Map(finds.map((f) => [normalizeStreamUrl(f.url), f])).entries()].map(([normalized, f]) => ({
+  const unique = new Map(finds.map((f) => [normalizeStreamUrl(f.url), f]));
+  const inPool = await knownUrls(tx, [...unique.keys()]); // the streams module says what the pool has
+  const rows = [...unique.entries()].filter(([normalized]) => !inPool.has(normalized)).map(([normalized, f]) => ({
     url: f.url,
     normalized_url: normalized,
     title: f.title,
@@ -163,7 +166,6 @@ export async function fileDiscovered(tx: EntityManager, changes: Changes, submit
     `insert into submissions (url, normalized_url, title, platform, thumbnail, request_headers, submitted_by, status, created_at)
       select r.url, r.normalized_url, r.title, r.platform, r.thumbnail, r.request_headers, ?, 'pending', now()
       from jsonb_to_recordset(?::jsonb) as r(url text, normalized_url text, title text, platform text, thumbnail text, request_headers jsonb)
-      where not exists (select 1 from streams s where s.normalized_url = r.normalized_url)
       on conflict (normalized_url) where status = 'pending' do nothing
       returning id, title`,
     [submittedBy, JSON.stringify(rows)],

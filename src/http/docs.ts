@@ -8,13 +8,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { AppState } from '../../http/context.ts';
-import { buildOpenApi } from '../../http/openapi.ts';
-import { mountRaw } from '../../http/route.ts';
-import { endpoint } from '../../shared/api/contract.ts';
+import type { AppState } from './context.ts';
+import { buildOpenApi } from './openapi.ts';
+import { mountRaw } from './route.ts';
+import { endpoint } from '../shared/api/contract.ts';
 
 const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const version = (JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const PAGE = `<!doctype html>
 <html lang="en">

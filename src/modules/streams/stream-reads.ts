@@ -1,0 +1,63 @@
+/**
+ * What other modules may read of the stream pool — the only way they read it (a read that must
+ * join for speed lives in the asking module's `*-queries.ts`; tests/architecture/foreign-reads).
+ */
+import type { EntityManager } from '../../db.ts';
+import type { HealthState } from '../../shared/quality/health.ts';
+import { Stream } from './stream.entity.ts';
+
+/** One stream, or null (quality analyses it, the seed looks for its own). */
+export function streamById(em: EntityManager, id: number): Promise<Stream | null> {
+  return em.findOne(Stream, { id });
+}
+
+/** The stream with this normalized URL, or null. */
+export function streamByUrl(em: EntityManager, normalizedUrl: string): Promise<Stream | null> {
+  return em.findOne(Stream, { normalizedUrl });
+}
+
+/** Which of these normalized URLs the pool already has. */
+export async function knownUrls(em: EntityManager, normalizedUrls: readonly string[]): Promise<Set<string>> {
+  if (normalizedUrls.length === 0) return new Set();
+  const rows = await em.find(Stream, { normalizedUrl: { $in: [...normalizedUrls] } }, { fields: ['normalizedUrl'] });
+  return new Set(rows.map((s) => s.normalizedUrl));
+}
+
+/** The ids among these that name no stream, in the order asked. */
+export async function missingStreams(em: EntityManager, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const found = new Set((await em.find(Stream, { id: { $in: [...ids] } }, { fields: ['id'] })).map((s) => s.id));
+  return ids.filter((id) => !found.has(id));
+}
+
+/** Active streams, oldest first: id and name (a whole re-analysis). */
+export async function activeStreams(em: EntityManager): Promise<{ id: number; name: string }[]> {
+  return (await em.find(Stream, { active: true }, { fields: ['id', 'name'], orderBy: { id: 'asc' } })).map((s) => ({ id: s.id, name: s.name }));
+}
+
+/** Active streams never assessed, or last assessed before `due` (the periodic sweep). */
+export async function streamsAssessedBefore(em: EntityManager, due: Date): Promise<number[]> {
+  const rows = await em.find(Stream, { active: true, $or: [{ qualityAssessedAt: null }, { qualityAssessedAt: { $lt: due } }] }, { fields: ['id'] });
+  return rows.map((s) => s.id);
+}
+
+/** Active offline streams, with how often they failed and when they were last checked (the re-check). */
+export async function offlineStreams(em: EntityManager): Promise<{ id: number; failedChecks: number; lastCheckedAt: Date | null }[]> {
+  const rows = await em.find(Stream, { active: true, health: 'offline' }, { fields: ['id', 'failedChecks', 'qualityAssessedAt'] });
+  return rows.map((s) => ({ id: s.id, failedChecks: s.failedChecks, lastCheckedAt: s.qualityAssessedAt ?? null }));
+}
+
+export interface UnhealthyStream {
+  id: number;
+  name: string;
+  health: HealthState;
+  healthChangedAt: Date | null;
+  healthFaults: string[];
+}
+
+/** Of these streams, the offline and degraded ones (alerts watch the ones on screens). */
+export async function unhealthyStreams(em: EntityManager, ids: readonly number[]): Promise<UnhealthyStream[]> {
+  if (ids.length === 0) return [];
+  const rows = await em.find(Stream, { id: { $in: [...ids] }, health: { $in: ['offline', 'degraded'] } }, { fields: ['id', 'name', 'health', 'healthChangedAt', 'healthFaults'] });
+  return rows.map((s) => ({ id: s.id, name: s.name, health: s.health, healthChangedAt: s.healthChangedAt ?? null, healthFaults: s.healthFaults ?? [] }));
+}

@@ -1,0 +1,20 @@
+/**
+ * Starting the ORM with every module's entities (and the core's: the Socket.IO adapter's
+ * attachments) — for the server, the scripts, the tests and the benchmarks.
+ */
+import { MikroORM } from '@mikro-orm/postgresql';
+import { ormConfig, type EntityClass, type Orm, type OrmOptions } from './db.ts';
+import { MODULES } from './modules/index.ts';
+import { SocketIoAttachment } from './realtime/attachment.entity.ts';
+
+export const ENTITIES: readonly EntityClass[] = [SocketIoAttachment, ...MODULES.flatMap((m) => m.entities ?? [])];
+
+export async function initORM(options: OrmOptions): Promise<Orm> {
+  return MikroORM.init(ormConfig({ ...options, entities: ENTITIES }));
+}
+
+/** Applies every pending migration, all or nothing. Returns the names applied. */
+export async function migrate(orm: Orm): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((m) => m.name);
+}
