@@ -23,6 +23,7 @@
  * to a measured wall), any change has no version, or any latency is negative. Late pushes
  * (received after the next change on that server was made) are counted and printed, and timed.
  */
+import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { Registration, ScreenState } from '../src/shared/events.ts';
 import { connectScreen, type ScreenClient } from '../src/shared/screen-client.ts';
@@ -264,10 +265,40 @@ function series(walls: Wall[], trigger: (i: number) => Promise<void>, sceneOf: (
   };
 }
 
-const perClientKb = (before: Memory, after: Memory) => ({
-  heap: Math.round(((after.heapUsed - before.heapUsed) / CLIENTS / 1024) * 10) / 10,
-  rss: Math.round(((after.rss - before.rss) / CLIENTS / 1024) * 10) / 10,
-});
+/** Samples of one server's memory, each after a full GC: the median, and how far they spread (the noise). */
+interface Sampled {
+  heapUsed: number;
+  rss: number;
+  heapNoise: number;
+}
+
+const SAMPLES = 5;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function sample(server: ServerProcess): Promise<Sampled> {
+  const taken: Memory[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    taken.push(await server.memory());
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  const heaps = taken.map((m) => m.heapUsed);
+  return { heapUsed: median(heaps), rss: median(taken.map((m) => m.rss)), heapNoise: Math.max(...heaps) - Math.min(...heaps) };
+}
+
+/**
+ * Heap and RSS per idle client (KB), or null with the reason when the walls' heap is not above
+ * the noise of the samples (a few hundred walls can weigh less than the heap moves between two
+ * GCs): a figure that could be negative, or lost in the noise, is not printed.
+ */
+function perClientKb(before: Sampled, after: Sampled): { heap: number; rss: number } | { unmeasured: string } {
+  const added = after.heapUsed - before.heapUsed;
+  const noise = 2 * Math.max(before.heapNoise, after.heapNoise);
+  if (added <= noise) {
+    return { unmeasured: `the ${CLIENTS} walls added ${Math.round(added / 1024)} KB of heap, within the samples' noise (${Math.round(noise / 1024)} KB): run with more --clients` };
+  }
+  return { heap: Math.round((added / CLIENTS / 1024) * 10) / 10, rss: Math.round(((after.rss - before.rss) / CLIENTS / 1024) * 10) / 10 };
+}
+const heapOf = (figure: ReturnType<typeof perClientKb> | null) => (figure && 'heap' in figure ? figure.heap : null);
 
 /**
  * One batch of walls connects, registers and leaves before a server's baseline is taken: the
@@ -280,10 +311,10 @@ async function warmUp(server: ServerProcess): Promise<void> {
 }
 
 /** Heap and RSS once clients are idle (or the warm-up walls gone): past the 10 s rate-limit window. */
-async function idleMemory(server: ServerProcess, walls: Wall[] | null, baseline: Memory | null) {
+async function idleMemory(server: ServerProcess, walls: Wall[] | null, baseline: Sampled | null) {
   await new Promise((r) => setTimeout(r, 11_000));
-  const memory = await server.memory();
-  log(`${walls ? `${walls.length} idle walls` : 'baseline'}: heap ${(memory.heapUsed / 2 ** 20).toFixed(2)} MB, rss ${(memory.rss / 2 ** 20).toFixed(1)} MB`);
+  const memory = await sample(server);
+  log(`${walls ? `${walls.length} idle walls` : 'baseline'}: heap ${(memory.heapUsed / 2 ** 20).toFixed(2)} MB (±${(memory.heapNoise / 2 ** 10).toFixed(0)} KB), rss ${(memory.rss / 2 ** 20).toFixed(1)} MB`);
   return walls && baseline ? { memory, perClient: perClientKb(baseline, memory) } : { memory, perClient: null };
 }
 
@@ -357,6 +388,7 @@ const broken = [...brokenBy('Nature Wall', nwRun.attribution), ...brokenBy('bare
 if (broken.length > 0) {
   nwWalls.forEach((w) => w.client.close());
   await natureWall.stop();
+  await rm(natureWall.dataDir, { recursive: true, force: true });
   log('REFUSED: this run is broken, its timings are not printed:');
   broken.forEach((reason) => log(`  - ${reason}`));
   console.log(JSON.stringify({ clients: CLIENTS, changes: CHANGES, refused: broken, pushes }));
@@ -380,6 +412,7 @@ const resync = {
 };
 nwWalls.forEach((w) => w.client.close());
 await natureWall.stop();
+await rm(natureWall.dataDir, { recursive: true, force: true }); // kept across the restart; gone now
 
 console.log(
   JSON.stringify({
@@ -397,9 +430,9 @@ console.log(
     idle_kb_per_client: { nature_wall: nwMemory.perClient, bare_engine: bareMemory.perClient },
     /** Heap per idle wall after a full GC (KB): Nature Wall, the bare engine, and what Nature Wall adds. */
     heap_per_idle_client_kb: {
-      nature_wall: nwMemory.perClient?.heap ?? null,
-      bare_engine: bareMemory.perClient?.heap ?? null,
-      difference: nwMemory.perClient && bareMemory.perClient ? round(nwMemory.perClient.heap - bareMemory.perClient.heap) : null,
+      nature_wall: heapOf(nwMemory.perClient),
+      bare_engine: heapOf(bareMemory.perClient),
+      difference: heapOf(nwMemory.perClient) !== null && heapOf(bareMemory.perClient) !== null ? round(heapOf(nwMemory.perClient)! - heapOf(bareMemory.perClient)!) : null,
     },
     pushes,
     resync,

@@ -609,7 +609,7 @@ try {
   const inStepGoals = {
     playback_skew_p95_le_34ms: playback_skew.p95_ms <= 34,
     // Presented (the flip frame rendered). On links whose two directions differ no clock exchange
-    // can do better than their floor (README "Walls in step"): there the goal is floor + 17 ms,
+    // can do better than their floor (docs/architecture.md, "Walls in step"): there the goal is floor + 17 ms,
     // and lateness, which each wall's own asymmetry shifts, is judged on symmetric links.
     flip_skew_p95_le_17ms: { asymmetric_within_floor: in_step.flip_skew.p95_ms <= in_step.path_asymmetry_floor_ms + 17, symmetric: in_step_symmetric.flip_skew.p95_ms <= 17 },
     flip_late_p95_le_17ms: { symmetric: in_step_symmetric.flip_late.p95_ms <= 17 },

@@ -67,16 +67,19 @@ export function createApp(deps: AppDeps): NatureWall {
   const fetcher = createSafeFetcher({ allowHosts: deps.fetchAllowHosts ?? [], ...(deps.fetchResolver ? { resolver: deps.fetchResolver } : {}) });
   const bus = new ChangeBus(); // after commit: the modules' reactions, the tests' observer, then the hub's fan-out
   let hub: Hub | undefined;
+  const commands = { publisher: bus, journal: modules.find((m) => m.journal)?.journal };
+  const jobSettings = deps.jobs ?? DEFAULT_JOB_SETTINGS;
   const { use, each } = setUpModules(
     modules,
     {
       orm,
       logger,
-      commands: { publisher: bus, journal: modules.find((m) => m.journal)?.journal },
+      commands,
       fetcher,
       limits: limitsIn(deps.limiterStore ?? { kind: 'memory' }),
       queue: deps.queue,
-      jobSettings: deps.jobs ?? DEFAULT_JOB_SETTINGS,
+      jobSettings,
+      jobs: deps.queue ? { orm, queue: deps.queue, commands, fetcher, logger, work: jobSettings.enabled, heartbeatSeconds: jobSettings.heartbeatSeconds } : undefined,
       availability,
       now: deps.now ?? Date.now,
       screens: screensOnHub(() => hub),

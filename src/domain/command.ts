@@ -36,3 +36,14 @@ export async function runCommand<T>(
   if (changes.length > 0) await deps.publisher.publish(changes);
   return result;
 }
+
+/** Who a request acts as, for its commands (the HTTP context carries it: src/http/context.ts). */
+export interface Caller {
+  state: { em: EntityManager; actor(): Promise<{ username: string } | null> };
+}
+
+/** Runs a request's command as its caller: the admin's username, an API token's name, or anonymous. */
+export async function runAs<T>(caller: Caller, deps: CommandDeps, command: (tx: EntityManager, changes: Changes) => Promise<T>): Promise<T> {
+  const actor = (await caller.state.actor())?.username ?? 'anonymous';
+  return runCommand(caller.state.em, deps, actor, command);
+}

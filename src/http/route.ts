@@ -24,10 +24,16 @@ function parse(schema: z.ZodType, value: unknown, where: string): unknown {
 /**
  * Mounts a handler on an endpoint: `mount(router, streamEndpoints.get)(async (ctx, { params }) => …)`.
  * (Two steps, so the endpoint's types are fixed before the handler is checked against them.)
- * The handler sees parsed, typed input; its return value is the JSON answer (status 200 unless
- * it set another of the endpoint's); a Buffer is sent as ready-made JSON (a cached answer), or
+ * The handler sees parsed, typed input; its return value is the JSON answer, with the status
+ * its declaration gives (its one success status, or `statusOf` the answer); a Buffer is sent as ready-made JSON (a cached answer), or
  * as it is for an endpoint that `produces` another media type (a picture: the handler sets its type).
  */
+/** An endpoint's success status when it declares one (200 when it declares several and no `statusOf`). */
+function onlyStatus(endpoint: EndpointSpec): number {
+  const statuses = Object.keys(endpoint.responses).map(Number);
+  return statuses.length === 1 ? statuses[0]! : 200;
+}
+
 export function mount<S extends EndpointSpec>(router: Router<AppState>, endpoint: S) {
   return (handler: (ctx: AppContext, input: InputOf<S>) => Promise<AnswerOf<S> | Buffer>): void => {
     const middleware: RouteMiddleware = async (ctx) => {
@@ -41,7 +47,10 @@ export function mount<S extends EndpointSpec>(router: Router<AppState>, endpoint
       const result = await handler(ctx, input as InputOf<S>);
       // A Buffer is pre-serialised JSON (frozenJson), unless the endpoint produces another type (its handler set it).
       if (Buffer.isBuffer(result) && !endpoint.produces) ctx.type = 'application/json';
-      if (result !== undefined) ctx.body = result;
+      if (result === undefined) return;
+      ctx.body = result;
+      // The success status comes from the declaration alone (a handler that answered 304 keeps it).
+      if (ctx.status < 300) ctx.status = endpoint.statusOf?.(result) ?? onlyStatus(endpoint);
     };
     middleware.endpoint = endpoint;
     router.register(endpoint.path, [endpoint.method], middleware);

@@ -29,7 +29,7 @@ import type { ScreenCommandName } from '../shared/api/screens.ts';
 /**
  * A module's settings: the environment variables it reads (each a zod schema of the raw text)
  * and how they become its settings. src/config.ts reads the environment into whatever settings
- * the modules it is handed declare; the README's table lists every variable.
+ * the modules it is handed declare; the README's Configuration table lists every variable.
  */
 export interface SettingsDefinition<S> {
   env: Record<string, z.ZodType>;
@@ -71,6 +71,18 @@ export interface Identity {
   guard(api: Router<AppState>, allowedOrigins: readonly string[]): Middleware<AppState>;
 }
 
+/** What every module's background work on the queue needs (present when the app has a queue). */
+export interface JobContext {
+  orm: Orm;
+  queue: JobQueue;
+  commands: CommandDeps;
+  fetcher: SafeFetcher;
+  logger: Logger;
+  /** Whether this node works jobs (JOBS_ENABLED); every node can still queue them. */
+  work: boolean;
+  heartbeatSeconds: number;
+}
+
 export interface ModuleContext<S> {
   orm: Orm;
   logger: Logger;
@@ -81,7 +93,9 @@ export interface ModuleContext<S> {
   fetcher: SafeFetcher;
   /** Rate limits in this node's store (memory, PostgreSQL or Redis). */
   limits: Limits;
-  /** The job queue; undefined where the app runs without one (what needs it answers 503). */
+  /** The job queue and what work on it needs; undefined where the app runs without one (what needs it answers 503). */
+  jobs: JobContext | undefined;
+  /** The queue alone (as `jobs.queue`). */
   queue: JobQueue | undefined;
   jobSettings: JobSettings;
   availability: DatabaseAvailability;

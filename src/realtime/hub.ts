@@ -79,7 +79,7 @@ export interface Hub {
   command(command: ScreenCommandName, id?: string): void;
   /** Push every screen on this node its current state again (after an outage). */
   resync(): Promise<void>;
-  /** Resolves when every change received so far has been pushed to this node's sockets. */
+  /** Resolves when every change received so far has been pushed to this node's sockets, and every recovered connection's access re-checked. */
   idle(): Promise<void>;
   /**
    * Stops taking screens (the node is shutting down): new handshakes are answered 503, which a
@@ -126,7 +126,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     availability: options.availability,
   });
   appliedVersion = fanout.appliedVersion;
-  handleSockets({ io, node, screens, appliedVersion: fanout.appliedVersion, presence, logger: log, authorize: options.authorize, availability: options.availability, reports: options.reports, build: options.build });
+  const sockets = handleSockets({ io, node, screens, appliedVersion: fanout.appliedVersion, presence, logger: log, authorize: options.authorize, availability: options.availability, reports: options.reports, build: options.build });
 
   // The resyncs the hub starts itself query the database after a short wait, outside the
   // fan-out queue that idle() drains: closing starts none and waits for one under way, since a
@@ -161,7 +161,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       return { kind: registration.kind, version: fanout.appliedVersion() };
     },
     resync: fanout.resync,
-    idle: fanout.idle,
+    idle: async () => {
+      await Promise.all([fanout.idle(), sockets.accessChecked()]);
+    },
     command(command, id) {
       // Socket ids are rooms of their own on every node: the adapter carries it to the right one.
       io.to(id ?? [KIND_ROOMS.wall, KIND_ROOMS.kiosk]).emit('screen:command', { command });

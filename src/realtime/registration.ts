@@ -46,8 +46,10 @@ export function handleSockets(options: {
   reports?: readonly FeatureReports[] | undefined;
   /** The id of the web build this node serves, told with every registration's answer. */
   build?: string | undefined;
-}): void {
+}): { accessChecked(): Promise<void> } {
   const { io, node, screens, presence, logger: log, authorize, availability } = options;
+  /** Access re-checks of recovered connections under way (hub.idle() waits for them). */
+  const checks = new Set<Promise<void>>();
   const reports = options.reports ?? [];
 
   function deliver(report: ScreenReport): void {
@@ -169,9 +171,12 @@ export function handleSockets(options: {
     socket.on('disconnect', onDisconnect);
     // A recovered connection comes back with its rooms and no registration: check it again.
     if (socket.recovered && socket.data.presence && authorize) {
-      void authorize({ kind: socket.data.presence.kind } as Registration, socket.handshake).then((verdict) => {
-        if (!verdict.ok) socket.disconnect(true);
-      });
+      const check = authorize({ kind: socket.data.presence.kind } as Registration, socket.handshake)
+        .then((verdict) => void (verdict.ok || socket.disconnect(true)))
+        .catch((err: unknown) => log.warn({ err }, 'could not re-check a recovered connection'))
+        .finally(() => checks.delete(check));
+      checks.add(check);
     }
   });
+  return { accessChecked: async () => void (await Promise.all([...checks])) };
 }

@@ -60,7 +60,9 @@ describe.skipIf(!redisUrl)('Redis Streams adapter (TEST_REDIS_URL)', () => {
     };
     // With a valid session, a recovered admin socket stays.
     expect(await dropAndRecover()).toBe(true);
-    await new Promise((r) => setTimeout(r, 300));
+    await nodeA.hub!.idle(); // the recovered connection's access has been checked again
+    // A round trip after the check: a disconnect it sent would have arrived before this answer.
+    await admin.client.socket.timeout(5000).emitWithAck('clock:sync', {});
     expect(admin.client.socket.connected).toBe(true);
     // The session ends behind the socket's back; the next recovery is refused.
     await nodeA.orm.em.fork().nativeDelete(AdminSession, {});

@@ -2,8 +2,7 @@ import Router from '@koa/router';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { authEndpoints as api, type ApiTokenDto } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
-import type { CommandDeps } from '../../domain/command.ts';
-import { runAs } from '../../http/command.ts';
+import { runAs, type CommandDeps } from '../../domain/command.ts';
 import { HttpError, toHttpError } from '../../http/errors.ts';
 import { forgive, isExhausted, spend, tooManyRequests } from '../../http/rate-limit.ts';
 import { mount } from '../../http/route.ts';
@@ -94,7 +93,6 @@ export function authRouter(deps: AuthRouteDeps): Router<AppState> {
   mount(router, api.createToken)(async (ctx, { body }) => {
     const actor = await ctx.state.actor();
     const { token, secret } = await runAs(ctx, deps.commands, (tx, changes) => createToken(tx, changes, body, actor));
-    ctx.status = 201;
     return { ...presentToken(token), token: secret };
   });
 

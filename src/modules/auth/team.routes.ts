@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { CommandDeps } from '../../domain/command.ts';
+import { runAs, type CommandDeps } from '../../domain/command.ts';
 import { runCommand } from '../../domain/command.ts';
-import { runAs } from '../../http/command.ts';
 import type { AppContext, AppState } from '../../http/context.ts';
 import { spend, tooManyRequests } from '../../http/rate-limit.ts';
 import { mount } from '../../http/route.ts';
@@ -45,7 +44,6 @@ export function teamRouter(deps: TeamRouteDeps): Router<AppState> {
   mount(router, api.invite)(async (ctx, { body }) => {
     const by = (await ctx.state.actor())?.username ?? 'anonymous';
     const { account, link } = await runAs(ctx, deps.commands, (tx, changes) => inviteAccount(tx, changes, body, by));
-    ctx.status = 201;
     return { account: presentAccount(account), link: presentLink(link, 'invite') };
   });
 
@@ -61,7 +59,6 @@ export function teamRouter(deps: TeamRouteDeps): Router<AppState> {
   mount(router, api.issueLink)(async (ctx, { body }) => {
     const by = (await ctx.state.actor())?.username ?? 'anonymous';
     const { link, user } = await runAs(ctx, deps.commands, (tx, changes) => issueResetLink(tx, changes, body.id, by));
-    ctx.status = 201;
     return presentLink(link, user.passwordHash === null ? 'invite' : 'reset');
   });
 

@@ -19,19 +19,13 @@ export const discoveryModule = defineModule<DiscoverySettings, DiscoveryJobs | u
     env: { DISCOVERY_CONCURRENCY: wholeNumber(1, 16, DEFAULT_DISCOVERY_SETTINGS.concurrency) },
     read: (e) => ({ ...DEFAULT_DISCOVERY_SETTINGS, concurrency: e.DISCOVERY_CONCURRENCY as number }),
   },
-  setup({ orm, queue, commands, fetcher, settings, jobSettings, logger, use }) {
-    if (!queue) return undefined;
+  setup({ jobs, settings, logger, use }) {
+    if (!jobs) return undefined;
     const quality = use(qualityModule);
     return createDiscoveryJobs({
-      orm,
-      queue,
-      commands,
-      fetcher,
+      ...jobs,
       platforms: use(platformsModule),
       settings,
-      work: jobSettings.enabled,
-      heartbeatSeconds: jobSettings.heartbeatSeconds,
-      logger,
       // What a run adds is analysed as it comes in, one import at a bounded rate.
       onStreamsAdded: (ids, jobId) => {
         void quality?.enqueueImport(ids, `discovery:${jobId}`).catch((err: unknown) => logger.warn({ err, jobId }, 'could not queue the analyses of an import'));

@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import { discoveryEndpoints as api } from '../../shared/api/index.ts';
-import type { CommandDeps } from '../../domain/command.ts';
+import { runAs, type CommandDeps } from '../../domain/command.ts';
 import type { AppState } from '../../http/context.ts';
-import { runAs } from '../../http/command.ts';
 import { HttpError } from '../../http/errors.ts';
 import { spendFor, tooManyRequests, type CallerLimits } from '../../http/rate-limit.ts';
 import { mount } from '../../http/route.ts';
@@ -64,7 +63,6 @@ export function discoveryRouter(deps: DiscoveryRouteDeps): Router<AppState> {
   mount(router, api.createSource)(async (ctx, { body }) => {
     const source = await runAs(ctx, deps.commands, (tx, changes) => createSource(tx, changes, body, allows(ctx)));
     await syncSchedule(source);
-    ctx.status = 201;
     return presentSource(source);
   });
 

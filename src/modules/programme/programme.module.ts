@@ -33,12 +33,12 @@ export const programmeModule = defineModule<ProgrammeSettings, ProgrammeApi>({
     env: { SCENE_FLIP_LEAD_MS: wholeNumber(0, 10_000, DEFAULT_FLIP_LEAD_MS) },
     read: (e) => ({ flipLeadMs: e.SCENE_FLIP_LEAD_MS as number }),
   },
-  setup({ orm, commands, now, queue, logger, jobSettings, settings, use }) {
+  setup({ orm, commands, now, jobs, settings, use }) {
     // A scene the programme shows (a schedule, the takeover, a group) cannot be deleted.
     use(scenesModule).refuseDeleteWhen(sceneUse);
     return {
       router: createScreenRouter({ orm, commands, now }),
-      boundaries: queue ? createProgrammeJobs({ orm, queue, commands, logger, flipLeadMs: settings.flipLeadMs, work: jobSettings.enabled, now }) : undefined,
+      boundaries: jobs ? createProgrammeJobs({ ...jobs, flipLeadMs: settings.flipLeadMs, now }) : undefined,
     };
   },
   screens: ({ settings, use }, api) => screenFeature({ router: api.router, directory: use(scenesModule).directory, flipLeadMs: settings.flipLeadMs }),

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
-import type { CommandDeps } from '../../domain/command.ts';
-import { runAs } from '../../http/command.ts';
+import { runAs, type CommandDeps } from '../../domain/command.ts';
 import type { AppState } from '../../http/context.ts';
 import { mount } from '../../http/route.ts';
 import { programmeEndpoints as api } from '../../shared/api/programme.ts';
@@ -38,7 +37,6 @@ export function programmeRouter(deps: { commands: CommandDeps; now: () => number
 
   mount(router, api.createGroup)(async (ctx, { body }) => {
     const group = await runAs(ctx, deps.commands, (tx, changes) => createGroup(tx, changes, body));
-    ctx.status = 201;
     return presentGroup(group, await listPlacements(ctx.state.em));
   });
 
@@ -58,7 +56,6 @@ export function programmeRouter(deps: { commands: CommandDeps; now: () => number
 
   mount(router, api.createSchedule)(async (ctx, { body }) => {
     const entry = await runAs(ctx, deps.commands, (tx, changes) => createSchedule(tx, changes, body));
-    ctx.status = 201;
     return presentSchedule(entry);
   });
 

@@ -37,21 +37,7 @@ export const qualityModule = defineModule<QualitySettings, QualityJobs | undefin
       sweepCron: e.QUALITY_SWEEP_CRON === 'off' ? null : (e.QUALITY_SWEEP_CRON as string),
     }),
   },
-  setup: ({ orm, queue, commands, fetcher, settings, jobSettings, logger, use }) =>
-    queue
-      ? createQualityJobs({
-          orm,
-          queue,
-          commands,
-          fetcher,
-          platforms: use(platformsModule),
-          settings,
-          work: jobSettings.enabled,
-          heartbeatSeconds: jobSettings.heartbeatSeconds,
-          logger,
-          streamsOnScreens: use(screensModule).streamsOnScreens,
-        })
-      : undefined,
+  setup: ({ jobs, settings, use }) => (jobs ? createQualityJobs({ ...jobs, platforms: use(platformsModule), settings, streamsOnScreens: use(screensModule).streamsOnScreens }) : undefined),
   routes: (_context, jobs) => [qualityRouter({ qualityJobs: jobs })],
   pushes: ({ orm }) => qualityPushes(orm),
   reports: (_context, jobs) => (jobs ? qualityReports(jobs) : undefined),

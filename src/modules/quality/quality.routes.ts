@@ -32,7 +32,6 @@ export function qualityRouter(deps: QualityRouteDeps): Router<AppState> {
     }
     if (body.streamId === undefined) throw badRequest(`streamId: ${STREAM_ID_RULE}`);
     const answer = await requestAnalysis(ctx.state.em, jobs(), { streamId: body.streamId, force: body.force, wait: body.wait });
-    if (answer.queued) ctx.status = 202;
     return answer;
   });
 

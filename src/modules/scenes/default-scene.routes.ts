@@ -5,9 +5,8 @@
 import Router from '@koa/router';
 import { defaultSceneEndpoints as api } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
-import type { CommandDeps } from '../../domain/command.ts';
+import { runAs, type CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';
-import { runAs } from '../../http/command.ts';
 import { mount } from '../../http/route.ts';
 import type { SceneSnapshots } from './scene-snapshots.ts';
 import { setDefaultScene } from './scenes.service.ts';

@@ -1,4 +1,4 @@
-import type { SceneDto } from '../../shared/api/index.ts';
+import type { SceneDto, SceneUpdate } from '../../shared/api/index.ts';
 import type { LayoutType, SelectionAlgorithm } from '../../shared/constants.ts';
 import { iso } from '../streams/stream.presenter.ts';
 
@@ -17,17 +17,35 @@ export interface SceneFields {
   updatedAt: Date | string;
 }
 
+/** The scene's own fields as the API names them and as the entity does: the one mapping, both ways. */
+const FIELDS = {
+  name: 'name',
+  description: 'description',
+  prompt: 'prompt',
+  selection_algorithm: 'selectionAlgorithm',
+  max_streams: 'maxStreams',
+  layout_type: 'layoutType',
+  active: 'active',
+} as const satisfies Partial<Record<keyof SceneDto, keyof SceneFields>>;
+
+type Editable = Omit<SceneUpdate, 'id' | 'stream_ids'>;
+type EntityFields = { [K in keyof typeof FIELDS as (typeof FIELDS)[K]]: SceneFields[(typeof FIELDS)[K]] };
+
+/** The entity's fields an API input gives (a field left out stays as it is). */
+export function sceneFieldsOf(input: Editable): Partial<EntityFields> {
+  const fields: Record<string, unknown> = {};
+  for (const [api, entity] of Object.entries(FIELDS)) {
+    const value = input[api as keyof Editable];
+    if (value !== undefined) fields[entity] = value;
+  }
+  return fields as Partial<EntityFields>;
+}
+
 export function presentScene(scene: SceneFields, slots: readonly (number | null)[], defaultSceneId: number | null): SceneDto {
   return {
     id: scene.id,
     slug: scene.slug ?? null,
-    name: scene.name,
-    description: scene.description ?? null,
-    prompt: scene.prompt ?? null,
-    selection_algorithm: scene.selectionAlgorithm,
-    max_streams: scene.maxStreams,
-    layout_type: scene.layoutType,
-    active: scene.active,
+    ...(Object.fromEntries(Object.entries(FIELDS).map(([api, entity]) => [api, scene[entity] ?? null])) as { [K in keyof typeof FIELDS]: SceneDto[K] }),
     created_at: iso(scene.createdAt),
     updated_at: iso(scene.updatedAt),
     stream_ids: [...slots],

@@ -25,14 +25,14 @@ export interface ScenesApi {
 export const scenesModule = defineModule<undefined, ScenesApi & { sceneInUse: SceneUseCheck }>({
   name: 'scenes',
   entities: [Scene, SceneStream],
-  setup({ orm, now, queue, commands, logger, jobSettings, use }) {
+  setup({ orm, now, jobs, use }) {
     use(streamsModule).answerPlacements(scenesPlacing);
     const snapshots = new SceneSnapshots(orm, { now });
     const checks: SceneUseCheck[] = [];
     return {
       snapshots,
       directory: createSceneDirectory(orm, snapshots),
-      daylight: queue ? createDaylightJobs({ orm, queue, commands, snapshots, logger, work: jobSettings.enabled }) : undefined,
+      daylight: jobs ? createDaylightJobs({ ...jobs, snapshots }) : undefined,
       refuseDeleteWhen: (check) => void checks.push(check),
       async sceneInUse(em, sceneId) {
         for (const check of checks) {

@@ -1,10 +1,9 @@
 import Router from '@koa/router';
 import { sceneEndpoints as api, type SceneDto } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
-import type { CommandDeps } from '../../domain/command.ts';
+import { runAs, type CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';
 import { frozenJson } from '../../http/frozen-json.ts';
-import { runAs } from '../../http/command.ts';
 import { mount } from '../../http/route.ts';
 import type { EntityManager } from '../../db.ts';
 import type { Scene } from './scene.entity.ts';
@@ -60,7 +59,6 @@ export function scenesRouter(deps: SceneRouteDeps): Router<AppState> {
 
   mount(router, api.create)(async (ctx, { body }) => {
     const scene = await runAs(ctx, deps.commands, (tx, changes) => createScene(tx, changes, body));
-    ctx.status = 201;
     return presentOne(ctx.state.em, scene);
   });
 

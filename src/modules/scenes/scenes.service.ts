@@ -13,6 +13,7 @@ import { Stream } from '../streams/stream.entity.ts';
 import { missingStreams } from '../streams/stream-reads.ts';
 import { Scene, SceneStream } from './scene.entity.ts';
 import { slotList } from './scene-queries.ts';
+import { sceneFieldsOf } from './scene.presenter.ts';
 
 export async function getDefaultSceneId(em: EntityManager): Promise<number | null> {
   const value = await getConfigValue(em, DEFAULT_SCENE_KEY);
@@ -90,16 +91,7 @@ async function replaceSlots(em: EntityManager, scene: Scene, streamIds: readonly
 }
 
 export async function createScene(em: EntityManager, changes: Changes, input: SceneCreate): Promise<Scene> {
-  const scene = em.create(Scene, {
-    slug: await sceneSlugFor(em, input.name),
-    name: input.name,
-    description: input.description ?? null,
-    prompt: input.prompt ?? null,
-    selectionAlgorithm: input.selection_algorithm,
-    maxStreams: input.max_streams,
-    layoutType: input.layout_type,
-    active: input.active,
-  });
+  const scene = em.create(Scene, { description: null, prompt: null, ...sceneFieldsOf(input), slug: await sceneSlugFor(em, input.name), name: input.name });
   await em.flush();
   if (input.stream_ids) await replaceSlots(em, scene, input.stream_ids);
   await em.flush();
@@ -112,16 +104,8 @@ export async function updateScene(em: EntityManager, changes: Changes, input: Sc
   if (input.active === false && scene.active && (await getDefaultSceneId(em)) === scene.id) {
     throw conflict('The default scene cannot be deactivated. Choose another default scene first.');
   }
-  if (input.name !== undefined) {
-    scene.name = input.name;
-    scene.slug = await sceneSlugFor(em, input.name, scene.id);
-  }
-  if (input.description !== undefined) scene.description = input.description;
-  if (input.prompt !== undefined) scene.prompt = input.prompt;
-  if (input.selection_algorithm !== undefined) scene.selectionAlgorithm = input.selection_algorithm;
-  if (input.max_streams !== undefined) scene.maxStreams = input.max_streams;
-  if (input.layout_type !== undefined) scene.layoutType = input.layout_type;
-  if (input.active !== undefined) scene.active = input.active;
+  em.assign(scene, sceneFieldsOf(input));
+  if (input.name !== undefined) scene.slug = await sceneSlugFor(em, input.name, scene.id);
   if (input.stream_ids !== undefined) await replaceSlots(em, scene, input.stream_ids);
   scene.updatedAt = new Date(); // a slot-only change is still a change of the scene
   await em.flush();

@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import { streamEndpoints as api } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
-import type { CommandDeps } from '../../domain/command.ts';
+import { runAs, type CommandDeps } from '../../domain/command.ts';
 import { notFound } from '../../domain/errors.ts';
-import { runAs } from '../../http/command.ts';
 import { mount } from '../../http/route.ts';
 import { presentStream, stillVersion } from './stream.presenter.ts';
 import { stillHead, stillPicture, type StillHead } from './stream-stills.ts';
@@ -73,7 +72,6 @@ export function streamsRouter(deps: { commands: CommandDeps; placementsOf: Place
 
   mount(router, api.create)(async (ctx, { body }) => {
     const stream = await runAs(ctx, deps.commands, (tx, changes) => createStream(tx, changes, body));
-    ctx.status = 201;
     return presentStream(stream);
   });
 

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
-import type { CommandDeps } from '../../domain/command.ts';
-import { runAs } from '../../http/command.ts';
+import { runAs, type CommandDeps } from '../../domain/command.ts';
 import type { AppState } from '../../http/context.ts';
 import { spendFor, tooManyRequests, type CallerLimits } from '../../http/rate-limit.ts';
 import type { SafeFetcher } from '../../http/safe-fetch.ts';
@@ -26,7 +25,6 @@ export function submissionsRouter(deps: SubmissionRouteDeps): Router<AppState> {
     if (over) throw tooManyRequests(ctx, over, 'Too many submissions; please try again later');
     const allows = (url: string) => deps.fetcher.allows(url, { ownHosts: [ctx.hostname] });
     const result = await runAs(ctx, deps.commands, (tx, changes) => submitStream(tx, changes, body, allows));
-    ctx.status = result.duplicate ? 200 : 201;
     return result;
   });
 

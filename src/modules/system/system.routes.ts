@@ -1,7 +1,6 @@
 import Router from '@koa/router';
-import type { CommandDeps } from '../../domain/command.ts';
+import { runAs, type CommandDeps } from '../../domain/command.ts';
 import { systemEndpoints as api } from '../../shared/api/system.ts';
-import { runAs } from '../../http/command.ts';
 import type { AppState } from '../../http/context.ts';
 import { mount } from '../../http/route.ts';
 import { ensureDefaultScene } from '../scenes/scenes.service.ts';

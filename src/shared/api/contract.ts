@@ -38,6 +38,11 @@ export interface EndpointSpec {
   query?: z.ZodType;
   body?: z.ZodType;
   responses: Partial<Record<SuccessStatus, z.ZodType>>;
+  /**
+   * Which success status an answer goes with, where `responses` has more than one (the server
+   * answers with it; with one, that one). The one place a success status is chosen.
+   */
+  statusOf?(answer: unknown): SuccessStatus;
   errors?: readonly ErrorStatus[];
   /** Set for answers that are not JSON (the reference pages): their media type. */
   produces?: string;

@@ -102,6 +102,7 @@ export const qualityEndpoints = {
     query: QualityQuery,
     body: AnalyzeRequest,
     responses: { 200: z.union([AnalyzeDto, AnalyzeAllDto]), 202: AnalyzeDto },
+    statusOf: (answer) => ((answer as Partial<AnalyzeDto>).queued ? 202 : 200),
     errors: [404, 409],
   }),
   recentEvaluations: endpoint({

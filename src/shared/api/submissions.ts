@@ -112,6 +112,7 @@ export const submissionEndpoints = {
     access: 'public',
     body: SubmitRequest,
     responses: { 201: SubmitResultDto, 200: SubmitResultDto },
+    statusOf: (answer) => ((answer as SubmitResultDto).duplicate ? 200 : 201),
     errors: [409, 429],
   }),
   list: endpoint({

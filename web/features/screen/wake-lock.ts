@@ -2,7 +2,7 @@
  * Keeps a wall's or kiosk's display awake while it shows (the Screen Wake Lock API). The browser
  * drops the lock whenever the page is hidden, so it is taken again each time the page is
  * visible. Where the API is missing or refuses (an insecure origin, a battery saver), nothing
- * breaks: the device's own never-sleep setting has to do (README, Screens).
+ * breaks: the device's own never-sleep setting has to do (docs/operations.md, "Screens in the field").
  */
 type WakeLockSentinelLike = { release(): Promise<void>; addEventListener(type: 'release', listener: () => void): void };
 type WakeLockLike = { request(type: 'screen'): Promise<WakeLockSentinelLike> };
