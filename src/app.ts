@@ -16,9 +16,9 @@ import { Drain } from './http/drain.ts';
 import type { AppState } from './http/context.ts';
 import { limitsIn, type LimiterStore } from './http/rate-limit.ts';
 import { createSafeFetcher, type Resolver } from './http/safe-fetch.ts';
-import { DEFAULT_JOB_SETTINGS, jobCounts, type JobQueue, type JobSettings } from './jobs/queue.ts';
+import { DEFAULT_JOB_SETTINGS, type JobQueue, type JobSettings } from './jobs/queue.ts';
 import type { Logger } from './logger.ts';
-import { gaugeSources, registerModuleMetric } from './metrics.ts';
+import { gaugeSources, registerModuleMetric, watchCore } from './metrics.ts';
 import { MODULES } from './modules/index.ts';
 import type { AnyModule, Identity, ModuleJobs } from './modules/module.ts';
 import { screensOnHub, setUpModules } from './modules/runtime.ts';
@@ -77,8 +77,6 @@ export function createApp(deps: AppDeps): NatureWall {
       commands,
       fetcher,
       limits: limitsIn(deps.limiterStore ?? { kind: 'memory' }),
-      queue: deps.queue,
-      jobSettings,
       jobs: deps.queue ? { orm, queue: deps.queue, commands, fetcher, logger, work: jobSettings.enabled, heartbeatSeconds: jobSettings.heartbeatSeconds } : undefined,
       availability,
       now: deps.now ?? Date.now,
@@ -91,9 +89,7 @@ export function createApp(deps: AppDeps): NatureWall {
   const jobs: ModuleJobs[] = each((m, c, a) => m.jobs?.(c, a));
   for (const metric of each((m, c, a) => m.metrics?.(c, a)).flat()) registerModuleMetric(metric);
   const identity: Identity | undefined = each((m, c, a) => m.identity?.(c, a))[0];
-  const queue = deps.queue;
-  gaugeSources.databaseAvailable = () => availability.available;
-  if (queue) gaugeSources.jobs = async () => (await jobCounts(queue)).map((r) => ({ labels: { queue: r.queue, state: r.state }, value: r.count }));
+  watchCore(availability, deps.queue);
 
   const drain = new Drain();
   const api = apiRouter(each((m, c, a) => m.routes?.(c, a)).flat());

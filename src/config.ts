@@ -43,6 +43,11 @@ const CoreEnv = {
   NODE_ENV: optionalText,
 };
 
+/** Every variable a process reads: the core's and those `modules` declare (the README's table lists them all). */
+export function declaredVariables(modules: readonly AnyModule[]): string[] {
+  return [...Object.keys(CoreEnv), ...modules.flatMap((m) => Object.keys(m.settings?.env ?? {}))];
+}
+
 /** Each module's settings, by module name (what `createApp` hands each module). */
 export type ModuleSettings = Readonly<Record<string, unknown>>;
 

@@ -7,6 +7,8 @@
  * hub's sockets, the job table, the availability watch). One registry per process.
  */
 import client from 'prom-client';
+import type { DatabaseAvailability } from './database/availability.ts';
+import { jobCounts, type JobQueue } from './jobs/queue.ts';
 
 export const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry, prefix: 'nw_' });
@@ -82,3 +84,9 @@ new client.Gauge({
     this.set(gaugeSources.databaseAvailable?.() === false ? 0 : 1);
   },
 });
+
+/** The core's gauges read this app's availability watch and job queue (the latest app in a process wins). */
+export function watchCore(availability: DatabaseAvailability, queue: JobQueue | undefined): void {
+  gaugeSources.databaseAvailable = () => availability.available;
+  if (queue) gaugeSources.jobs = async () => (await jobCounts(queue)).map((r) => ({ labels: { queue: r.queue, state: r.state }, value: r.count }));
+}

@@ -16,7 +16,7 @@ import type { CommandDeps, CommandJournal } from '../domain/command.ts';
 import type { Actor, AppState } from '../http/context.ts';
 import type { Limits } from '../http/rate-limit.ts';
 import type { SafeFetcher } from '../http/safe-fetch.ts';
-import type { JobQueue, JobSettings } from '../jobs/queue.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import type { Logger } from '../logger.ts';
 import type { ScreenList } from '../realtime/presence.ts';
 import type { FeaturePushes } from '../realtime/pushes.ts';
@@ -95,9 +95,6 @@ export interface ModuleContext<S> {
   limits: Limits;
   /** The job queue and what work on it needs; undefined where the app runs without one (what needs it answers 503). */
   jobs: JobContext | undefined;
-  /** The queue alone (as `jobs.queue`). */
-  queue: JobQueue | undefined;
-  jobSettings: JobSettings;
   availability: DatabaseAvailability;
   /** The clock the rules that wait read (tests move it). */
   now: () => number;

@@ -1,8 +1,12 @@
 /**
  * Alerts end to end on real parts: a real hub with real walls over Socket.IO, the PostgreSQL job
  * queue, and webhook receivers on 127.0.0.1 (allow-listed for the safe fetcher, as fixtures are).
- * The watch runs when the test says (`check()`), so each step is seen in order; time passes for
- * real between steps, as it would between the watch's ticks.
+ * The watch runs when the test says (`check()`), on a clock the test moves (`advance()`): a grace
+ * period passes in one step, not in a sleep. The clock starts an hour behind the real one because
+ * the hub stamps a screen's last sighting on the real clock: a sighting is then never older to
+ * the watch than it really is, and a screen's offline time counts from the check that first sees
+ * it offline (stepIncident starts an incident at the earlier of its `since` and now). That something
+ * did NOT happen is read once every message filed has been tried (`settled()`), not after a sleep.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -44,17 +48,21 @@ async function receiver() {
   return { url, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (ok(value)) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 500)}`);
-    await sleep(50);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** The watch's clock (see the file's comment); tests move it with `advance`. */
+let clock = Date.now() - 3_600_000;
+const advance = (ms: number) => {
+  clock += ms;
+};
 
 let app: TestApp;
 let hooks: Awaited<ReturnType<typeof receiver>>;
@@ -67,7 +75,7 @@ beforeAll(async () => {
   app = await startTestApp({
     hub: true,
     jobs: true,
-    appOptions: { fetchAllowHosts: ['127.0.0.1'] },
+    appOptions: { fetchAllowHosts: ['127.0.0.1'], now: () => clock },
     settings: {
       discovery: { concurrency: 1 },
       // The watch is stepped by the tests (the timer's period is the longest allowed).
@@ -90,6 +98,11 @@ const overview = async () => (await app.request<AlertsOverviewDto>('GET', '/api/
 const ruleOf = async (kind: AlertRuleDto['kind']) => (await overview()).rules.find((r) => r.kind === kind && r.group_id === null)!;
 const presence = async (device: string) => (await app.request<ScreenPresence[]>('GET', '/api/screens?include_offline=true')).body.find((s) => s.device === device);
 const messages = (path = '/hook') => hooks.received.filter((r) => r.path === path).map((r) => JSON.parse(r.body) as { type: string; alert: AlertMessage });
+/**
+ * Every delivery filed so far has been tried to the end (a row leaves `pending` only after its
+ * receiver answered): what the checks before this filed has reached the receivers.
+ */
+const settled = () => until(() => app.orm.em.fork().count(AlertDelivery, { state: 'pending' }), (n) => n === 0, 'every filed message to be tried');
 
 describe('alert rules and destinations', () => {
   it('refuses a webhook on a private or local address by the safe fetcher rules, and bad input, with a reason', async () => {
@@ -140,9 +153,10 @@ describe('a wall that goes away', () => {
     await until(() => presence(device), (p) => p?.online === false, 'the wall to be seen offline');
 
     await check(); // pending: within the grace period, nobody is told
+    await settled();
     expect(messages()).toHaveLength(0);
     expect((await overview()).open.map((i) => i.state)).toEqual(['pending']);
-    await sleep(2_100);
+    advance(2_100);
     await check();
     await until(() => messages().length, (n) => n === 1, 'the alert to arrive');
     await check();
@@ -161,12 +175,13 @@ describe('a wall that goes away', () => {
     pool.open(app.baseUrl, { kind: 'wall', device, name: 'Lobby wall' }); // back (closed after the test)
     await until(() => presence(device), (p) => p?.online === true, 'the wall to be back');
     await check(); // clearing: held for hold_seconds before it counts as recovered
+    await settled();
     expect(messages()).toHaveLength(1);
-    await sleep(1_100);
+    advance(1_100);
     await check();
     await until(() => messages().length, (n) => n === 2, 'the recovery to arrive');
     await check();
-    await sleep(500);
+    await settled();
     const all = messages();
     expect(all.map((m) => m.type)).toEqual(['alert.fired', 'alert.recovered']);
     expect(all[1]!.alert.incident_id).toBe(all[0]!.alert.incident_id);
@@ -180,17 +195,24 @@ describe('a wall that goes away', () => {
     const device = 'alert-wall-0002';
     const wall = pool.open(app.baseUrl, { kind: 'wall', device, name: 'Blip wall' });
     await wall.waitFor((s) => s !== null);
+    // The lobby wall, closed after the last test, is offline for real: its alert goes out first,
+    // so that the count below hears only about this wall.
+    await check();
+    advance(2_100);
+    await check();
+    await settled();
     const before = hooks.received.length;
     wall.close();
     await until(() => presence(device), (p) => p?.online === false, 'the wall to be seen offline');
     await check();
     expect((await overview()).open.filter((i) => i.title.includes('Blip wall')).map((i) => i.state)).toEqual(['pending']);
-    await sleep(300);
+    advance(1_000);
     pool.open(app.baseUrl, { kind: 'wall', device, name: 'Blip wall' });
     await until(() => presence(device), (p) => p?.online === true, 'the wall to be back');
     await check();
-    await sleep(2_100);
+    advance(2_100);
     await check();
+    await settled();
     expect(hooks.received.length).toBe(before);
     const rows = await app.orm.em.fork().find(AlertIncident, { title: { $like: '%Blip wall%' } });
     expect(rows).toHaveLength(0);
@@ -206,7 +228,7 @@ describe('a wall that goes away', () => {
     wall.close();
     await until(() => presence(device), (p) => p?.online === false, 'offline');
     await check();
-    await sleep(2_100);
+    advance(2_100);
     await check();
     await until(() => sent().length, (n) => n === 1, 'the alert');
     for (let i = 0; i < 2; i++) {
@@ -215,10 +237,10 @@ describe('a wall that goes away', () => {
       await check();
       wall.close();
       await until(() => presence(device), (p) => p?.online === false, 'offline');
-      await sleep(2_100);
+      advance(2_100);
       await check();
     }
-    await sleep(500);
+    await settled();
     expect(sent().map((m) => m.type)).toEqual(['alert.fired']);
     const flappy = (await overview()).open.filter((i) => i.title.includes('Flappy wall'));
     expect(flappy).toHaveLength(1);
@@ -265,6 +287,7 @@ describe('a stream on the default scene that dies with nothing to replace it', (
     const wall = pool.open(app.baseUrl, { kind: 'wall', device: 'alert-wall-0004' });
     await wall.waitFor((s) => (s as WallState | null)?.streams?.[0]?.id === stream.id);
     await check();
+    await settled();
     const before = messages().length;
 
     corpus.setDown('clean360', true);
@@ -275,7 +298,7 @@ describe('a stream on the default scene that dies with nothing to replace it', (
     await check();
     await until(() => messages().length, (n) => n === before + 1, 'the stream alert');
     await check();
-    await sleep(500);
+    await settled();
     const [alert] = messages().slice(before);
     expect(alert).toMatchObject({ type: 'alert.fired', alert: { kind: 'stream_unhealthy', subject: `stream:${stream.id}`, title: 'Stream "Lonely falls" is offline on a wall' } });
     expect(messages()).toHaveLength(before + 1);

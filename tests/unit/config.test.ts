@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loadConfig, readModuleSettings, settingsOf } from '../../src/config.ts';
+import { readFileSync } from 'node:fs';
+import { declaredVariables, loadConfig, readModuleSettings, settingsOf } from '../../src/config.ts';
 import { MODULES } from '../../src/modules/index.ts';
 import { defineModule } from '../../src/modules/module.ts';
 import { qualityModule } from '../../src/modules/quality/quality.module.ts';
@@ -64,5 +65,13 @@ describe('loadConfig', () => {
 
   it('reads no module variable without the module list (config.ts knows no feature)', () => {
     expect(loadConfig({ QUALITY_CONCURRENCY: 'not a number' }).settings).toEqual({});
+  });
+
+  it("lists every variable the process and the modules read in the README's Configuration table", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+    const variables = declaredVariables(MODULES).filter((name) => name !== 'NODE_ENV');
+    expect(variables.length).toBeGreaterThan(40);
+    expect(variables.filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
   });
 });

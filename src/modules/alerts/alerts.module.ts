@@ -25,23 +25,11 @@ export const alertsModule = defineModule<AlertSettings, AlertJobs | undefined>({
     },
     read: (e) => ({ ...d, checkSeconds: e.ALERT_CHECK_SECONDS as number, attempts: e.ALERT_DELIVERY_ATTEMPTS as number, retryDelaySeconds: e.ALERT_RETRY_SECONDS as number }),
   },
-  setup: ({ orm, queue, commands, fetcher, logger, settings, jobSettings, screens, availability, now, use }) =>
-    queue
-      ? createAlertJobs({
-          orm,
-          queue,
-          commands,
-          fetcher,
-          logger,
-          settings,
-          work: jobSettings.enabled,
-          listScreens: () => screens.list({ includeOffline: true }),
-          onScreens: use(screensModule).streamsOnScreens,
-          availability,
-          now,
-        })
+  setup: ({ jobs, settings, screens, availability, now, use }) =>
+    jobs
+      ? createAlertJobs({ ...jobs, settings, listScreens: () => screens.list({ includeOffline: true }), onScreens: use(screensModule).streamsOnScreens, availability, now })
       : undefined,
-  routes: ({ commands, fetcher }, jobs) => [alertsRouter({ commands, fetcher, queueDelivery: jobs?.queueDelivery })],
+  routes: ({ commands, fetcher, now }, jobs) => [alertsRouter({ commands, fetcher, queueDelivery: jobs?.queueDelivery, now })],
   pushes: ({ orm }) => alertPushes(orm),
   jobs: (_context, jobs) => jobs,
   metrics: ({ orm }) => [

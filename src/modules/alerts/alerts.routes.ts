@@ -1,6 +1,5 @@
 import Router from '@koa/router';
-import type { CommandDeps } from '../../domain/command.ts';
-import { runAs } from '../../http/command.ts';
+import { runAs, type CommandDeps } from '../../domain/command.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { AppState } from '../../http/context.ts';
 import { mount } from '../../http/route.ts';
@@ -14,6 +13,8 @@ export interface AlertRouteDeps {
   fetcher: SafeFetcher;
   /** Queues a filed delivery's job (absent without a job queue: the test message answers 503). */
   queueDelivery?: ((delivery: { id: number; jobId: string }) => Promise<void>) | undefined;
+  /** The watch's clock (a test message is stamped on it, as the watch's messages are). */
+  now: () => number;
 }
 
 export function alertsRouter(deps: AlertRouteDeps): Router<AppState> {
@@ -25,7 +26,6 @@ export function alertsRouter(deps: AlertRouteDeps): Router<AppState> {
 
   mount(router, api.createGroupRule)(async (ctx, { body }) => {
     const rule = await runAs(ctx, deps.commands, (tx, changes) => createGroupRule(tx, changes, body));
-    ctx.status = 201;
     return presentRule(rule);
   });
 
@@ -36,7 +36,6 @@ export function alertsRouter(deps: AlertRouteDeps): Router<AppState> {
 
   mount(router, api.createDestination)(async (ctx, { body }) => {
     const destination = await runAs(ctx, deps.commands, (tx, changes) => createDestination(tx, changes, body, deps.fetcher));
-    ctx.status = 201;
     return { ...presentDestination(destination), secret: destination.secret ?? null };
   });
 
@@ -50,9 +49,8 @@ export function alertsRouter(deps: AlertRouteDeps): Router<AppState> {
   mount(router, api.testDestination)(async (ctx, { body }) => {
     const queueDelivery = deps.queueDelivery;
     if (!queueDelivery) throw new HttpError(503, 'Background jobs are not running on this server');
-    const delivery = await runAs(ctx, deps.commands, (tx, changes) => fileTestDelivery(tx, changes, body.id));
+    const delivery = await runAs(ctx, deps.commands, (tx, changes) => fileTestDelivery(tx, changes, body.id, deps.now()));
     await queueDelivery(delivery);
-    ctx.status = 202;
     return presentDelivery(delivery);
   });
 

@@ -6,7 +6,7 @@ import type { Changes } from '../../domain/changes.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { SafeFetcher } from '../../http/safe-fetch.ts';
 import { ALERT_KIND_TEXT, type AlertRuleUpdate, type DestinationInput, type DestinationUpdate, type GroupRuleInput } from '../../shared/api/alerts.ts';
-import { ScreenGroup } from '../programme/programme.entity.ts';
+import { groupNames } from '../programme/programme.service.ts';
 import { AlertDelivery, AlertDestination, AlertRule } from './alerts.entity.ts';
 import type { AlertMessage } from './payloads.ts';
 
@@ -14,8 +14,8 @@ import type { AlertMessage } from './payloads.ts';
 async function ruleName(tx: EntityManager, rule: AlertRule): Promise<string> {
   const title = ALERT_KIND_TEXT[rule.kind].title;
   if (rule.groupId === null || rule.groupId === undefined) return title;
-  const group = await tx.findOne(ScreenGroup, { id: rule.groupId }, { fields: ['name'] });
-  return `${title} (${group?.name ?? `group ${rule.groupId}`})`;
+  const group = (await groupNames(tx, [rule.groupId])).get(rule.groupId);
+  return `${title} (${group ?? `group ${rule.groupId}`})`;
 }
 
 export async function updateRule(tx: EntityManager, changes: Changes, input: AlertRuleUpdate): Promise<AlertRule> {
@@ -32,10 +32,10 @@ export async function updateRule(tx: EntityManager, changes: Changes, input: Ale
 }
 
 export async function createGroupRule(tx: EntityManager, changes: Changes, input: GroupRuleInput): Promise<AlertRule> {
-  const group = await tx.findOne(ScreenGroup, { id: input.group_id });
-  if (!group) throw new DomainError('not-found', `Screen group ${input.group_id} not found`);
+  const group = (await groupNames(tx, [input.group_id])).get(input.group_id);
+  if (group === undefined) throw new DomainError('not-found', `Screen group ${input.group_id} not found`);
   const existing = await tx.findOne(AlertRule, { kind: 'screen_offline', groupId: input.group_id });
-  if (existing) throw new DomainError('conflict', `The group "${group.name}" already has its own screen-offline rule`);
+  if (existing) throw new DomainError('conflict', `The group "${group}" already has its own screen-offline rule`);
   const rule = tx.create(AlertRule, { kind: 'screen_offline', groupId: input.group_id, forSeconds: input.for_seconds, holdSeconds: input.hold_seconds, threshold: null, enabled: true });
   await tx.flush();
   changes.push({ type: 'alert-rule.created', ruleId: rule.id, name: await ruleName(tx, rule) });
@@ -86,8 +86,11 @@ export async function deleteDestination(tx: EntityManager, changes: Changes, id:
   changes.push({ type: 'alert-destination.deleted', destinationId: id, name: destination.name });
 }
 
-/** Files one delivery of `message` to `destination` (the caller queues its job after commit). */
-export function fileDelivery(tx: EntityManager, changes: Changes, destination: AlertDestination, message: AlertMessage): AlertDelivery {
+/**
+ * Files one delivery of `message` to `destination` at `at` (the watch's clock: the stranded-job
+ * sweep compares it with that clock); the caller queues its job after commit.
+ */
+export function fileDelivery(tx: EntityManager, changes: Changes, destination: AlertDestination, message: AlertMessage, at: number): AlertDelivery {
   const delivery = tx.create(AlertDelivery, {
     incidentId: message.incident_id,
     destinationId: destination.id,
@@ -97,16 +100,17 @@ export function fileDelivery(tx: EntityManager, changes: Changes, destination: A
     attempts: 0,
     message,
     jobId: randomUUID(),
+    createdAt: new Date(at),
   });
   changes.push({ type: 'delivery.changed', deliveryId: 0, transient: true });
   return delivery;
 }
 
-export async function fileTestDelivery(tx: EntityManager, changes: Changes, id: number): Promise<AlertDelivery> {
+export async function fileTestDelivery(tx: EntityManager, changes: Changes, id: number, at: number): Promise<AlertDelivery> {
   const destination = await tx.findOne(AlertDestination, { id });
   if (!destination) throw new DomainError('not-found', `Destination ${id} not found`);
-  const message: AlertMessage = { event: 'test', incident_id: null, kind: null, subject: null, title: 'Test message', detail: `Sent from the Alerts tab to "${destination.name}".`, started_at: null, fired_at: null, resolved_at: null, at: new Date().toISOString() };
-  const delivery = fileDelivery(tx, changes, destination, message);
+  const message: AlertMessage = { event: 'test', incident_id: null, kind: null, subject: null, title: 'Test message', detail: `Sent from the Alerts tab to "${destination.name}".`, started_at: null, fired_at: null, resolved_at: null, at: new Date(at).toISOString() };
+  const delivery = fileDelivery(tx, changes, destination, message, at);
   await tx.flush();
   return delivery;
 }

@@ -32,7 +32,7 @@ export function signature(secret: string, timestamp: number, body: string): stri
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
-/** What a receiver runs to check a delivery (the README shows it; tests use it). */
+/** What a receiver runs to check a delivery (docs/operations.md shows it; tests use it). */
 export function verifySignature(secret: string, timestamp: string, body: string, header: string): boolean {
   const expected = Buffer.from(signature(secret, Number(timestamp), body));
   const given = Buffer.from(header);

@@ -1,0 +1,139 @@
+/**
+ * Stepping incidents: each check compares the conditions that hold with the incidents under way
+ * and moves every one along its life (src/shared/alerts/incidents.ts). One node at a time does
+ * it (a transaction-scoped advisory lock), and an incident's row is unique per rule and subject,
+ * so a condition fires once however many nodes run. A fired or recovered incident files one
+ * message per enabled destination; the caller queues their jobs after commit.
+ */
+import type { EntityManager, Orm } from '../../db.ts';
+import type { Changes } from '../../domain/changes.ts';
+import { runCommand, type CommandDeps } from '../../domain/command.ts';
+import { stepIncident, type IncidentClock } from '../../shared/alerts/incidents.ts';
+import { AlertDestination, AlertIncident, AlertRule, type AlertDelivery } from './alerts.entity.ts';
+import { gather, type WatchSources } from './alerts.rules.ts';
+import { fileDelivery } from './alerts.service.ts';
+import type { AlertMessage } from './payloads.ts';
+
+/** Who the activity log names for the watch's and the delivery worker's writes. */
+export const SYSTEM_ACTOR = 'system';
+/** pg_try_advisory_xact_lock key: one node steps the incidents at a time. */
+const ALERTS_LOCK = 7_361_004;
+
+export interface StepperDeps {
+  orm: Orm;
+  commands: CommandDeps;
+  sources: WatchSources;
+  /** Hears the rules and enabled destinations each step reads (the database-outage fallback keeps them). */
+  remember(rules: AlertRule[], destinations: AlertDestination[]): void;
+}
+
+const keyOf = (ruleId: number, subject: string) => `${ruleId}|${subject}`;
+
+function clockOf(incident: AlertIncident): IncidentClock {
+  return {
+    phase: incident.phase,
+    startedAt: incident.startedAt.getTime(),
+    firedAt: incident.firedAt?.getTime() ?? null,
+    clearedAt: incident.clearedAt?.getTime() ?? null,
+    resolvedAt: incident.resolvedAt?.getTime() ?? null,
+  };
+}
+
+function applyClock(incident: AlertIncident, clock: IncidentClock): void {
+  incident.phase = clock.phase;
+  incident.startedAt = new Date(clock.startedAt);
+  incident.firedAt = clock.firedAt === null ? null : new Date(clock.firedAt);
+  incident.clearedAt = clock.clearedAt === null ? null : new Date(clock.clearedAt);
+  incident.resolvedAt = clock.resolvedAt === null ? null : new Date(clock.resolvedAt);
+}
+
+export function messageOf(incident: AlertIncident, event: 'fired' | 'recovered', now: number): AlertMessage {
+  return {
+    event,
+    incident_id: incident.id,
+    kind: incident.kind,
+    subject: incident.subject,
+    title: incident.title,
+    detail: incident.detail ?? null,
+    started_at: incident.startedAt.toISOString(),
+    fired_at: incident.firedAt?.toISOString() ?? null,
+    resolved_at: incident.resolvedAt?.toISOString() ?? null,
+    at: new Date(now).toISOString(),
+  };
+}
+
+/**
+ * Files messages for every enabled destination into `filed` (the jobs are queued after commit):
+ * one per transaction, which reads the destinations once, when its first message is filed.
+ */
+export function messageFiler(tx: EntityManager, changes: Changes, filed: AlertDelivery[], at: number): (message: AlertMessage) => Promise<void> {
+  let destinations: Promise<AlertDestination[]> | undefined;
+  return async (message) => {
+    destinations ??= tx.find(AlertDestination, { enabled: true }, { orderBy: { id: 'asc' } });
+    for (const destination of await destinations) filed.push(fileDelivery(tx, changes, destination, message, at));
+  };
+}
+
+/** One step of every incident at the sources' now; answers the deliveries it filed, committed and not yet queued. */
+export async function stepIncidents(deps: StepperDeps): Promise<AlertDelivery[]> {
+  const { orm } = deps;
+  const em = orm.em.fork();
+  const [rules, destinations] = await Promise.all([em.find(AlertRule, {}), em.find(AlertDestination, { enabled: true })]);
+  deps.remember(rules, destinations);
+  const enabled = rules.filter((r) => r.enabled);
+  const { conditions, unknown } = await gather(em, enabled, deps.sources);
+  const at = deps.sources.now();
+  const filed: AlertDelivery[] = [];
+  await runCommand(orm.em.fork(), deps.commands, SYSTEM_ACTOR, async (tx, changes) => {
+    const [lock] = await tx.execute<{ locked: boolean }[]>(`select pg_try_advisory_xact_lock(${ALERTS_LOCK}) as locked`);
+    if (!lock?.locked) return; // another node is stepping them right now
+    const fileMessage = messageFiler(tx, changes, filed, at);
+    const byRule = new Map(enabled.map((r) => [r.id, r]));
+    const holding = new Map(conditions.map((c) => [keyOf(c.rule.id, c.subject), c]));
+    const live = await tx.find(AlertIncident, { phase: { $ne: 'resolved' } });
+    for (const incident of live) {
+      const key = keyOf(incident.ruleId, incident.subject);
+      const condition = holding.get(key);
+      holding.delete(key);
+      if (incident.kind === 'database_unavailable') continue; // recorded whole by the node that saw it
+      if (unknown.has(incident.kind)) continue;
+      const rule = byRule.get(incident.ruleId);
+      if (!rule) {
+        // Its rule was turned off or deleted: the incident ends without a message.
+        applyClock(incident, { ...clockOf(incident), phase: 'resolved', resolvedAt: at });
+        incident.detail = [incident.detail, 'Closed: its rule was turned off.'].filter(Boolean).join(' ');
+        changes.push({ type: 'incident.changed', incidentId: incident.id, transient: true });
+        continue;
+      }
+      const step = stepIncident(clockOf(incident), condition !== undefined, at, { for_seconds: rule.forSeconds, hold_seconds: rule.holdSeconds });
+      if (step.kind === 'same') continue;
+      changes.push({ type: 'incident.changed', incidentId: incident.id, transient: true });
+      if (step.kind === 'forget') {
+        tx.remove(incident);
+        continue;
+      }
+      applyClock(incident, step.next);
+      if (step.send) await fileMessage(messageOf(incident, step.send, at));
+    }
+    for (const condition of holding.values()) {
+      const rule = condition.rule;
+      const step = stepIncident(null, true, at, { for_seconds: rule.forSeconds, hold_seconds: rule.holdSeconds }, condition.since);
+      if (step.kind !== 'update') continue;
+      const incident = tx.create(AlertIncident, {
+        ruleId: rule.id,
+        kind: rule.kind,
+        subject: condition.subject,
+        title: condition.title,
+        detail: condition.detail,
+        phase: step.next.phase,
+        startedAt: new Date(step.next.startedAt),
+      });
+      applyClock(incident, step.next);
+      await tx.flush(); // its id goes into the message
+      changes.push({ type: 'incident.changed', incidentId: incident.id, transient: true });
+      if (step.send) await fileMessage(messageOf(incident, step.send, at));
+    }
+    await tx.flush();
+  });
+  return filed;
+}
