@@ -59,6 +59,8 @@ interface Wall {
   event: string;
   /** performance.now() of the last registration snapshot received. */
   lastSnapshotAt: number;
+  /** performance.now() of the last time its socket connected. */
+  connectedAt: number;
 }
 
 const registration: Registration = { kind: 'wall', name: 'bench' };
@@ -81,7 +83,7 @@ function sceneIdOf(message: ScreenMessage): number | null {
 const MESSAGE_EVENTS = new Set(['screen:state', 'scene:default-changed', 'scene:updated', 'scene:deleted', 'kiosk:stream']);
 
 function openWall(base: string): Wall {
-  const wall: Wall = { client: undefined as unknown as ScreenClient, state: null, maxVersion: 0, pushes: null, event: '', lastSnapshotAt: 0 };
+  const wall: Wall = { client: undefined as unknown as ScreenClient, state: null, maxVersion: 0, pushes: null, event: '', lastSnapshotAt: 0, connectedAt: 0 };
   wall.client = connectScreen({
     url: base,
     registration,
@@ -99,6 +101,7 @@ function openWall(base: string): Wall {
       wall.state = next;
     },
   });
+  wall.client.socket.on('connect', () => (wall.connectedAt = performance.now()));
   wall.client.socket.onAny((event: string) => {
     if (MESSAGE_EVENTS.has(event)) wall.event = event;
   });
@@ -404,8 +407,15 @@ natureWall = await startServerProcess({ dataDir: natureWall.dataDir, port: natur
 const readyAt = performance.now();
 const resynced = await until(() => nwWalls.every((w) => w.lastSnapshotAt > killedAt && w.client.socket.connected), 60_000);
 const resyncedAt = performance.now();
+/** From the server's readiness: when the walls came back (their client's backoff) and when each had its snapshot (the server's answer). */
+const spread = (times: number[]) => {
+  const sorted = times.map((t) => Math.round((t - readyAt) / 100) / 10).sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), max: sorted.at(-1) ?? null };
+};
 const resync = {
   all_resynced: resynced,
+  reconnected_after_ready_s: spread(nwWalls.map((w) => w.connectedAt)),
+  snapshot_after_ready_s: spread(nwWalls.map((w) => w.lastSnapshotAt)),
   seconds_after_restart: Math.round((resyncedAt - restartAt) / 100) / 10,
   seconds_after_kill: Math.round((resyncedAt - killedAt) / 100) / 10,
   server_start_seconds: Math.round((readyAt - restartAt) / 100) / 10,

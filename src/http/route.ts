@@ -36,6 +36,7 @@ function onlyStatus(endpoint: EndpointSpec): number {
 
 export function mount<S extends EndpointSpec>(router: Router<AppState>, endpoint: S) {
   return (handler: (ctx: AppContext, input: InputOf<S>) => Promise<AnswerOf<S> | Buffer>): void => {
+    const status = onlyStatus(endpoint);
     const middleware: RouteMiddleware = async (ctx) => {
       const input: Record<string, unknown> = {};
       if (endpoint.params) input.params = parse(endpoint.params, ctx.params, 'params');
@@ -50,7 +51,7 @@ export function mount<S extends EndpointSpec>(router: Router<AppState>, endpoint
       if (result === undefined) return;
       ctx.body = result;
       // The success status comes from the declaration alone (a handler that answered 304 keeps it).
-      if (ctx.status < 300) ctx.status = endpoint.statusOf?.(result) ?? onlyStatus(endpoint);
+      if (ctx.status < 300) ctx.status = endpoint.statusOf?.(result) ?? status;
     };
     middleware.endpoint = endpoint;
     router.register(endpoint.path, [endpoint.method], middleware);

@@ -1,6 +1,6 @@
 /** The real app on a real HTTP server (port 0) over a fresh database, plus a small JSON client. */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createApp, type HubAttachment, type NatureWall } from '../../src/app.ts';
 import { readModuleSettings } from '../../src/config.ts';
 import { alertsModule } from '../../src/modules/alerts/alerts.module.ts';
@@ -11,6 +11,7 @@ import type { AnyModule, ModuleDefinition } from '../../src/modules/module.ts';
 import { platformsModule } from '../../src/modules/platforms/platforms.module.ts';
 import { programmeModule } from '../../src/modules/programme/programme.module.ts';
 import { qualityModule } from '../../src/modules/quality/quality.module.ts';
+import { scenesModule } from '../../src/modules/scenes/scenes.module.ts';
 import { weatherModule } from '../../src/modules/weather/weather.module.ts';
 import type { Orm } from '../../src/db.ts';
 import { initORM } from '../../src/orm.ts';
@@ -56,7 +57,7 @@ export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 /** The modules whose settings tests change, by name. */
-const TUNABLE = { alerts: alertsModule, auth: authModule, discovery: discoveryModule, evaluation: evaluationModule, platforms: platformsModule, programme: programmeModule, quality: qualityModule, weather: weatherModule };
+const TUNABLE = { alerts: alertsModule, auth: authModule, discovery: discoveryModule, evaluation: evaluationModule, platforms: platformsModule, programme: programmeModule, quality: qualityModule, scenes: scenesModule, weather: weatherModule };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- only the settings type is read
 type SettingsOfModule<M> = M extends ModuleDefinition<infer S, any> ? S : never;
 /** Per module, the settings a test changes (the rest keep their defaults). */
@@ -107,6 +108,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.appOptions,
   });
   const server = http.createServer(app.koa.callback());
+  // Every connection, upgraded ones too (closeAllConnections() leaves WebSockets alone): a
+  // client that lingers must not keep close() waiting on the HTTP server.
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   answerUnreadableRequests(server, logger);
   let hub: Hub | undefined;
   if (options.hub) {
@@ -146,13 +154,24 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       app.stop();
       server.closeAllConnections();
-      if (hub) await hub.close();
-      else await new Promise<void>((resolve) => server.close(() => resolve()));
-      await queue?.stop({ graceful: false });
-      await orm.close();
-      if (ownsDatabase) await db.drop();
+      const serverClosed = step('hub and HTTP server', hub ? hub.close() : new Promise<void>((resolve) => server.close(() => resolve())));
+      for (const socket of connections) socket.destroy();
+      await serverClosed;
+      await step('job queue', queue?.stop({ graceful: false }));
+      await step('ORM', orm.close());
+      if (ownsDatabase) await step('test database', db.drop());
     },
   };
+}
+
+/** Awaits one step of a test app's close, and says which one if it hangs (CI logs show only the hook's timeout). */
+async function step<T>(name: string, work: Promise<T> | undefined): Promise<T | undefined> {
+  const slow = setTimeout(() => process.stderr.write(`test app close: "${name}" still waiting after 15 s\n`), 15_000);
+  try {
+    return await work;
+  } finally {
+    clearTimeout(slow);
+  }
 }
 
 async function send<T>(baseUrl: string, method: string, path: string, body?: unknown, init?: RequestInit): Promise<TestResponse<T>> {
