@@ -23,6 +23,7 @@ import { Migration20261124190000_stream_stills } from './Migration20261124190000
 import { Migration20261124191000_uptime } from './Migration20261124191000_uptime.ts';
 import { Migration20261124192000_alerts } from './Migration20261124192000_alerts.ts';
 import { Migration20261124200000_team } from './Migration20261124200000_team.ts';
+import { Migration20261125210000_activity } from './Migration20261125210000_activity.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -45,4 +46,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124191000_uptime', class: Migration20261124191000_uptime },
   { name: 'Migration20261124192000_alerts', class: Migration20261124192000_alerts },
   { name: 'Migration20261124200000_team', class: Migration20261124200000_team },
+  { name: 'Migration20261125210000_activity', class: Migration20261125210000_activity },
 ];

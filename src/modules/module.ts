@@ -126,6 +126,17 @@ export interface ModuleDefinition<S, A> {
   identity?(context: ModuleContext<S>, api: A): Identity;
 }
 
+/** Several pieces of background work as one (started in order, all stopped). */
+export function allJobs(...jobs: readonly (ModuleJobs | undefined)[]): ModuleJobs {
+  const present = jobs.filter((j): j is ModuleJobs => j !== undefined);
+  return {
+    start: async () => {
+      for (const job of present) await job.start();
+    },
+    stop: () => present.forEach((job) => job.stop()),
+  };
+}
+
 /** Declares a module, keeping its settings' and API's types. */
 export function defineModule<S = undefined, A = undefined>(module: ModuleDefinition<S, A>): ModuleDefinition<S, A> {
   return module;

@@ -37,6 +37,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     QUALITY_RECHECK_SECONDS: '3600',
     // And no 15-minute sweep re-analyses the world in the middle of a spec.
     QUALITY_SWEEP_CRON: 'off',
+    // Nor do the ranking's budgeted re-checks (the activity spec analyses what it needs itself).
+    RANKED_RECHECK_MINUTES: '0',
     // A spec that signs in wrongly does it from an address of its own (X-Forwarded-For), so the
     // shared server's failed-login budget for 127.0.0.1 stays whole for the others.
     TRUST_PROXY: 'true',

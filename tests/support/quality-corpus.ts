@@ -15,10 +15,13 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export const CORPUS_DIR = path.join(os.tmpdir(), 'nature-wall-quality-corpus-v2');
+export const CORPUS_DIR = path.join(os.tmpdir(), 'nature-wall-quality-corpus-v4');
 const SECONDS = 24;
 const SEGMENT = 2;
 const WINDOW = 5;
+
+/** A still meadow: one sharp picture, with a little temporal noise as a camera's sensor has. */
+const MEADOW = 'testsrc2=s=640x360:r=25,trim=end_frame=1,loop=loop=-1:size=1,noise=alls=5:allf=t+u';
 
 /** Each clip: an ffmpeg lavfi source (sharp, moving test pictures unless the defect says otherwise). */
 export const CLIPS = {
@@ -29,8 +32,27 @@ export const CLIPS = {
   frozen720: 'testsrc2=s=1280x720:r=25,trim=end_frame=1,loop=loop=-1:size=1',
   blurred720: 'testsrc2=s=1280x720:r=25,gblur=sigma=12',
   fps4_720: 'testsrc2=s=1280x720:r=4',
+  // A nature camera's day: a still meadow with the sensor's light noise, the same meadow while a
+  // 60 × 40 animal walks across it (2 % of the picture), and short moving clips to loop.
+  meadow_still: `${MEADOW}[out0]`,
+  meadow_animal: `${MEADOW}[bg];color=c=0x6b4426:s=60x40:r=25[animal];[bg][animal]overlay=x=40+mod(t*70\\,520):y=230:shortest=1[out0]`,
+  moving8: 'testsrc2=s=640x360:r=25',
+  moving30: 'testsrc2=s=640x360:r=25',
 } as const;
 export type ClipName = keyof typeof CLIPS;
+
+/**
+ * The meadows are encoded as a camera encodes: at a fixed bitrate (1.2 Mb/s), which keeps the
+ * sensor's noise. x264's default quality-based rate spends 91 kb/s on a still 360p picture and
+ * erases the noise, leaving frames as identical as a stuck encoder's — no measure could tell them
+ * apart, and no camera streams like that.
+ */
+const CAMERA_RATE: Partial<Record<ClipName, string[]>> = Object.fromEntries(
+  (['meadow_still', 'meadow_animal'] as const).map((clip) => [clip, ['-b:v', '1200k', '-minrate', '1200k', '-maxrate', '1200k', '-bufsize', '1200k']]),
+);
+
+/** How long each clip is (served as a live stream, it plays again from its start). */
+const CLIP_SECONDS: Partial<Record<ClipName, number>> = { moving8: 8, moving30: 30 };
 
 async function ffmpeg(args: string[]): Promise<void> {
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { maxBuffer: 16 * 1024 * 1024 });
@@ -59,7 +81,7 @@ export async function generateCorpus(dir = CORPUS_DIR): Promise<void> {
       (async () => {
         const work = await mkdtemp(path.join(dir, `.${name}-`));
         await ffmpeg([
-          '-f', 'lavfi', '-i', source, '-t', String(SECONDS), ...x264, '-g', String(fps * SEGMENT), '-keyint_min', String(fps * SEGMENT), '-sc_threshold', '0',
+          '-f', 'lavfi', '-i', source, '-t', String(CLIP_SECONDS[name as ClipName] ?? SECONDS), ...x264, ...(CAMERA_RATE[name as ClipName] ?? []), '-g', String(fps * SEGMENT), '-keyint_min', String(fps * SEGMENT), '-sc_threshold', '0',
           '-f', 'hls', '-hls_time', String(SEGMENT), '-hls_list_size', '0', '-hls_playlist_type', 'vod',
           '-hls_segment_filename', path.join(work, 'seg%03d.ts'), path.join(work, 'all.m3u8'),
         ]);
@@ -98,6 +120,9 @@ export interface CorpusServer {
   missing: string;
   /** Stop serving a clip (it answers 404) or serve it again. */
   setDown(name: ClipName, down: boolean): void;
+  /** A live playlist whose picture is whichever clip the alias is set to (`setAlias` switches it mid-stream). */
+  alias(name: string): string;
+  setAlias(name: string, clip: ClipName): void;
   requests: string[];
   close(): Promise<void>;
 }
@@ -112,6 +137,7 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
   }
   const started = Date.now();
   const down = new Set<string>();
+  const aliases = new Map<string, ClipName>();
   const requests: string[] = [];
   const playlist = (name: string, sequence: number, ended: boolean, programTime = false) => {
     const lengths = durations.get(name)!;
@@ -133,6 +159,11 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
       return m3u8(
         ['#EXTM3U', '#EXT-X-STREAM-INF:BANDWIDTH=2500000,RESOLUTION=1280x720', '/live/clean720.m3u8', '#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360', '/live/clean360.m3u8', '#EXT-X-STREAM-INF:BANDWIDTH=6000000,RESOLUTION=1920x1080', '/live/clean1080.m3u8', ''].join('\n'),
       );
+    }
+    const aliased = /^\/alias\/(\w+)\.m3u8$/.exec(url.pathname);
+    if (aliased && aliases.has(aliased[1]!)) {
+      const clip = aliases.get(aliased[1]!)!;
+      return m3u8(playlist(clip, Math.floor((Date.now() - started) / 1000 / SEGMENT), false));
     }
     const match = /^\/(live|vod|stale|pdt)\/(\w+)\.m3u8$/.exec(url.pathname);
     if (match && durations.has(match[2]!)) {
@@ -169,6 +200,8 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
     disguised: `${base}/files/disguised.mp4`,
     missing: `${base}/live/missing.m3u8`,
     setDown: (name, isDown) => void (isDown ? down.add(name) : down.delete(name)),
+    alias: (name) => `${base}/alias/${name}.m3u8`,
+    setAlias: (name, clip) => void aliases.set(name, clip),
     requests,
     async close() {
       server.closeAllConnections();

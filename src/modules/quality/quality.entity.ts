@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Stream } from '../streams/stream.entity.ts';
 
-export const ANALYSIS_TRIGGERS = ['manual', 'all', 'schedule', 'screens', 'recheck', 'discovery'] as const;
+export const ANALYSIS_TRIGGERS = ['manual', 'all', 'schedule', 'screens', 'recheck', 'discovery', 'ranking'] as const;
 export type AnalysisTrigger = (typeof ANALYSIS_TRIGGERS)[number];
 
 /** One analysis of one stream: what was measured, the score it earned, the faults found, or why it failed. */
@@ -20,6 +20,17 @@ export const QualityAnalysisSchema = defineEntity({
     error: p.text().nullable(),
     durationMs: p.integer().nullable(),
     trigger: p.enum(ANALYSIS_TRIGGERS).default('manual'),
+    /** Local motion above the sample's noise (grey levels); null: not measured. */
+    activity: p.float().$type<number>().nullable(),
+    /** The camera's local hour when it was taken, and whether the picture was dark (the daily profile). */
+    localHour: p.smallint().nullable(),
+    dark: p.boolean().nullable(),
+    /** What it saw, compact (analyzer/replay.ts): frames, their rate, the segment each came from. */
+    fingerprint: p.blob().nullable().lazy(),
+    fingerprintFps: p.float().$type<number>().nullable(),
+    fingerprintSegments: p.json<(number | null)[]>().nullable(),
+    /** The live edge's EXT-X-PROGRAM-DATE-TIME (a recording's does not advance with the clock). */
+    edgeProgramTime: p.datetime().nullable(),
   },
   indexes: [{ name: 'quality_analyses_stream_created_idx', expression: 'create index "quality_analyses_stream_created_idx" on "quality_analyses" ("stream_id", "created_at" desc)' }],
 });

@@ -29,6 +29,7 @@ import { MediaToolError, type MediaTools } from './analyzer/media-tools.ts';
 import { QualityRun, type AnalysisTrigger } from './quality.entity.ts';
 import { countInRun, recordAnalysis, type Recorded } from './quality.service.ts';
 import { LANE_PRIORITY, URGENT_PRIORITY, laneOf, laneOfPriority, offlineRecheckDue } from './queue-rules.ts';
+import { DEFAULT_RECHECK_BUDGET, type RecheckBudget } from './ranking-rechecks.ts';
 
 export const QUALITY_QUEUE = 'quality';
 /** Delayed re-checks wait here, so they never hold a stream's place in the analysis queue. */
@@ -53,6 +54,8 @@ export interface QualitySettings {
   sampleSeconds: number;
   /** QUALITY_SWEEP_CRON: when due streams are looked for (null: never — a test run that must stay still). */
   sweepCron: string | null;
+  /** RANKED_RECHECK_*: how the ranking's candidates are kept fresh (ranking-rechecks.ts). */
+  rankingBudget: RecheckBudget;
 }
 
 export const DEFAULT_QUALITY_SETTINGS: QualitySettings = {
@@ -61,6 +64,7 @@ export const DEFAULT_QUALITY_SETTINGS: QualitySettings = {
   recheckSeconds: 20,
   tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' },
   sampleSeconds: 8,
+  rankingBudget: DEFAULT_RECHECK_BUDGET,
   sweepCron: '*/15 * * * *',
 };
 

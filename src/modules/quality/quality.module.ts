@@ -12,6 +12,10 @@ import { QualityAnalysis, QualityRun } from './quality.entity.ts';
 import { createQualityJobs, DEFAULT_QUALITY_SETTINGS, type QualityJobs, type QualitySettings } from './quality.jobs.ts';
 import { analyses, analysisDuration } from './quality.metrics.ts';
 import { qualityReports } from './quality.reports.ts';
+import { createRankingRechecks } from './ranking-rechecks.ts';
+import { worthCheckingAt } from './activity-queries.ts';
+import { localHour } from '../../shared/quality/activity.ts';
+import { scenesModule } from '../scenes/scenes.module.ts';
 import { qualityRouter } from './quality.routes.ts';
 
 const d = DEFAULT_QUALITY_SETTINGS;
@@ -27,6 +31,8 @@ export const qualityModule = defineModule<QualitySettings, QualityJobs | undefin
       QUALITY_SWEEP_CRON: z.string().trim().default(d.sweepCron ?? 'off'),
       FFMPEG_PATH: z.string().min(1).default(d.tools.ffmpeg),
       FFPROBE_PATH: z.string().min(1).default(d.tools.ffprobe),
+      RANKED_RECHECK_MINUTES: number(0, 1440, d.rankingBudget.everyMinutes),
+      RANKED_RECHECK_STREAMS: wholeNumber(1, 200, d.rankingBudget.streams),
     },
     read: (e) => ({
       concurrency: e.QUALITY_CONCURRENCY as number,
@@ -35,6 +41,7 @@ export const qualityModule = defineModule<QualitySettings, QualityJobs | undefin
       tools: { ffmpeg: e.FFMPEG_PATH as string, ffprobe: e.FFPROBE_PATH as string },
       sampleSeconds: d.sampleSeconds,
       sweepCron: e.QUALITY_SWEEP_CRON === 'off' ? null : (e.QUALITY_SWEEP_CRON as string),
+      rankingBudget: { everyMinutes: e.RANKED_RECHECK_MINUTES as number, streams: e.RANKED_RECHECK_STREAMS as number },
     }),
   },
   setup: ({ jobs, settings, use }) => (jobs ? createQualityJobs({ ...jobs, platforms: use(platformsModule), settings, streamsOnScreens: use(screensModule).streamsOnScreens }) : undefined),
@@ -42,6 +49,16 @@ export const qualityModule = defineModule<QualitySettings, QualityJobs | undefin
   pushes: ({ orm }) => qualityPushes(orm),
   reports: (_context, jobs) => (jobs ? qualityReports(jobs) : undefined),
   reactions: (_context, jobs) => (jobs ? [{ name: "cancel the analyses of streams that were removed", on: (changes) => jobs.committed(changes) }] : []),
-  jobs: (_context, jobs) => jobs,
+  jobs({ orm, logger, settings, use }, jobs) {
+    if (!jobs) return undefined;
+    const rechecks = createRankingRechecks({
+      budget: settings.rankingBudget,
+      leaders: (limit) => use(scenesModule).ranking.leaders(limit),
+      worthChecking: (limit) => worthCheckingAt(orm.em.fork(), (timezone, longitude) => localHour(Date.now(), timezone, longitude), limit),
+      enqueue: (streamId) => jobs.enqueue({ streamId, trigger: 'ranking' }),
+      logger,
+    });
+    return { start: async () => (await jobs.start(), rechecks.start()), stop: () => (rechecks.stop(), jobs.stop()) };
+  },
   metrics: () => [analyses, analysisDuration],
 });

@@ -14,6 +14,7 @@ export function presentAnalysis(a: QualityAnalysis): QualityAnalysisDto {
     error: a.error ?? null,
     duration_ms: a.durationMs ?? null,
     trigger: a.trigger,
+    activity: a.activity ?? null,
   };
 }
 

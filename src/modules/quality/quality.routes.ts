@@ -10,6 +10,7 @@ import type { QualityJobs } from './quality.jobs.ts';
 import { presentAnalysis, presentRun } from './quality.presenter.ts';
 import { requestAnalysis, startAnalyzeAll } from './analysis-requests.ts';
 import { latestRun, listAnalyses } from './quality.service.ts';
+import { dailyProfile } from './activity-queries.ts';
 
 export interface QualityRouteDeps {
   /** The queue's quality side; absent without a queue (API-only tests). */
@@ -41,6 +42,11 @@ export function qualityRouter(deps: QualityRouteDeps): Router<AppState> {
   mount(router, api.analyses)(async (ctx, { query }) => {
     await findStream(ctx.state.em, query.streamId);
     return (await listAnalyses(ctx.state.em, query.streamId, query.limit)).map(presentAnalysis);
+  });
+
+  mount(router, api.daily)(async (ctx, { params }) => {
+    await findStream(ctx.state.em, params.id);
+    return dailyProfile(ctx.state.em, params.id, Date.now());
   });
 
   mount(router, api.latestRun)(async (ctx) => {

@@ -10,6 +10,10 @@ import { streamById } from '../streams/stream-reads.ts';
 import { recordCheck } from '../streams/stream-quality.ts';
 import { recordStill } from '../streams/stream-stills.ts';
 import type { Analysis } from './analyzer/index.ts';
+import { packFrames } from './analyzer/replay.ts';
+import { judgeActivity, localHour } from '../../shared/quality/activity.ts';
+import { activityAround } from './activity-queries.ts';
+import { checkForLoop } from './loop-check.ts';
 import { QualityAnalysis, QualityRun, type AnalysisTrigger } from './quality.entity.ts';
 
 export interface AnalysisOutcome {
@@ -21,6 +25,8 @@ export interface AnalysisOutcome {
   screensFailing?: boolean;
   /** The "analyze all" run this analysis belongs to. */
   runId?: number | undefined;
+  /** When it was taken (epoch ms; tests pin it). */
+  at?: number;
 }
 
 export interface Recorded {
@@ -47,9 +53,30 @@ export async function recordAnalysis(tx: EntityManager, changes: Changes, stream
     changes.push({ type: 'quality.analyzed', streamId, analysisId: row.id, name: stream.name, ...runOf(outcome), transient: true });
     return { row, result: null, stream, healthChanged: false };
   }
-  const { measurements, metrics } = outcome.analysis;
+  const { metrics } = outcome.analysis;
+  const now = outcome.at ?? Date.now();
+  const before = await streamById(tx, streamId);
+  if (!before) return null;
+  const hour = localHour(now, before.timezone, before.longitude);
+  // A recording posing as live: against this sample itself and the day's earlier ones.
+  const print = outcome.analysis.fingerprint ?? null;
+  const loop = await checkForLoop(tx, streamId, print, outcome.analysis.edgeProgramTime ?? null, now);
+  const measurements = { ...outcome.analysis.measurements, looped: loop.evidence !== null && !before.recordingOk };
   const result = scoreQuality(measurements);
-  const checked = await recordCheck(tx, changes, streamId, { score: result.score, confidence: result.confidence, faults: result.faults, screensFailing: outcome.screensFailing ?? false, playback: outcome.analysis.playback });
+  if (loop.evidence && before.recordingOk) result.notes.push('looped recording (marked fine)');
+  // What is happening now, against the camera's normal at this hour (or its category's).
+  const activity = measurements.activity ?? null;
+  const history = activity === null ? { own: [], category: [] } : await activityAround(tx, before, hour, now);
+  const judged = judgeActivity(activity, history.own, history.category);
+  const checked = await recordCheck(tx, changes, streamId, {
+    score: result.score,
+    confidence: result.confidence,
+    faults: result.faults,
+    screensFailing: outcome.screensFailing ?? false,
+    playback: outcome.analysis.playback,
+    activity: measurements.method === 'sample' || measurements.method === 'api' || measurements.method === 'oembed' ? { value: activity, ratio: judged.ratio, basis: judged.basis, at: new Date(now) } : undefined,
+    looped: loop.evidence ?? (loop.telling ? null : undefined),
+  });
   if (!checked) return null;
   // The picture it took replaces the stream's still; without one (unreachable, a still that could not be taken) the last one stays.
   if (outcome.analysis.still) await recordStill(tx, streamId, outcome.analysis.still);
@@ -63,7 +90,16 @@ export async function recordAnalysis(tx: EntityManager, changes: Changes, stream
     error: measurements.error ?? null,
     trigger: outcome.trigger,
     durationMs: outcome.durationMs,
+    activity,
+    localHour: hour,
+    dark: measurements.reachable ? (measurements.blackRatio ?? 0) > 0.5 || measurements.night === true : null,
+    fingerprint: print ? packFrames(print) : null,
+    fingerprintFps: print?.fps ?? null,
+    fingerprintSegments: print?.segments ?? null,
+    edgeProgramTime: outcome.analysis.edgeProgramTime ? new Date(outcome.analysis.edgeProgramTime) : null,
   });
+  if (loop.evidence) row.metrics = { ...row.metrics, looped: loop.evidence };
+  if (activity !== null) row.metrics = { ...row.metrics, activity: { value: activity, ratio: judged.ratio, basis: judged.basis, eventful: judged.eventful } };
   await tx.flush();
   changes.push({ type: 'quality.analyzed', streamId, analysisId: row.id, name: checked.stream.name, ...runOf(outcome), transient: true });
   return { row, result, stream: checked.stream, healthChanged: checked.healthChanged };

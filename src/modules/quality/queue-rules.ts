@@ -1,8 +1,8 @@
 /**
  * The fair analysis queue's rules, as plain functions:
  * - which lane (priority) an analysis waits in: an admin's request first, then a re-check a
- *   screen's failure report triggered, then streams shown on screens, then newly added streams,
- *   then the periodic sweep;
+ *   screen's failure report triggered, then streams shown on screens, then the ranking's
+ *   candidates (its budgeted re-checks), then newly added streams, then the periodic sweep;
  * - how often an offline stream is re-checked: a stream on a screen at the fast period (a wall
  *   waits for it), any other with backoff — minutes, then hours.
  */
@@ -10,7 +10,7 @@ import type { QueueLane } from '../../shared/quality/queue.ts';
 import type { AnalysisTrigger } from './quality.entity.ts';
 
 /** pg-boss priorities (higher first). */
-export const LANE_PRIORITY: Record<QueueLane, number> = { manual: 50, screens: 40, 'on-screen': 30, new: 20, sweep: 10 };
+export const LANE_PRIORITY: Record<QueueLane, number> = { manual: 50, screens: 40, 'on-screen': 30, ranking: 25, new: 20, sweep: 10 };
 
 /** Jobs at or above this priority also have a worker of their own on every node: they never wait behind a backlog. */
 export const URGENT_PRIORITY = LANE_PRIORITY.screens;
@@ -23,6 +23,8 @@ export function laneOf(trigger: AnalysisTrigger, onScreen: boolean): QueueLane {
       return 'screens';
     case 'discovery':
       return onScreen ? 'on-screen' : 'new';
+    case 'ranking':
+      return onScreen ? 'on-screen' : 'ranking';
     // "Analyze all" is an admin's request, but for everything: it must not push screens' re-checks aside.
     case 'all':
     case 'schedule':

@@ -11,7 +11,7 @@ import { nextCrossing } from '../../shared/scenes/daylight.ts';
 import type { EntityManager } from '../../db.ts';
 import { preparedRead } from '../../database/prepared-read.ts';
 import { presentStream, streamColumns, type StreamFields } from '../streams/stream.presenter.ts';
-import { presentScene, type SceneFields } from './scene.presenter.ts';
+import { presentScene, type PickFields, type SceneFields } from './scene.presenter.ts';
 
 export interface SceneSnapshot {
   scene: SceneDto;
@@ -30,6 +30,8 @@ const MAX_INT = 2_147_483_647;
 const DAYLIGHT_CANDIDATES = 300;
 
 const STREAM_COLUMNS = streamColumns('st');
+/** Pool scenes never show a recording replayed as live, unless an admin said it is fine. */
+const POOLABLE = '(st.looped is null or st.recording_ok)';
 
 /** Candidates of one algorithm as a JSON array; empty unless the scene uses that algorithm. */
 const candidates = (algorithm: string, where: string, order: string) => `
@@ -43,14 +45,19 @@ const candidates = (algorithm: string, where: string, order: string) => `
  * offline ones — selectSceneStreams puts offline last, so a wall loses a dead camera at once but
  * never goes empty because of the venue's own outage.
  */
-const poolCandidates = (algorithm: string, order: string) => `
+const poolCandidates = (algorithm: string, order: string, picked = '') => `
   coalesce((select json_agg(c) from (
     (select ${STREAM_COLUMNS} from streams st
-      where s."selectionAlgorithm" = '${algorithm}' and st.active and st.health <> 'offline' ${order} limit s."maxStreams")
+      where s."selectionAlgorithm" = '${algorithm}' and st.active and st.health <> 'offline' and ${POOLABLE} ${order} limit s."maxStreams")
     union all
     (select ${STREAM_COLUMNS} from streams st
-      where s."selectionAlgorithm" = '${algorithm}' and st.active and st.health = 'offline' ${order} limit s."maxStreams")
+      where s."selectionAlgorithm" = '${algorithm}' and st.active and st.health = 'offline' and ${POOLABLE} ${order} limit s."maxStreams")
+    ${picked}
   ) c), '[]'::json) as ${algorithm}`;
+
+/** A ranked scene's picks are candidates whatever their score now (they keep their tile until a rule says otherwise). */
+const PICKED = `union all (select ${STREAM_COLUMNS} from streams st
+      where s."selectionAlgorithm" = 'ranked' and st.id in (select rp.stream_id from ranked_picks rp where rp.scene_id = s.id))`;
 
 /**
  * One round trip: the scene, the default scene id, its slots, and the candidate streams its
@@ -67,10 +74,12 @@ const sceneQuery = (where: string, order = '') => `
   select s.*, (select id from d) as "defaultId",
     coalesce((select json_agg(json_build_object('stream_id', ss.stream_id, 'position', ss.position) order by ss.position)
       from scene_streams ss where ss.scene_id = s.id), '[]'::json) as slots,
+    coalesce((select json_agg(json_build_object('position', rp.position, 'stream_id', rp.stream_id, 'since', rp.since, 'reason', rp.reason) order by rp.position)
+      from ranked_picks rp where rp.scene_id = s.id and s."selectionAlgorithm" = 'ranked'), '[]'::json) as picks,
     ${poolCandidates('recent', 'order by st.created_at desc, st.id desc')},
-    ${poolCandidates('ranked', 'order by st.quality_score desc nulls last, st.created_at desc, st.id desc')},
+    ${poolCandidates('ranked', 'order by st.quality_score desc nulls last, st.created_at desc, st.id desc', PICKED)},
     ${candidates('manual', 'st.id in (select stream_id from scene_streams where scene_id = s.id)', '')},
-    ${candidates('daylight', `st.active and st.health <> 'offline' and st.latitude is not null and st.longitude is not null`, `order by st.quality_score desc nulls last, st.id desc limit ${DAYLIGHT_CANDIDATES}`)}
+    ${candidates('daylight', `st.active and st.health <> 'offline' and ${POOLABLE} and st.latitude is not null and st.longitude is not null`, `order by st.quality_score desc nulls last, st.id desc limit ${DAYLIGHT_CANDIDATES}`)}
   from s`;
 
 const BY_DEFAULT = sceneQuery('s.id = (select id from d)');
@@ -81,6 +90,7 @@ const BY_REF = sceneQuery('(s.slug = ? or s.id = ?)', 'order by (s.slug = ?) des
 type SceneRow = SceneFields & {
   defaultId: number | null;
   slots: Placement[];
+  picks: PickFields[];
   recent: StreamFields[];
   ranked: StreamFields[];
   manual: StreamFields[];
@@ -119,9 +129,13 @@ export async function loadSceneSnapshot(em: EntityManager, where: SceneWhere, no
   const row = await findSceneRow(em, where);
   if (!row) return null;
   const algorithm = row.selectionAlgorithm;
-  const pool = (algorithm === 'recent' || algorithm === 'ranked' || algorithm === 'manual' || algorithm === 'daylight' ? row[algorithm] : []).map(presentStream);
-  const streams = selectSceneStreams({ selection_algorithm: row.selectionAlgorithm, max_streams: row.maxStreams }, pool, row.slots, now).map(withFallback);
-  const snapshot: SceneSnapshot = { scene: presentScene(row, slotList(row.slots), row.defaultId), streams };
+  const candidates = algorithm === 'recent' || algorithm === 'ranked' || algorithm === 'manual' || algorithm === 'daylight' ? row[algorithm] : [];
+  // A pick that is also among the best comes twice: once is enough.
+  const pool = [...new Map(candidates.map((s) => [s.id, s])).values()].map(presentStream);
+  // A ranked scene places its picks; a manual one its slots.
+  const placements = algorithm === 'ranked' ? row.picks : row.slots;
+  const streams = selectSceneStreams({ selection_algorithm: row.selectionAlgorithm, max_streams: row.maxStreams }, pool, placements, now).map(withFallback);
+  const snapshot: SceneSnapshot = { scene: presentScene(row, slotList(row.slots), row.defaultId, row.picks), streams };
   if (algorithm === 'daylight') {
     const crossing = nextCrossing(pool, now);
     if (crossing !== null) snapshot.validUntil = crossing;

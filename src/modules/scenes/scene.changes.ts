@@ -13,6 +13,8 @@ declare module '../../domain/changes.ts' {
     'scene.updated': { type: 'scene.updated'; sceneId: number; name: string };
     'scene.deleted': { type: 'scene.deleted'; sceneId: number; name: string };
     'default-scene.changed': { type: 'default-scene.changed'; sceneId: number };
+    /** A ranked scene's picks changed (the name says why: "Bear Cam in place of Meadow Cam: activity 4× its usual…"). */
+    'scene.picks-changed': { type: 'scene.picks-changed'; sceneId: number; name: string };
     /** The sun rose or set somewhere: the daylight scenes are resolved again (pushed, not journaled). */
     'scene.daylight': { type: 'scene.daylight'; sceneIds: number[]; transient: true };
   }

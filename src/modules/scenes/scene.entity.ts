@@ -49,3 +49,22 @@ export const SceneStreamSchema = defineEntity({
 
 export class SceneStream extends SceneStreamSchema.class {}
 SceneStreamSchema.setClass(SceneStream);
+
+/**
+ * A ranked scene's picks: which stream holds each tile, since when and why. A tile changes only
+ * when a candidate is clearly better and it has been on screen long enough (src/shared/scenes/ranking.ts).
+ */
+export const RankedPickSchema = defineEntity({
+  name: 'RankedPick',
+  tableName: 'ranked_picks',
+  properties: {
+    scene: () => p.manyToOne(Scene).primary().deleteRule('cascade'),
+    position: p.smallint().primary(),
+    stream: () => p.manyToOne(Stream).deleteRule('cascade'),
+    since: p.datetime().defaultRaw('now()'),
+    reason: p.text(),
+  },
+});
+
+export class RankedPick extends RankedPickSchema.class {}
+RankedPickSchema.setClass(RankedPick);

@@ -41,7 +41,15 @@ export function sceneFieldsOf(input: Editable): Partial<EntityFields> {
   return fields as Partial<EntityFields>;
 }
 
-export function presentScene(scene: SceneFields, slots: readonly (number | null)[], defaultSceneId: number | null): SceneDto {
+/** A ranked scene's pick as stored (raw rows carry the time as text). */
+export interface PickFields {
+  position: number;
+  stream_id: number;
+  since: Date | string;
+  reason: string;
+}
+
+export function presentScene(scene: SceneFields, slots: readonly (number | null)[], defaultSceneId: number | null, picks: readonly PickFields[] = []): SceneDto {
   return {
     id: scene.id,
     slug: scene.slug ?? null,
@@ -50,5 +58,6 @@ export function presentScene(scene: SceneFields, slots: readonly (number | null)
     updated_at: iso(scene.updatedAt),
     stream_ids: [...slots],
     is_default: scene.id === defaultSceneId,
+    picks: picks.map((p) => ({ position: p.position, stream_id: p.stream_id, since: iso(p.since), reason: p.reason })),
   };
 }

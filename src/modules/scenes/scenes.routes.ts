@@ -14,13 +14,15 @@ import {
   deleteScene,
   getDefaultSceneId,
   listScenes,
+  loadPicks,
   loadSlots,
   updateScene,
 } from './scenes.service.ts';
 
 async function present(em: EntityManager, scenes: Scene[]): Promise<SceneDto[]> {
-  const [slots, defaultId] = await Promise.all([loadSlots(em, scenes.map((s) => s.id)), getDefaultSceneId(em)]);
-  return scenes.map((scene) => presentScene(scene, slots.get(scene.id) ?? [], defaultId));
+  const ids = scenes.map((s) => s.id);
+  const [slots, picks, defaultId] = await Promise.all([loadSlots(em, ids), loadPicks(em, ids), getDefaultSceneId(em)]);
+  return scenes.map((scene) => presentScene(scene, slots.get(scene.id) ?? [], defaultId, picks.get(scene.id)));
 }
 
 /** The DTO of one scene just written (present() answers one per scene given). */

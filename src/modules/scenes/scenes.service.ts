@@ -11,9 +11,9 @@ import { conflict, notFound } from '../../domain/errors.ts';
 import { configUpsert, getConfigValue } from '../config/config.service.ts';
 import { Stream } from '../streams/stream.entity.ts';
 import { missingStreams } from '../streams/stream-reads.ts';
-import { Scene, SceneStream } from './scene.entity.ts';
+import { RankedPick, Scene, SceneStream } from './scene.entity.ts';
 import { slotList } from './scene-queries.ts';
-import { sceneFieldsOf } from './scene.presenter.ts';
+import { sceneFieldsOf, type PickFields } from './scene.presenter.ts';
 
 export async function getDefaultSceneId(em: EntityManager): Promise<number | null> {
   const value = await getConfigValue(em, DEFAULT_SCENE_KEY);
@@ -56,6 +56,12 @@ export async function activeScene(em: EntityManager, id: number): Promise<Scene>
   if (!scene) throw notFound(`Scene ${id} does not exist`);
   if (!scene.active) throw conflict(`Scene "${scene.name}" is deleted; choose an active scene`);
   return scene;
+}
+
+/** Ranked scenes' picks, by scene (every scene given has an entry; others' are empty). */
+export async function loadPicks(em: EntityManager, sceneIds: readonly number[]): Promise<Map<number, PickFields[]>> {
+  const rows = sceneIds.length ? await em.find(RankedPick, { scene: { $in: [...sceneIds] } }, { orderBy: { position: 'asc' } }) : [];
+  return new Map(sceneIds.map((id) => [id, rows.filter((r) => r.scene.id === id).map((r) => ({ position: r.position, stream_id: r.stream.id, since: r.since, reason: r.reason }))]));
 }
 
 export async function findScene(em: EntityManager, id: number): Promise<Scene> {
@@ -195,6 +201,7 @@ export async function affectedScenes(
     switch (change.type) {
       case 'scene.created':
       case 'scene.updated':
+      case 'scene.picks-changed':
       case 'scene.deleted':
         sceneIds.add(change.sceneId);
         break;

@@ -10,6 +10,7 @@ import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
 import { fuseScores } from '../../shared/evaluation/reliability.ts';
 import { nextHealth } from '../../shared/quality/health.ts';
+import { ACTIVITY_HISTORY, type ActivityBasis, type LoopEvidence } from '../../shared/quality/activity.ts';
 import type { QualityFault } from '../../shared/quality/score.ts';
 import type { PlaybackHints } from '../../shared/streams/playback.ts';
 import { Stream } from './stream.entity.ts';
@@ -33,6 +34,10 @@ export interface AutomaticCheck {
   screensFailing: boolean;
   /** How screens start and sync it, as this check read it; undefined: not read this time (kept). */
   playback?: PlaybackHints | null;
+  /** What is happening now, against the camera's normal; undefined: not measured this time (kept). */
+  activity?: { value: number | null; ratio: number | null; basis: ActivityBasis | null; at: Date } | undefined;
+  /** A looped recording's evidence, or null when this check showed it is none; undefined: this check could not tell (kept). */
+  looped?: LoopEvidence | null | undefined;
 }
 
 /**
@@ -56,9 +61,33 @@ export async function recordCheck(tx: EntityManager, changes: Changes, streamId:
     await recordHealthChange(tx, stream, health.health, stream.healthChangedAt);
   }
   stream.healthFaults = [...check.faults];
+  if (check.activity) {
+    stream.activity = check.activity.value;
+    stream.activityRatio = check.activity.ratio;
+    stream.activityBasis = check.activity.basis;
+    if (check.activity.value !== null) stream.activityRecent = [...(stream.activityRecent ?? []), { at: check.activity.at.toISOString(), activity: check.activity.value }].slice(-ACTIVITY_HISTORY);
+  }
+  if (check.looped !== undefined) stream.looped = check.looped;
   await tx.flush();
   changes.push({ type: 'stream.updated', streamId, name: stream.name });
   return { stream, healthChanged };
+}
+
+/**
+ * An admin marked a looped stream's recording fine (or took the mark back): its `looped` fault
+ * counts (or stops counting) for its health at once, not at its next analysis.
+ */
+export async function settleLoopedHealth(tx: EntityManager, stream: Stream): Promise<void> {
+  if (!stream.looped) return;
+  const others = (stream.healthFaults ?? []).filter((f) => f !== 'looped') as QualityFault[];
+  const faults: QualityFault[] = stream.recordingOk ? others : [...others, 'looped'];
+  stream.healthFaults = faults;
+  if (stream.health === 'offline' || stream.health === 'unknown') return;
+  const next = nextHealth({ current: stream.health, failedChecks: stream.failedChecks, faults });
+  if (next.health === stream.health) return;
+  stream.health = next.health;
+  stream.healthChangedAt = new Date();
+  await recordHealthChange(tx, stream, next.health, stream.healthChangedAt);
 }
 
 export interface HumanScore {

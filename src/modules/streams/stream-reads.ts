@@ -61,3 +61,34 @@ export async function unhealthyStreams(em: EntityManager, ids: readonly number[]
   const rows = await em.find(Stream, { id: { $in: [...ids] }, health: { $in: ['offline', 'degraded'] } }, { fields: ['id', 'name', 'health', 'healthChangedAt', 'healthFaults'] });
   return rows.map((s) => ({ id: s.id, name: s.name, health: s.health, healthChangedAt: s.healthChangedAt ?? null, healthFaults: s.healthFaults ?? [] }));
 }
+
+/** What the ranking needs of a stream (src/shared/scenes/ranking.ts), in its field names. */
+export interface RankingFields {
+  id: number;
+  name: string;
+  active: boolean;
+  health: HealthState;
+  quality_score: number | null;
+  activity_ratio: number | null;
+  activity_basis: 'own' | 'category' | null;
+  looped: unknown;
+  recording_ok: boolean;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+/**
+ * The ranking's candidates: the best by quality, and every one whose activity stands out now
+ * (twice its normal or more), whatever its quality — live, not a recording posing as live.
+ */
+export async function rankingCandidates(em: EntityManager, limit: number): Promise<RankingFields[]> {
+  const rows = await em.execute<RankingFields[]>(
+    `select id, name, active, health, quality_score, activity_ratio, activity_basis, looped, recording_ok, latitude, longitude from (
+        (select * from streams where active and health <> 'offline' and (looped is null or recording_ok) order by quality_score desc nulls last, id limit ?)
+        union
+        (select * from streams where active and health <> 'offline' and (looped is null or recording_ok) and activity_ratio >= 2 order by activity_ratio desc limit ?)
+      ) c`,
+    [limit, limit],
+  );
+  return rows.map((r) => ({ ...r, quality_score: r.quality_score === null ? null : Number(r.quality_score), activity_ratio: r.activity_ratio === null ? null : Number(r.activity_ratio), latitude: r.latitude === null ? null : Number(r.latitude), longitude: r.longitude === null ? null : Number(r.longitude) }));
+}

@@ -3,6 +3,7 @@ import { CATEGORIES, QUALITIES } from '../../shared/constants.ts';
 import { HEALTH_STATES } from '../../shared/quality/health.ts';
 import type { RequestHeaders } from '../../shared/streams/request-headers.ts';
 import type { PlaybackHints } from '../../shared/streams/playback.ts';
+import type { ActivityPoint, LoopEvidence } from '../../shared/quality/activity.ts';
 
 export const StreamSchema = defineEntity({
   name: 'Stream',
@@ -47,6 +48,17 @@ export const StreamSchema = defineEntity({
     inactiveReason: p.text().nullable(),
     /** How screens start and sync it, from its last readable analysis (src/shared/streams/playback.ts). */
     playback: p.json<PlaybackHints>().nullable(),
+    /** Its last analysis's activity (local motion above the noise, grey levels; null: unknown, e.g. an embedded player). */
+    activity: p.float().$type<number>().nullable(),
+    /** That activity against the camera's normal at that hour (1 = usual), and what the normal was taken from. */
+    activityRatio: p.float().$type<number>().nullable(),
+    activityBasis: p.enum(['own', 'category'] as const).nullable(),
+    /** The last analyses' activity, oldest first (the console's sparkline). */
+    activityRecent: p.json<ActivityPoint[]>().defaultRaw(`'[]'::jsonb`).onCreate(() => []),
+    /** The evidence that it replays a recording (null: none found); off pool walls unless `recordingOk`. */
+    looped: p.json<LoopEvidence>().nullable(),
+    /** An admin says replaying a recording is fine for this stream. */
+    recordingOk: p.boolean().default(false),
     /** The discovery source that added it (null: added by hand or from a submission). */
     discoverySourceId: p.integer().nullable(),
     /** When its still was taken (stream_stills; the picture's bytes are never read with the stream). */

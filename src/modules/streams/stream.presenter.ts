@@ -4,6 +4,7 @@ import type { HealthState } from '../../shared/quality/health.ts';
 import { needsRequestHeaders, type RequestHeaders } from '../../shared/streams/request-headers.ts';
 import type { PlaybackHints } from '../../shared/streams/playback.ts';
 import { QUALITY_FAULTS, type QualityFault } from '../../shared/quality/score.ts';
+import type { ActivityBasis, ActivityPoint, LoopEvidence } from '../../shared/quality/activity.ts';
 
 /** A stream as an entity or a raw row (same property names; raw dates arrive as text). */
 export interface StreamFields {
@@ -36,6 +37,12 @@ export interface StreamFields {
   playback?: PlaybackHints | null;
   /** When its still was taken (null: none yet). */
   stillTakenAt?: Date | string | null;
+  activity?: number | null;
+  activityRatio?: number | null;
+  activityBasis?: ActivityBasis | null;
+  activityRecent?: ActivityPoint[] | null;
+  looped?: LoopEvidence | null;
+  recordingOk?: boolean;
 }
 
 /** The `streams` columns a StreamFields row is read from, for plain-SQL reads (scene resolution, pages). */
@@ -48,6 +55,7 @@ export function streamColumns(alias: string): string {
     c('latitude'), c('longitude'), c('timezone'), c('health'), c('auto_score', 'autoScore'), c('human_score', 'humanScore'),
     c('human_confidence', 'humanConfidence'), c('human_count', 'humanCount'), c('request_headers', 'requestHeaders'),
     c('inactive_reason', 'inactiveReason'), c('playback'), c('health_changed_at', 'healthChangedAt'), c('health_faults', 'healthFaults'),
+    c('activity'), c('activity_ratio', 'activityRatio'), c('activity_basis', 'activityBasis'), c('activity_recent', 'activityRecent'), c('looped'), c('recording_ok', 'recordingOk'),
     // The still's time only (a primary-key lookup), never its bytes.
     `(select ss.taken_at from stream_stills ss where ss.stream_id = ${alias}.id) as "stillTakenAt"`,
   ].join(', ');
@@ -95,5 +103,11 @@ export function presentStream(s: StreamFields): StreamDto {
     inactive_reason: s.inactiveReason ?? null,
     playback: s.playback ? { sync_latency_ms: s.playback.sync_latency_ms ?? null, start_bandwidth: s.playback.start_bandwidth ?? null } : null,
     still_url: stillUrl(s.id, s.stillTakenAt),
+    activity: s.activity ?? null,
+    activity_ratio: s.activityRatio ?? null,
+    activity_basis: s.activityBasis ?? null,
+    activity_recent: s.activityRecent ?? [],
+    looped: s.looped ?? null,
+    recording_ok: s.recordingOk ?? false,
   };
 }

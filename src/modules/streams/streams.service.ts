@@ -6,6 +6,7 @@ import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
 import { conflict, notFound } from '../../domain/errors.ts';
 import { Stream } from './stream.entity.ts';
+import { settleLoopedHealth } from './stream-quality.ts';
 
 export const DUPLICATE_STREAM = 'Duplicate stream detected';
 
@@ -49,6 +50,7 @@ export async function createStream(em: EntityManager, changes: Changes, input: S
     latitude: input.latitude ?? null,
     longitude: input.longitude ?? null,
     timezone: input.timezone ?? null,
+    recordingOk: input.recording_ok ?? false,
     requestHeaders: intake.requestHeaders ?? null,
     inactiveReason: intake.inactiveReason ?? null,
   });
@@ -78,6 +80,10 @@ export async function updateStream(em: EntityManager, changes: Changes, input: S
   if (input.latitude !== undefined) stream.latitude = input.latitude;
   if (input.longitude !== undefined) stream.longitude = input.longitude;
   if (input.timezone !== undefined) stream.timezone = input.timezone;
+  if (input.recording_ok !== undefined && input.recording_ok !== stream.recordingOk) {
+    stream.recordingOk = input.recording_ok;
+    await settleLoopedHealth(em, stream);
+  }
   await em.flush();
   changes.push({ type: 'stream.updated', streamId: stream.id, name: stream.name });
   return stream;

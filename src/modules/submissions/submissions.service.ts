@@ -113,6 +113,7 @@ export async function approveSubmission(em: EntityManager, changes: Changes, inp
     category,
     quality: input.quality ?? 'hd',
     active: headers ? false : (input.active ?? true),
+    recording_ok: false,
     location_name: place ? place.name : input.location_name,
     latitude: place ? place.coordinates.lat : input.latitude,
     longitude: place ? place.coordinates.lon : input.longitude,

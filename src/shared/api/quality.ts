@@ -39,9 +39,20 @@ export const QualityAnalysisDto = z.strictObject({
   metrics: z.record(z.string(), z.unknown()),
   error: z.string().nullable(),
   duration_ms: z.number().int().nullable(),
-  trigger: z.string().describe('What asked for it (manual, all, schedule, screens, recheck, discovery)'),
+  trigger: z.string().describe('What asked for it (manual, all, schedule, screens, recheck, discovery, ranking)'),
+  activity: z.number().nullable().describe('Local motion above the picture\'s noise (grey levels); null: not measured'),
 });
 export type QualityAnalysisDto = z.output<typeof QualityAnalysisDto>;
+
+/** One hour of a stream's local day, from its last 30 days of analyses. */
+export const HourProfileDto = z.strictObject({
+  hour: z.number().int().describe('0–23, in the camera\'s local time (its time zone, or its longitude\'s)'),
+  analyses: z.number().int(),
+  live_share: z.number().nullable().describe('Share of its analyses at that hour that found a live picture (0–1); null: none yet'),
+  dark_share: z.number().nullable().describe('Share that found it dark: night at the camera, or black'),
+  activity: z.number().nullable().describe('Median activity at that hour (grey levels); null: never measured'),
+});
+export type HourProfileDto = z.output<typeof HourProfileDto>;
 
 export const QualityRunDto = z.strictObject({
   id: z.number().int(),
@@ -83,7 +94,7 @@ export interface QualityProgressDto {
 export const QualityQueueDto = z.strictObject({
   version: z.number().int(),
   waiting: z
-    .strictObject({ manual: z.number().int(), screens: z.number().int(), 'on-screen': z.number().int(), new: z.number().int(), sweep: z.number().int() } satisfies Record<QueueLane, z.ZodNumber>)
+    .strictObject({ manual: z.number().int(), screens: z.number().int(), 'on-screen': z.number().int(), ranking: z.number().int(), new: z.number().int(), sweep: z.number().int() } satisfies Record<QueueLane, z.ZodNumber>)
     .describe('Analyses waiting, by lane (highest priority first)'),
   running: z.number().int(),
   per_minute: z.number().int().describe('Analyses finished in the last minute, cluster-wide'),
@@ -122,4 +133,12 @@ export const qualityEndpoints = {
   }),
   latestRun: endpoint({ ...ROUTES['quality.latestRun'], summary: 'The latest "analyze all" run (null: none yet)', access: 'viewer', responses: { 200: LatestRunDto } }),
   queue: endpoint({ ...ROUTES['quality.queue'], summary: 'What the analysis queue holds, by lane', access: 'viewer', responses: { 200: QualityQueueDto } }),
+  daily: endpoint({
+    ...ROUTES['quality.daily'],
+    summary: 'A stream\'s day by hour: live share, dark share and activity (its last 30 days, local time)',
+    access: 'viewer',
+    params: z.object({ id: PathId }),
+    responses: { 200: z.array(HourProfileDto) },
+    errors: [404],
+  }),
 };

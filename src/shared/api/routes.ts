@@ -57,6 +57,7 @@ export const ROUTES = {
   'quality.analyses': { method: 'GET', path: '/quality/analyses' },
   'quality.latestRun': { method: 'GET', path: '/quality/runs/latest' },
   'quality.queue': { method: 'GET', path: '/quality/queue' },
+  'quality.daily': { method: 'GET', path: '/quality/streams/:id/daily' },
   'scene.list': { method: 'GET', path: '/scenes' },
   'scene.get': { method: 'GET', path: '/scenes/:idOrSlug' },
   'scene.streams': { method: 'GET', path: '/scenes/:idOrSlug/streams' },

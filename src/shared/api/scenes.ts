@@ -68,6 +68,9 @@ export const SceneDto = z.strictObject({
   updated_at: IsoDate,
   stream_ids: z.array(z.number().int().nullable()).describe('The manual slots 1-5 (null = empty slot), so an editor can restore them'),
   is_default: z.boolean(),
+  picks: z
+    .array(z.strictObject({ position: z.number().int(), stream_id: z.number().int(), since: IsoDate, reason: z.string() }))
+    .describe('A ranked scene\'s current picks: which stream holds each tile, since when, and why; empty for other scenes'),
 });
 export type SceneDto = z.output<typeof SceneDto>;
 

@@ -58,12 +58,14 @@ const streamFields = z.object({
   latitude: coordinate(-90, 90, 'Latitude'),
   longitude: coordinate(-180, 180, 'Longitude'),
   timezone,
+  recording_ok: z.boolean().describe('Replaying a recording is fine for this stream: a looped recording keeps its place on pool walls'),
 });
 
 export const StreamCreate = streamFields.extend({
   category: streamFields.shape.category.default(DEFAULTS.category),
   quality: streamFields.shape.quality.default(DEFAULTS.quality),
   active: streamFields.shape.active.default(true),
+  recording_ok: streamFields.shape.recording_ok.default(false),
 });
 export type StreamCreate = z.infer<typeof StreamCreate>;
 
@@ -163,6 +165,22 @@ export const StreamDto = z.strictObject({
     .string()
     .nullable()
     .describe('Its current still (≈ 320 px, from its latest analysis), served from this origin; the `v` query changes with each new picture. Null: none yet'),
+  activity: z.number().nullable().describe('What is happening now: local motion above the picture\'s noise in its last analysis (grey levels); null: unknown (an embedded player, or not analysed)'),
+  activity_ratio: z.number().nullable().describe('That activity against the camera\'s normal at this hour (1: usual, 4: four times its usual); null: no normal yet'),
+  activity_basis: z.enum(['own', 'category']).nullable().describe('Whose normal: the camera\'s own analyses at this hour, or its category\'s (until it has enough)'),
+  activity_recent: z.array(z.strictObject({ at: IsoDate, activity: z.number() })).describe('The last analyses\' activity, oldest first'),
+  looped: z
+    .strictObject({
+      kind: z.enum(['replay', 'program-time']),
+      found_at: IsoDate,
+      earlier_at: IsoDate,
+      at_seconds: z.number().nullable(),
+      earlier_at_seconds: z.number().nullable(),
+      note: z.string(),
+    })
+    .nullable()
+    .describe('Why it is taken for a recording replayed as live (both analyses\' times); null: none found'),
+  recording_ok: z.boolean().describe('An admin said replaying a recording is fine for it'),
 });
 export type StreamDto = z.output<typeof StreamDto>;
 

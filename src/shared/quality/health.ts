@@ -3,8 +3,8 @@
  * - offline after 2 failed checks in a row (unreachable), or when screens have reported it failing
  *   for 30 s and the check they triggered failed too;
  * - live again after one good check;
- * - degraded while it answers but is black, frozen or not live (it stays on walls; ranked scenes
- *   rank it low by its score).
+ * - degraded while it answers but is black, frozen, not live or a looped recording (it stays on
+ *   manual walls; pool scenes rank it low, and leave a looped one out).
  */
 import type { QualityFault } from './score.ts';
 
@@ -16,7 +16,7 @@ const OFFLINE_AFTER_FAILURES = 2;
 /** Seconds of error reports from screens that make one failed check enough. */
 export const SCREEN_ERROR_SECONDS = 30;
 
-const DEGRADING: readonly QualityFault[] = ['black', 'frozen', 'not-live', 'no-video'];
+const DEGRADING: readonly QualityFault[] = ['black', 'frozen', 'not-live', 'looped', 'no-video'];
 
 export interface HealthInput {
   current: HealthState;

@@ -7,15 +7,16 @@
  *   (an embedded stream whose size is unknown: 70, or its platform's definition: hd 85, sd 55).
  * - Penalties: frame rate (below 24: −8, below 15: −18, below 8: −30, `low-fps`), bits per pixel
  *   below 0.02 for a moving, sharp picture (−10, `low-bitrate`), not live (a VOD playlist posing as live, or a live playlist
- *   that does not advance: −40, `not-live`), blur (blurdetect mean above 9: −25, `blurry`), a
+ *   that does not advance: −40, `not-live`), a recording replayed as live (at most 40, `looped`), blur (blurdetect mean above 9: −25, `blurry`), a
  *   slow first byte (over 3 s: −5, `slow`).
  * - Caps: mostly black (over half the sample, and it is not night there) at most 25, `black`;
- *   mostly frozen at most 30, `frozen`. A dark picture at night is `night`, not a fault.
+ *   mostly frozen at most 30, `frozen` (the same picture in every region of every frame: a still
+ *   scene's noise or one animal crossing it is not frozen). A dark picture at night is `night`, not a fault.
  * - Confidence follows what was measured: a decoded sample 0.9, a probe without a sample 0.6,
  *   a platform's API 0.6, oEmbed and thumbnails only 0.35, unreachable 0.9 (that much is sure).
  */
 
-export const QUALITY_FAULTS = ['unreachable', 'not-live', 'black', 'frozen', 'blurry', 'low-fps', 'low-bitrate', 'slow', 'no-video'] as const;
+export const QUALITY_FAULTS = ['unreachable', 'not-live', 'looped', 'black', 'frozen', 'blurry', 'low-fps', 'low-bitrate', 'slow', 'no-video'] as const;
 export type QualityFault = (typeof QUALITY_FAULTS)[number];
 
 export interface QualityMeasurements {
@@ -38,9 +39,13 @@ export interface QualityMeasurements {
   frozenRatio?: number | null;
   /** blurdetect's mean (higher is blurrier; sharp video is about 2–6). */
   blur?: number | null;
-  /** Mean luma (0–255) and mean scene-change score (0–100). */
+  /** Mean luma (0–255); mean region change between frames (grey levels): how much the picture moves. */
   brightness?: number | null;
   motion?: number | null;
+  /** Local motion above the sample's noise (grey levels): what is happening (src/shared/quality/activity.ts). */
+  activity?: number | null;
+  /** It replays a recording while posing as live (unless an admin said that is fine). */
+  looped?: boolean | null;
   /** It is night at the stream's location (suncalc) when the sample was taken. */
   night?: boolean | null;
   /** An embedded platform's own word on its definition. */
@@ -93,6 +98,10 @@ export function scoreQuality(m: QualityMeasurements): QualityResult {
   if (m.live === false) {
     score -= 40;
     faults.push('not-live');
+  }
+  if (m.looped) {
+    score = Math.min(score, 40);
+    faults.push('looped');
   }
   if (m.blur != null && m.blur > 9) {
     score -= 25;

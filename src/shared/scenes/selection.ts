@@ -15,6 +15,9 @@ export interface SelectableStream {
   /** Where it is (daylight scenes need it). */
   latitude?: number | null;
   longitude?: number | null;
+  /** A recording replayed as live stays off pool scenes unless an admin said it is fine. */
+  looped?: unknown;
+  recording_ok?: boolean;
 }
 
 export interface Placement {
@@ -28,6 +31,9 @@ export interface SelectableScene {
 }
 
 export type Positioned<T> = T & { position: number };
+
+/** What pool scenes (recent, ranked, daylight) may show. */
+const poolable = (s: SelectableStream) => s.active && (!s.looped || s.recording_ok === true);
 
 const time = (value: string | Date) => (value instanceof Date ? value.getTime() : Date.parse(value));
 
@@ -49,7 +55,9 @@ function byQuality(a: SelectableStream, b: SelectableStream): number {
 /**
  * The scene's streams in screen order, numbered 1..n:
  * - recent: newest active streams, up to max_streams;
- * - ranked: active streams by quality score (best first, unanalysed last), up to max_streams;
+ * - ranked: its picks in tile order (the ranking keeps them: src/shared/scenes/ranking.ts), then
+ *   active streams by quality score (best first, unanalysed last), up to max_streams;
+ * - recent, ranked and daylight leave out recordings replayed as live (unless marked fine);
  * - daylight: healthy streams where the sun is above the horizon at `now`, by quality; where it
  *   is night everywhere, the best not degraded; streams without coordinates are left out;
  * - in both, offline streams come after every healthy one (self-healing walls);
@@ -68,15 +76,20 @@ export function selectSceneStreams<T extends SelectableStream>(
   let chosen: T[];
   switch (scene.selection_algorithm) {
     case 'recent':
-      chosen = pool.filter((s) => s.active).sort(byNewest).slice(0, limit);
+      chosen = pool.filter(poolable).sort(byNewest).slice(0, limit);
       break;
-    case 'ranked':
-      chosen = pool.filter((s) => s.active).sort(byQuality).slice(0, limit);
+    case 'ranked': {
+      // Its picks where it has them (src/shared/scenes/ranking.ts keeps them), the best by quality for the rest.
+      const byId = new Map(pool.filter(poolable).map((s) => [s.id, s]));
+      const picked = [...placements].sort((a, b) => a.position - b.position).map((p) => byId.get(p.stream_id)).filter((s): s is T => s !== undefined && s.health !== 'offline');
+      const rest = [...byId.values()].filter((s) => !picked.includes(s)).sort(byQuality);
+      chosen = [...picked, ...rest].sort(offlineLast).slice(0, limit);
       break;
+    }
     case 'daylight': {
       // Healthy streams with coordinates where the sun is up, best first; where it is night
       // everywhere, the best whose analysis did not find them degraded (dark, frozen).
-      const healthy = pool.filter((s) => s.active && s.health !== 'offline' && inDaylight({ latitude: s.latitude ?? null, longitude: s.longitude ?? null }, now) !== null);
+      const healthy = pool.filter((s) => poolable(s) && s.health !== 'offline' && inDaylight({ latitude: s.latitude ?? null, longitude: s.longitude ?? null }, now) !== null);
       const lit = healthy.filter((s) => inDaylight({ latitude: s.latitude ?? null, longitude: s.longitude ?? null }, now));
       chosen = (lit.length ? lit : healthy.filter((s) => s.health !== 'degraded')).sort(byQuality).slice(0, limit);
       break;

@@ -23,6 +23,10 @@ export interface HlsReading {
   encrypted: boolean;
   /** How screens should start and sync it (src/shared/streams/playback.ts). */
   playback: PlaybackHints;
+  /** The sampled segments in order: media sequence number and length (s), to place each moment of the sample. */
+  sampled: { sequence: number; seconds: number }[];
+  /** The newest segment's EXT-X-PROGRAM-DATE-TIME plus its length (epoch ms), when the playlist has one. */
+  edgeProgramTime: number | null;
 }
 
 const MAX_SEGMENTS = 4;
@@ -94,13 +98,18 @@ export async function readHls(
   const init = chosen[0]?.map?.uri;
   if (init) parts.push((await fetcher.fetch(new URL(init, playlistUrl).href, { accept: '*/*', maxBytes: 4 * 1024 * 1024, timeoutMs: 10_000 })).body);
   let total = 0;
-  for (const segment of chosen) {
+  const sampled: HlsReading['sampled'] = [];
+  const firstSequence = (media.mediaSequenceBase ?? 0) + media.segments.length - chosen.length;
+  for (const [index, segment] of chosen.entries()) {
     const response = await fetcher.fetch(new URL(segment.uri, playlistUrl).href, { accept: '*/*', maxBytes: 16 * 1024 * 1024, timeoutMs: 15_000 });
     if (response.status !== 200) throw new HlsError(`A segment answered HTTP ${response.status}`);
     total += response.body.length;
     if (total > MAX_MEDIA_BYTES) break;
     parts.push(response.body);
+    sampled.push({ sequence: firstSequence + index, seconds: segment.duration });
   }
+  const edge = media.segments.at(-1)!;
+  const edgeProgramTime = edge.programDateTime ? edge.programDateTime.getTime() + edge.duration * 1000 : null;
   const playback = { sync_latency_ms: media.segments.some((s) => s.programDateTime) ? syncLatencyMs(media.targetDuration) : null, start_bandwidth: start };
-  return { variant, live, liveNote, media: Buffer.concat(parts), mediaSeconds: seconds, firstResponseMs, encrypted, playback };
+  return { variant, live, liveNote, media: Buffer.concat(parts), mediaSeconds: seconds, firstResponseMs, encrypted, playback, sampled, edgeProgramTime };
 }

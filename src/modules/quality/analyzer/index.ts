@@ -16,6 +16,7 @@ import { detectFormat } from '../../../shared/streams/url.ts';
 import { analyzeEmbedded } from './embedded.ts';
 import { HlsError, readHls } from './hls.ts';
 import { MediaToolError, probeFile, sampleFile } from './media-tools.ts';
+import { fingerprintOf } from './replay.ts';
 import { stillOfSample } from './still.ts';
 import type { Analysis, AnalyzerContext } from './types.ts';
 
@@ -39,6 +40,18 @@ function fetcherFor(stream: StreamToAnalyze, fetcher: SafeFetcher): SafeFetcher 
   return { ...fetcher, fetch: (url, init = {}) => fetcher.fetch(url, { ...init, headers: { ...extra, ...init.headers } }) };
 }
 
+
+/** Which segment (media sequence number) a moment of the sample came from. */
+function segmentLocator(sampled: readonly { sequence: number; seconds: number }[]): (seconds: number) => number | null {
+  return (at) => {
+    let start = 0;
+    for (const segment of sampled) {
+      if (at < start + segment.seconds) return segment.sequence;
+      start += segment.seconds;
+    }
+    return sampled.at(-1)?.sequence ?? null;
+  };
+}
 
 /** The first bytes of a video file are enough for its headers and an 8 s sample. */
 const FILE_SAMPLE_BYTES = 16 * 1024 * 1024;
@@ -77,6 +90,8 @@ async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'w
   let firstResponseMs: number;
   let variantHeight: number | null = null;
   let playback: Analysis['playback'] = format === 'hls' ? undefined : null; // HLS: known once its playlist is read
+  let sampled: { sequence: number; seconds: number }[] = [];
+  let edgeProgramTime: number | null = null;
   try {
     if (format === 'hls') {
       const hls = await readHls(ctx.fetcher, stream.url, { sampleSeconds: ctx.sampleSeconds, sleep: ctx.sleep });
@@ -85,6 +100,8 @@ async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'w
       firstResponseMs = hls.firstResponseMs;
       variantHeight = hls.variant?.height ?? null;
       playback = hls.playback;
+      sampled = hls.sampled;
+      edgeProgramTime = hls.edgeProgramTime;
       Object.assign(metrics, { variant: hls.variant, live: hls.live, live_note: hls.liveNote, segment_seconds: hls.mediaSeconds, encrypted: hls.encrypted });
       if (hls.encrypted) {
         return { measurements: { method: 'probe', reachable: true, live, ttfbMs: firstResponseMs, height: variantHeight, width: hls.variant?.width ?? null }, metrics, cpuSeconds: null, playback };
@@ -109,8 +126,11 @@ async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'w
     await writeFile(file, media);
     const probe = await probeFile(ctx.tools, file);
     const stillFile = path.join(dir, 'still.jpg');
-    const sample = await sampleFile(ctx.tools, file, ctx.sampleSeconds, { out: stillFile, expectedSeconds: probe.durationSeconds ?? ctx.sampleSeconds });
-    const night = isNight(ctx.now?.() ?? new Date(), stream.latitude, stream.longitude);
+    const { metrics: sample, motionFrames } = await sampleFile(ctx.tools, file, ctx.sampleSeconds, { out: stillFile, expectedSeconds: probe.durationSeconds ?? ctx.sampleSeconds }, probe.fps);
+    const now = ctx.now?.() ?? new Date();
+    const night = isNight(now, stream.latitude, stream.longitude);
+    // A live playlist's sample is fingerprinted (a file is a recording by nature; nothing to find).
+    const fingerprint = format === 'hls' && live ? fingerprintOf(motionFrames, sample.motionFps, now.getTime(), segmentLocator(sampled)) : null;
     // A picture of what it shows, from the middle of what was sampled (never fails the analysis).
     const still = await stillOfSample(ctx.tools, file, dir, Math.min(sample.sampledSeconds || ctx.sampleSeconds, probe.durationSeconds ?? Infinity), stillFile);
     Object.assign(metrics, { probe, sample, night, still: still ? { width: still.width, height: still.height, bytes: still.bytes.length } : null });
@@ -131,12 +151,15 @@ async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'w
         blur: sample.blur,
         brightness: sample.brightness,
         motion: sample.motion,
+        activity: sample.activity,
         night,
       },
       metrics,
       cpuSeconds: sample.cpuSeconds,
       playback,
       still,
+      fingerprint,
+      edgeProgramTime,
     };
   } catch (error) {
     if (error instanceof MediaToolError && error.kind === 'unreadable') {

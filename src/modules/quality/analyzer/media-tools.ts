@@ -1,13 +1,15 @@
 /**
  * ffprobe and ffmpeg on a local file (never on a URL: what they read was fetched by the safe
- * fetcher first). One decode of a bounded sample feeds every filter: blackdetect, freezedetect,
- * blurdetect, signalstats (YAVG) and scdet, at 10 fps and at most 360 lines — the filters'
- * verdicts do not need more, and the CPU cost stays small.
+ * fetcher first). One decode of a bounded sample feeds every measure: blackdetect, blurdetect and
+ * signalstats (YAVG) at 10 fps and at most 360 lines, a 64 × 36 grey copy of every frame for
+ * motion, frozen pictures, activity and the replay fingerprint (motion.ts, replay.ts), and the
+ * still — the verdicts do not need more, and the CPU cost stays small.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { framesOf, MOTION_FPS, MOTION_HEIGHT, MOTION_WIDTH, summarizeMotion } from './motion.ts';
 
 export interface MediaTools {
   /** FFMPEG_PATH / FFPROBE_PATH (default: found on PATH). */
@@ -42,15 +44,28 @@ export interface ProbeInfo {
 export interface SampleMetrics {
   sampledSeconds: number;
   blackRatio: number;
+  /** Share of the sample whose frames are the same picture in every region (motion.ts). */
   frozenRatio: number;
   blur: number | null;
   brightness: number | null;
+  /** Mean region change (grey levels): how much the whole picture moves. */
   motion: number | null;
+  /** Local motion above the sample's noise floor (grey levels, motion.ts). */
+  activity: number | null;
+  noiseFloor: number | null;
+  /** Frames a second of the motion frames (10, or the stream's own rate when lower). */
+  motionFps: number;
   /** CPU seconds ffmpeg spent (its -benchmark line), for bench:quality. */
   cpuSeconds: number | null;
 }
 
-const SAMPLE_FPS = 10;
+/** The sample and its motion frames (kept for the fingerprint; not stored). */
+export interface Sample {
+  metrics: SampleMetrics;
+  motionFrames: Uint8Array[];
+}
+
+const SAMPLE_FPS = MOTION_FPS;
 /** What a stream sent is read as a local file and nothing else: a playlist disguised as a video cannot make ffmpeg fetch. */
 const LOCAL_ONLY = ['-protocol_whitelist', 'file'];
 
@@ -111,51 +126,58 @@ function spanSeconds(stderr: string, startKey: RegExp, durationKey: RegExp, end:
  * `still`: also keep one frame of the same decode (the sample's middle frame, at most STILL_WIDTH
  * wide, as a JPEG in `still.out`): a branch of the one filter graph, so the picture costs one
  * scaled frame, not a second decode. `still.expectedSeconds` is how long the sample should be.
+ * `sourceFps`: a stream slower than 10 fps is sampled at its own rate (repeating its frames would
+ * look frozen).
  */
-export async function sampleFile(tools: MediaTools, file: string, seconds: number, still?: { out: string; expectedSeconds: number }): Promise<SampleMetrics> {
+export async function sampleFile(tools: MediaTools, file: string, seconds: number, still?: { out: string; expectedSeconds: number }, sourceFps?: number | null): Promise<Sample> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nw-sample-'));
   const metaFile = path.join(dir, 'frames.txt');
+  const motionFile = path.join(dir, 'motion.gray');
+  const fps = sourceFps && sourceFps > 0 && sourceFps < SAMPLE_FPS ? Math.round(sourceFps * 100) / 100 : SAMPLE_FPS;
   try {
-    const filters = [
-      `fps=${SAMPLE_FPS}`,
-      "scale=-2:'min(360,ih)'",
-      'signalstats',
-      'blackdetect=d=0.5:pix_th=0.10',
-      'freezedetect=n=0.003:d=2',
-      'blurdetect',
-      'scdet=t=10',
-      `metadata=print:file=${metaFile.replace(/[\\':]/g, '\\$&')}`,
-    ].join(',');
-    const middle = still ? Math.max(0, Math.round((Math.min(seconds, still.expectedSeconds) * SAMPLE_FPS) / 2)) : 0;
-    const outputs = still
-      ? [
-          '-filter_complex',
-          `[0:v]fps=${SAMPLE_FPS},split=2[m][s];[m]${filters.slice(filters.indexOf(',') + 1)}[mo];[s]select='eq(n\\,${middle})',scale='min(${STILL_WIDTH},iw)':-2[so]`,
-          '-map', '[mo]', '-f', 'null', '-',
-          '-map', '[so]', '-frames:v', '1', '-q:v', '5', '-c:v', 'mjpeg', '-f', 'image2', '-update', '1', '-y', still.out,
-        ]
-      : ['-an', '-sn', '-vf', filters, '-f', 'null', '-'];
-    const { stderr } = await run(tools.ffmpeg, ['-hide_banner', '-nostats', '-benchmark', ...LOCAL_ONLY, '-t', String(seconds), '-i', file, ...outputs], 60_000);
+    const measures = ['signalstats', 'blackdetect=d=0.5:pix_th=0.10', 'blurdetect', `metadata=print:file=${metaFile.replace(/[\\':]/g, '\\$&')}`].join(',');
+    const middle = still ? Math.max(0, Math.round((Math.min(seconds, still.expectedSeconds) * fps) / 2)) : 0;
+    const branches = still ? 3 : 2;
+    const graph = [
+      `[0:v]fps=${fps},scale=-2:'min(360,ih)',split=${branches}[m][g]${still ? '[s]' : ''}`,
+      `[m]${measures}[mo]`,
+      `[g]scale=${MOTION_WIDTH}:${MOTION_HEIGHT}:flags=area,format=gray[go]`,
+      ...(still ? [`[s]select='eq(n\\,${middle})',scale='min(${STILL_WIDTH},iw)':-2[so]`] : []),
+    ].join(';');
+    const outputs = [
+      '-filter_complex', graph,
+      '-map', '[mo]', '-f', 'null', '-',
+      '-map', '[go]', '-f', 'rawvideo', '-y', motionFile,
+      ...(still ? ['-map', '[so]', '-frames:v', '1', '-q:v', '5', '-c:v', 'mjpeg', '-f', 'image2', '-update', '1', '-y', still.out] : []),
+    ];
+    const { stderr } = await run(tools.ffmpeg, ['-hide_banner', '-nostats', '-benchmark', ...LOCAL_ONLY, '-t', String(seconds), '-i', file, '-an', '-sn', ...outputs], 60_000);
     const frames = (await readFile(metaFile, 'utf8').catch(() => '')).split(/\n(?=frame:)/);
     const values = (key: string) => frames.flatMap((f) => {
       const m = new RegExp(`${key.replace(/\./g, '\\.')}=([-\\d.]+)`).exec(f);
       const v = m ? Number(m[1]) : NaN;
       return Number.isFinite(v) ? [v] : [];
     });
-    const sampled = frames.filter((f) => f.startsWith('frame:')).length / SAMPLE_FPS;
+    const sampled = frames.filter((f) => f.startsWith('frame:')).length / fps;
     const end = sampled || seconds;
     const black = spanSeconds(stderr, /black_start:([\d.]+)/g, /black_duration:([\d.]+)/g, end);
-    const frozen = spanSeconds(stderr, /freeze_start: ([\d.]+)/g, /freeze_duration: ([\d.]+)/g, end);
     const blurMean = /blur mean: ([\d.]+)/.exec(stderr);
     const cpu = /bench: utime=([\d.]+)s stime=([\d.]+)s/.exec(stderr);
+    const motionFrames = framesOf(await readFile(motionFile).catch(() => Buffer.alloc(0)));
+    const motion = summarizeMotion(motionFrames);
     return {
-      sampledSeconds: Math.round(end * 10) / 10,
-      blackRatio: Math.min(1, black / end),
-      frozenRatio: Math.min(1, frozen / end),
-      blur: blurMean ? Number(blurMean[1]) : null,
-      brightness: mean(values('lavfi.signalstats.YAVG')),
-      motion: mean(values('lavfi.scd.score')),
-      cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : null,
+      metrics: {
+        sampledSeconds: Math.round(end * 10) / 10,
+        blackRatio: Math.min(1, black / end),
+        frozenRatio: motion?.frozenRatio ?? 0,
+        blur: blurMean ? Number(blurMean[1]) : null,
+        brightness: mean(values('lavfi.signalstats.YAVG')),
+        motion: motion?.motion ?? null,
+        activity: motion?.activity ?? null,
+        noiseFloor: motion?.noiseFloor ?? null,
+        motionFps: fps,
+        cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : null,
+      },
+      motionFrames,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

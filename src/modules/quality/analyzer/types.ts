@@ -3,6 +3,7 @@ import type { SafeFetcher } from '../../../http/safe-fetch.ts';
 import type { QualityMeasurements } from '../../../shared/quality/score.ts';
 import type { PlatformSettings } from '../../platforms/settings.ts';
 import type { MediaTools } from './media-tools.ts';
+import type { Fingerprint } from './replay.ts';
 import type { PlaybackHints } from '../../../shared/streams/playback.ts';
 import type { StillPicture } from '../../streams/stream-stills.ts';
 
@@ -27,4 +28,8 @@ export interface Analysis {
   playback?: PlaybackHints | null;
   /** A picture of what the stream shows (a frame of the sample, or the platform's thumbnail); absent when none could be taken. */
   still?: StillPicture | null;
+  /** What a live HLS sample saw, compact (replay.ts): compared with earlier ones to find a looped recording. */
+  fingerprint?: Fingerprint | null;
+  /** The live edge's program date-time (epoch ms), when its playlist has one. */
+  edgeProgramTime?: number | null;
 }

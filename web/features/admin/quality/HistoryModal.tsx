@@ -12,6 +12,7 @@ import { formatDateTime } from '../format.ts';
 import { useLiveFetch } from '../live/live.ts';
 import { lastAnalysisAtom } from './quality.live.ts';
 import { StreamUptime } from '../uptime/Uptime.tsx';
+import { DailyStrip } from './Activity.tsx';
 import './quality.css';
 
 function ScoreChart({ analyses }: { analyses: readonly QualityAnalysisDto[] }) {
@@ -44,6 +45,7 @@ export function HistoryModal({ stream, onClose }: { stream: StreamDto; onClose: 
   return (
     <Modal title={`Quality history: ${stream.name}`} onClose={onClose} wide>
       <StreamUptime id={stream.id} version={newest} />
+      <DailyStrip streamId={stream.id} version={newest} />
       <DataView value={analyses} error={error} empty="Not analyzed yet.">
         {(analyses) => (
           <>

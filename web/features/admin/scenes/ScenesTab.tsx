@@ -120,6 +120,20 @@ function ScenePreview({ scene }: { scene: SceneDto }) {
   );
 }
 
+/** Why a ranked scene shows what it shows: each tile's camera, since when, and the ranking's words. */
+function RankedPicks({ scene }: { scene: SceneDto }) {
+  if (scene.selection_algorithm !== 'ranked' || scene.picks.length === 0) return null;
+  return (
+    <ol className="scene-card__picks" aria-label={`Why ${scene.name} shows these cameras`}>
+      {scene.picks.map((pick) => (
+        <li key={pick.position}>
+          <span className="scene-card__pick-tile">{pick.position}</span> {pick.reason} <span className="scene-card__meta">since {formatDateTime(pick.since)}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 export default function ScenesTab() {
   const list = useAtomValue(scenesAtom, { store });
   const scenes = itemsOf(list);
@@ -180,6 +194,7 @@ export default function ScenesTab() {
                     {ALGORITHM_NAMES[scene.selection_algorithm]} · up to {scene.max_streams} streams · <LayoutPreview layout={scene.layout_type} /> {scene.layout_type}
                   </p>
                   {scene.prompt && <p className="scene-card__meta">Prompt: {scene.prompt}</p>}
+                  <RankedPicks scene={scene} />
                   <div className="scene-card__actions">
                     <Link className="button button--ghost button--small" to={`/scenes/${encodeURIComponent(sceneRef(scene))}`} target="_blank">
                       View

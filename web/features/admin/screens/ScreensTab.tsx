@@ -121,6 +121,15 @@ export default function ScreensTab() {
                       Shows <strong>{shows?.name ?? 'nothing yet'}</strong>
                       {screen.rule ? <> · by {RULE_TEXT[screen.rule]}</> : null}
                       {screen.follows ? <> · address /scenes/{screen.follows}</> : null}
+                      {shows?.selection_algorithm === 'ranked' && shows.picks.length > 0 && (
+                        <ul className="screen-row__why" aria-label={`Why ${shows.name} shows these cameras`}>
+                          {shows.picks.map((pick) => (
+                            <li key={pick.position}>
+                              Tile {pick.position}: {pick.reason}
+                            </li>
+                          ))}
+                        </ul>
+                      )}
                     </div>
                   )}
                   {player && screen.device && (

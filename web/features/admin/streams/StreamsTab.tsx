@@ -15,6 +15,7 @@ import { ChartIcon, EditIcon, ExternalIcon, TrashIcon } from '../../../component
 import { AnalyzeAllButton, AnalyzeAllProgress } from '../quality/AnalyzeAll.tsx';
 import { QueuePanel } from '../quality/QueuePanel.tsx';
 import { HealthBadge } from '../quality/HealthBadge.tsx';
+import { ActivitySpark, LoopedNote } from '../quality/Activity.tsx';
 import { HistoryModal } from '../quality/HistoryModal.tsx';
 import { ReanalyzeButton } from '../quality/ReanalyzeButton.tsx';
 import { StreamStill } from '../../../components/Thumbnail.tsx';
@@ -71,7 +72,11 @@ function StreamRow(props: { stream: StreamDto; index: number; actions: RowAction
         {stream.inactive_reason && <div className="scene-card__meta status-reason">{stream.inactive_reason}</div>}
       </td>
       <td>
+        <ActivitySpark stream={stream} />
+      </td>
+      <td>
         <HealthBadge health={stream.health} />
+        <LoopedNote stream={stream} />
       </td>
       <td>
         <div className="row-actions">
@@ -120,7 +125,7 @@ function StreamRows({ streams, actions }: { streams: readonly StreamDto[]; actio
   );
 }
 
-const COLUMNS = ['#', { label: 'Thumbnail', className: 'col-thumb' }, 'Name', 'Quality', 'Platform', 'Category', 'Status', 'Health', 'Actions'] as const;
+const COLUMNS = ['#', { label: 'Thumbnail', className: 'col-thumb' }, 'Name', 'Quality', 'Platform', 'Category', 'Status', 'Activity', 'Health', 'Actions'] as const;
 
 /** Found, analysed and pending under the table's filters (spec §2), from the server. */
 function Counts({ counts }: { counts: StreamAnalyticsDto | null }) {
