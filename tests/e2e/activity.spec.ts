@@ -1,7 +1,7 @@
 /**
- * What is happening now, in the console: the world's cameras are analysed for real (the live
- * HLS camera of the e2e media server replays one clip, so it is a looped recording by its second
- * analysis), the stream table shows each one's activity sparkline and the looped fault with both
+ * What is happening now, in the console: the world's cameras are analysed for real, and so is a
+ * camera that replays the first 4 s of a clip as live (a looped recording by its second analysis),
+ * the stream table shows each one's activity sparkline and the looped fault with both
  * times and the "recording is fine" switch, a stream's history shows its day as a 24-hour strip,
  * and a ranked scene's card — and the Screens tab, for a wall showing it — say why each tile shows
  * its camera. Screenshots at 1440 × 900 and 768 px.
@@ -16,9 +16,10 @@ test('activity, looped recordings, daily strips and ranked picks in the console'
   test.setTimeout(180_000);
   const analyze = (streamId: number) => api.request('POST', '/quality?action=analyze', { streamId, force: true, wait: true });
   for (const stream of [world.streams.kelp, world.streams.savanna, world.streams.falls]) await analyze(stream.id);
-  await analyze(world.streams.forest.id);
+  const pond = await api.createStream({ name: 'Mill Pond Cam', url: `${process.env.NW_MEDIA_URL}/live/short.m3u8`, category: 'nature', location_name: 'Kent, England', latitude: 51.2, longitude: 0.9, timezone: 'Europe/London' });
+  await analyze(pond.id);
   await new Promise((r) => setTimeout(r, 5_000)); // the live window moves on: its next sample comes from new segments
-  await analyze(world.streams.forest.id);
+  await analyze(pond.id);
   const ranked = await api.createScene({ name: 'Best Right Now', description: 'The best cameras now', layout_type: 'grid', selection_algorithm: 'ranked', max_streams: 3, stream_ids: [] });
 
   await signIn(page, '/admin/streams');
@@ -28,13 +29,14 @@ test('activity, looped recordings, daily strips and ranked picks in the console'
   ] as const) {
     await page.setViewportSize({ width, height });
     await page.goto('/admin/streams');
-    const forest = page.locator(`tr[data-stream-id="${world.streams.forest.id}"]`);
-    await expect(forest.getByText('Looped recording')).toBeVisible({ timeout: 20_000 });
-    await expect(forest.getByRole('button', { name: 'Recording is fine' })).toBeVisible();
+    const looped = page.locator(`tr[data-stream-id="${pond.id}"]`);
+    await expect(looped.getByText('Looped recording')).toBeVisible({ timeout: 20_000 });
+    await expect(looped.getByRole('button', { name: 'Recording is fine' })).toBeVisible();
     await expect(page.locator(`tr[data-stream-id="${world.streams.kelp.id}"] .activity svg`)).toBeVisible();
-    await page.screenshot({ path: path.join(ARTIFACTS, `admin-streams-activity-${width}.png`), fullPage: width !== 1440 });
+    await looped.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(ARTIFACTS, `admin-streams-activity-${width}.png`) });
 
-    await forest.getByRole('button', { name: /Quality history of/ }).click();
+    await looped.getByRole('button', { name: /Quality history of/ }).click();
     const strip = page.getByRole('region', { name: 'Its day by hour' });
     await expect(strip.locator('.daily__hour:not(.daily__hour--empty)').first()).toBeVisible();
     await page.screenshot({ path: path.join(ARTIFACTS, `admin-stream-daily-${width}.png`) });
@@ -58,6 +60,6 @@ test('activity, looped recordings, daily strips and ranked picks in the console'
 
   // The mark takes the looped camera back onto pool walls, and its health with it.
   await page.goto('/admin/streams');
-  await page.locator(`tr[data-stream-id="${world.streams.forest.id}"]`).getByRole('button', { name: 'Recording is fine' }).click();
-  await expect(page.locator(`tr[data-stream-id="${world.streams.forest.id}"]`).getByText('Recording (marked fine)')).toBeVisible();
+  await page.locator(`tr[data-stream-id="${pond.id}"]`).getByRole('button', { name: 'Recording is fine' }).click();
+  await expect(page.locator(`tr[data-stream-id="${pond.id}"]`).getByText('Recording (marked fine)')).toBeVisible();
 });

@@ -56,8 +56,8 @@ const poolCandidates = (algorithm: string, order: string, picked = '') => `
   ) c), '[]'::json) as ${algorithm}`;
 
 /** A ranked scene's picks are candidates whatever their score now (they keep their tile until a rule says otherwise). */
-const PICKED = `union all (select ${STREAM_COLUMNS} from streams st
-      where s."selectionAlgorithm" = 'ranked' and st.id in (select rp.stream_id from ranked_picks rp where rp.scene_id = s.id))`;
+const PICKED = `union all (select ${STREAM_COLUMNS} from ranked_picks rp join streams st on st.id = rp.stream_id
+      where s."selectionAlgorithm" = 'ranked' and rp.scene_id = s.id)`;
 
 /**
  * One round trip: the scene, the default scene id, its slots, and the candidate streams its

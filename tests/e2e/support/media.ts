@@ -74,14 +74,20 @@ export async function generateMedia(dir: string): Promise<void> {
   if (segments.length < HLS_SEGMENTS) throw new Error(`expected ${HLS_SEGMENTS} HLS segments, found ${segments.length}`);
 }
 
-/** The live playlist at `seconds` since the server started: a window sliding over the loop. */
-export function livePlaylist(seconds: number): string {
+/**
+ * `/live/short.m3u8` replays 4 s of the clip (from its 10th second, where the bar moves across the
+ * middle of the picture): a recording posing as live, which the analysis catches by its second look.
+ */
+const SHORT_LOOP = { first: 10, segments: 4 };
+
+/** The live playlist at `seconds` since the server started: a window sliding over the loop (`loop.segments` from segment `loop.first`). */
+export function livePlaylist(seconds: number, loop = { first: 0, segments: HLS_SEGMENTS }): string {
   const first = Math.max(0, Math.floor(seconds));
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', `#EXT-X-MEDIA-SEQUENCE:${first}`];
-  lines.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${first === 0 ? 0 : Math.floor((first - 1) / HLS_SEGMENTS)}`);
+  lines.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${first === 0 ? 0 : Math.floor((first - 1) / loop.segments)}`);
   for (let i = first; i < first + HLS_WINDOW; i++) {
-    if (i > 0 && i % HLS_SEGMENTS === 0) lines.push('#EXT-X-DISCONTINUITY');
-    lines.push('#EXTINF:1.000000,', `/hls/seg${String(i % HLS_SEGMENTS).padStart(3, '0')}.ts`);
+    if (i > 0 && i % loop.segments === 0) lines.push('#EXT-X-DISCONTINUITY');
+    lines.push('#EXTINF:1.000000,', `/hls/seg${String(loop.first + (i % loop.segments)).padStart(3, '0')}.ts`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -114,6 +120,7 @@ const TYPES: Record<string, string> = {
 export interface MediaServer {
   base: string;
   /** A live HLS stream (sliding window). */
+  /** The live HLS camera: a 30 s clip replayed as live (the world marks it "recording is fine"). */
   hlsUrl: string;
   /** A live HLS stream with program date-time whose frames carry their number (syncPlaylist). */
   syncUrl: string;
@@ -189,9 +196,9 @@ export async function serveMedia(dir: string, port = 0): Promise<MediaServer> {
       res.writeHead(200, { 'Content-Type': TYPES['.m3u8']!, 'Cache-Control': 'no-cache' });
       return res.end(syncPlaylist((Date.now() - started) / 1000, started));
     }
-    if (url.pathname === '/live/index.m3u8') {
+    if (url.pathname === '/live/index.m3u8' || url.pathname === '/live/short.m3u8') {
       res.writeHead(200, { 'Content-Type': TYPES['.m3u8']!, 'Cache-Control': 'no-cache' });
-      return res.end(livePlaylist((Date.now() - started) / 1000));
+      return res.end(livePlaylist((Date.now() - started) / 1000, url.pathname === '/live/short.m3u8' ? SHORT_LOOP : undefined));
     }
     const file = path.join(dir, path.normalize(url.pathname).replace(/^(\.\.[/\\])+/, ''));
     if (!file.startsWith(dir) || !existsSync(file)) return res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');

@@ -22,7 +22,8 @@ export async function buildWorld(api: Api, media: MediaServer): Promise<World> {
     timezone: string,
     quality: 'hd' | '4k' | 'sd' = 'hd',
   ) => {
-    const created = await api.createStream({ name, url, category, location_name, latitude, longitude, timezone, quality });
+    // The live HLS camera replays a 30 s clip: a recording meant as a camera here, so it is marked fine.
+    const created = await api.createStream({ name, url, category, location_name, latitude, longitude, timezone, quality, recording_ok: url === media.hlsUrl });
     return { id: created.id, name: created.name };
   };
   const streams: World['streams'] = {

@@ -3,9 +3,12 @@ import { FLIP_LATE_MS } from '../../../src/shared/api/screens.ts';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-export function formatDateTime(iso: string): string {
+const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** `seconds`: to the second, where two times a few seconds apart must read differently. */
+export function formatDateTime(iso: string, seconds = false): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '—' : dateTime.format(date);
+  return Number.isNaN(date.getTime()) ? '—' : (seconds ? dateTimeSeconds : dateTime).format(date);
 }
 
 export function timeAgo(iso: string, now = Date.now()): string {

@@ -57,7 +57,7 @@ export function LoopedNote({ stream }: { stream: Pick<StreamDto, 'id' | 'name' |
         {stream.recording_ok ? 'Recording (marked fine)' : 'Looped recording'}
       </span>
       <div className="scene-card__meta">
-        Seen {formatDateTime(stream.looped.earlier_at)}, again {formatDateTime(stream.looped.found_at)}
+        Seen {formatDateTime(stream.looped.earlier_at, true)}, again {formatDateTime(stream.looped.found_at, true)}
       </div>
       <button type="button" className="link-button" disabled={busy} onClick={() => void mark(!stream.recording_ok)} {...may.button('stream.update')}>
         {stream.recording_ok ? 'Take the mark back' : 'Recording is fine'}
