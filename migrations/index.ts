@@ -24,6 +24,7 @@ import { Migration20261124191000_uptime } from './Migration20261124191000_uptime
 import { Migration20261124192000_alerts } from './Migration20261124192000_alerts.ts';
 import { Migration20261124200000_team } from './Migration20261124200000_team.ts';
 import { Migration20261125210000_activity } from './Migration20261125210000_activity.ts';
+import { Migration20261125220000_judgements } from './Migration20261125220000_judgements.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -47,4 +48,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124192000_alerts', class: Migration20261124192000_alerts },
   { name: 'Migration20261124200000_team', class: Migration20261124200000_team },
   { name: 'Migration20261125210000_activity', class: Migration20261125210000_activity },
+  { name: 'Migration20261125220000_judgements', class: Migration20261125220000_judgements },
 ];

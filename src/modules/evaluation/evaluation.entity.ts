@@ -1,13 +1,20 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Stream } from '../streams/stream.entity.ts';
 
-/** A stream waiting for human ratings, with why and how urgently; leased to one rater at a time. */
+/**
+ * A stream waiting for human judgements, with why and how urgently; leased to one rater at a time.
+ * `rate`: rate it 1–5 (stays until its confidence reaches the target); `check`: a stream whose
+ * answer is established, given to a new rater (it measures them; one-off); `compare`: "which looks
+ * better?", this stream against `partnerStream`.
+ */
 export const EvaluationItemSchema = defineEntity({
   name: 'EvaluationItem',
   tableName: 'evaluation_queue',
   properties: {
     id: p.integer().primary(),
     stream: () => p.manyToOne(Stream).deleteRule('cascade'),
+    kind: p.enum(['rate', 'check', 'compare'] as const).default('rate'),
+    partnerStream: () => p.manyToOne(Stream).nullable().deleteRule('cascade'),
     priority: p.integer().default(50),
     reason: p.text(),
     status: p.enum(['pending', 'done'] as const).default('pending'),
@@ -41,3 +48,21 @@ export const HumanEvaluationSchema = defineEntity({
 });
 export class HumanEvaluation extends HumanEvaluationSchema.class {}
 HumanEvaluationSchema.setClass(HumanEvaluation);
+
+/** One rater's answer to "which looks better?" for a pair. */
+export const PairwiseEvaluationSchema = defineEntity({
+  name: 'PairwiseEvaluation',
+  tableName: 'pairwise_evaluations',
+  properties: {
+    id: p.integer().primary(),
+    item: () => p.manyToOne(EvaluationItem).fieldName('queue_id').nullable().deleteRule('set null'),
+    leftStream: () => p.manyToOne(Stream).deleteRule('cascade'),
+    rightStream: () => p.manyToOne(Stream).deleteRule('cascade'),
+    evaluatorId: p.text(),
+    choice: p.enum(['left', 'right', 'same', 'skip'] as const),
+    durationMs: p.integer().nullable(),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+  },
+});
+export class PairwiseEvaluation extends PairwiseEvaluationSchema.class {}
+PairwiseEvaluationSchema.setClass(PairwiseEvaluation);

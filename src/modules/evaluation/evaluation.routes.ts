@@ -7,7 +7,9 @@ import type { AppContext, AppState } from '../../http/context.ts';
 import { badRequest, HttpError } from '../../http/errors.ts';
 import { spend, tooManyRequests } from '../../http/rate-limit.ts';
 import { mount } from '../../http/route.ts';
-import { createItemDrawer, evaluatorStats, leaderboard, queueStatus, raterReliability, submitEvaluation } from './evaluation.service.ts';
+import type { EvaluationSubmit, PairSubmit } from '../../shared/api/evaluation.ts';
+import { waitingItems } from './evaluation-queries.ts';
+import { createItemDrawer, evaluatorStats, leaderboard, queueStatus, raterReliability, submitComparison, submitEvaluation } from './evaluation.service.ts';
 import type { ScoreKeeper } from './score-keeper.ts';
 
 export interface EvaluationRouteDeps {
@@ -20,7 +22,7 @@ export interface EvaluationRouteDeps {
 /** `/api/human-evaluation` (spec §7, public, rate-limited per IP) and `/api/evaluation/raters` (admins). */
 export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
   const router = new Router<AppState>();
-  const drawer = createItemDrawer();
+  const drawer = createItemDrawer(deps.scoreKeeper);
   const limit = async (ctx: AppContext) => {
     const over = await spend(deps.evaluationLimit, ctx.ip || 'unknown');
     if (over) throw tooManyRequests(ctx, over, 'Too many requests; please slow down');
@@ -42,6 +44,12 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
         if (!item) throw new HttpError(404, 'No streams available for evaluation. Check back later!', undefined, { queueEmpty: true });
         return item;
       }
+      case 'next-pair': {
+        if (!query.evaluatorId) throw badRequest('evaluatorId: a pair is leased to a rater, so next-pair needs one');
+        const pair = await drawer.nextPair(ctx.state.em, query.evaluatorId);
+        if (!pair) throw new HttpError(404, 'No pairs to compare right now. Rate single streams, or check back later!', undefined, { queueEmpty: true });
+        return pair;
+      }
       default:
         throw new HttpError(405, `Use POST for action=${query.action}`);
     }
@@ -49,15 +57,26 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
 
   mount(router, api.submit)(async (ctx, { query, body }) => {
     await limit(ctx);
-    if (query.action !== 'submit' && query.action !== 'skip') throw new HttpError(405, `Use GET for action=${query.action}`);
-    if (query.action === 'skip' && body.skipped !== true) throw badRequest(`skipped: ${SKIP_RULE}`);
-    const result = await runAs(ctx, deps.commands, (tx, changes) => submitEvaluation(tx, changes, body));
-    if (!result.duplicate && body.skipped !== true) deps.scoreKeeper.touch();
+    if (query.action !== 'submit' && query.action !== 'skip' && query.action !== 'compare') throw new HttpError(405, `Use GET for action=${query.action}`);
+    if (query.action === 'compare') {
+      if (!('choice' in body)) throw badRequest('choice: a comparison (?action=compare) carries choice: left, right, same or skip');
+      const pair = body as PairSubmit;
+      const result = await runAs(ctx, deps.commands, (tx, changes) => submitComparison(tx, changes, pair));
+      if (!result.duplicate && pair.choice !== 'skip') deps.scoreKeeper.touch();
+      return result;
+    }
+    if ('choice' in body) throw badRequest(`choice: a comparison is answered with ?action=compare`);
+    const rating = body as EvaluationSubmit;
+    if (query.action === 'skip' && rating.skipped !== true) throw badRequest(`skipped: ${SKIP_RULE}`);
+    const result = await runAs(ctx, deps.commands, (tx, changes) => submitEvaluation(tx, changes, rating, deps.scoreKeeper.rule));
+    // Every answer is settled by the keeper (a skip changes no score, but may pass the item on).
+    if (!result.duplicate) deps.scoreKeeper.touch();
     return result;
   });
 
-  // Admins: each rater's reliability.
+  // Admins: each rater's reliability, and what still waits for judgements.
   mount(router, api.raters)(async () => raterReliability(await deps.scoreKeeper.reliability()));
+  mount(router, api.waiting)(async (ctx) => waitingItems(ctx.state.em));
 
   return router;
 }

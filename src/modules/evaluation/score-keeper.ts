@@ -1,43 +1,134 @@
 /**
- * Keeps every stream's human score current: after a burst of ratings settles (debounced), the
- * estimator runs over all ratings, and the streams module records the scores that moved (fusing
- * each with its automatic half) — one command, one publish, so a ranked scene's walls get one
- * push for the whole burst.
+ * Keeps every stream's human score current and the queue listening where it is unsure: after a
+ * burst of answers settles (debounced), the model (src/shared/evaluation/judgements.ts) runs over
+ * all ratings and comparisons, the streams module records the scores that moved (fusing each with
+ * its automatic half), and each waiting item is settled by the queue's rules
+ * (src/shared/evaluation/queue-rules.ts): done at its confidence target, otherwise waiting with
+ * its reason; pairs are queued where they tell the most. One command, one publish, so a ranked
+ * scene's walls get one push for the whole burst.
  */
-import type { Orm } from '../../db.ts';
+import type { EntityManager, Orm } from '../../db.ts';
 import { runCommand, type CommandDeps } from '../../domain/command.ts';
 import type { Logger } from '../../logger.ts';
-import { estimate, type Rating } from '../../shared/evaluation/reliability.ts';
+import { judge, type Comparison, type Judgements, type Rating } from '../../shared/evaluation/judgements.ts';
+import { itemVerdict, pairsToAsk, standingOf, type Standing } from '../../shared/evaluation/queue-rules.ts';
+import { MIN_HISTORY } from '../../shared/evaluation/reliability.ts';
 import { recordHumanScores } from '../streams/stream-quality.ts';
+import { pendingRateItems, queuePairs, settleItems } from './evaluation-queries.ts';
+
+/**
+ * `confidence` (the queue described in queue-rules.ts) or `count`: the queue before issue 33 — an
+ * item is done after RATINGS_PER_ITEM ratings whoever gave them, and everyone draws alike. Kept
+ * so `bench:raters` can compare the two on the same population.
+ */
+export type QueueRule = 'confidence' | 'count';
+
+/** Pairs queued per settling, at most. */
+const PAIRS_PER_SETTLE = 10;
+
+export interface RaterEntry {
+  weight: number;
+  agreement: number;
+  /** Answers of both kinds. */
+  ratings: number;
+  standing: Standing;
+}
 
 export interface ScoreKeeper {
-  /** A rating arrived: recompute once things are quiet. */
+  readonly rule: QueueRule;
+  /** An answer arrived: recompute once things are quiet. */
   touch(): void;
   /** Recompute now (tests, and the debounced run). */
   recompute(): Promise<number>;
-  /** Each rater's reliability weight, from the last recompute. */
-  reliability(): Promise<Map<string, { weight: number; ratings: number }>>;
+  /** Each rater's weight, agreement and standing, from the last recompute (one is run if none has). */
+  reliability(): Promise<Map<string, RaterEntry>>;
+  /** What a rater draws first: checks when new, contested items when trusted. */
+  standing(rater: string | null): Promise<Standing>;
   stop(): void;
 }
 
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
 
-export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logger: Logger; debounceMs?: number }): ScoreKeeper {
+export async function allAnswers(em: EntityManager): Promise<{ ratings: Rating[]; comparisons: Comparison[] }> {
+  const [ratings, comparisons] = await Promise.all([
+    em.execute<Rating[]>('select stream_id as item, evaluator_id as rater, overall as value from human_quality_evaluations where not skipped', [], 'all'),
+    em.execute<Comparison[]>(
+      `select left_stream_id as "left", right_stream_id as "right", evaluator_id as rater,
+          case choice when 'left' then 1 when 'right' then 0 else 0.5 end::float as outcome
+        from pairwise_evaluations where choice <> 'skip'`,
+      [],
+      'all',
+    ),
+  ]);
+  return { ratings, comparisons: comparisons.map((c) => ({ ...c, outcome: Number(c.outcome) as Comparison['outcome'] })) };
+}
+
+/** Per stream: its answers, and how many of them came from established raters. */
+function answerCounts(ratings: readonly Rating[], comparisons: readonly Comparison[], raters: Judgements['raters']) {
+  const counts = new Map<number, { answers: number; established: number }>();
+  const add = (item: number, rater: string) => {
+    const c = counts.get(item) ?? counts.set(item, { answers: 0, established: 0 }).get(item)!;
+    c.answers++;
+    if ((raters.get(rater)?.answers ?? 0) >= MIN_HISTORY) c.established++;
+  };
+  for (const r of ratings) add(r.item, r.rater);
+  for (const c of comparisons) {
+    add(c.left, c.rater);
+    add(c.right, c.rater);
+  }
+  return counts;
+}
+
+export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logger: Logger; debounceMs?: number; rule?: QueueRule }): ScoreKeeper {
+  const rule = deps.rule ?? 'confidence';
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<unknown> = Promise.resolve();
+  let last: { judged: Judgements } | undefined;
   const quiet: CommandDeps = { publisher: deps.commands.publisher };
 
-  const ratings = () =>
-    deps.orm.em.fork().execute<Rating[]>('select stream_id as item, evaluator_id as rater, overall as value from human_quality_evaluations where not skipped', [], 'all');
-
-  async function recompute(): Promise<number> {
-    const { items } = estimate(await ratings());
-    if (items.size === 0) return 0;
-    const scores = new Map([...items].map(([id, it]) => [id, { score: round(it.score, 2), confidence: round(it.confidence, 3), count: it.count }]));
-    return runCommand(deps.orm.em.fork(), quiet, 'evaluation', (tx, changes) => recordHumanScores(tx, changes, scores));
+  async function settle(tx: EntityManager, judged: Judgements, counts: ReturnType<typeof answerCounts>): Promise<void> {
+    const pending = await pendingRateItems(tx);
+    const done: number[] = [];
+    const waiting: { id: number; reason: string; priority: number }[] = [];
+    const open: { id: number; score: number; confidence: number }[] = [];
+    for (const item of pending) {
+      const it = judged.items.get(item.streamId);
+      const count = counts.get(item.streamId);
+      if (!it || !count) {
+        open.push({ id: item.streamId, score: 3, confidence: 0 });
+        continue; // never answered: it keeps the reason the refill gave it
+      }
+      const verdict = itemVerdict({ answers: count.answers, established: count.established, confidence: it.confidence, spread: it.spread });
+      if (verdict.done) {
+        done.push(item.id);
+        continue;
+      }
+      open.push({ id: item.streamId, score: it.score, confidence: it.confidence });
+      if (verdict.reason !== item.reason || verdict.priority !== item.priority) waiting.push({ id: item.id, reason: verdict.reason, priority: verdict.priority });
+    }
+    await settleItems(tx, done, waiting);
+    await queuePairs(tx, pairsToAsk(open, PAIRS_PER_SETTLE));
   }
 
+  async function recompute(): Promise<number> {
+    const { ratings, comparisons } = await allAnswers(deps.orm.em.fork());
+    const judged = judge(ratings, comparisons);
+    last = { judged };
+    const scores = new Map([...judged.items].map(([id, it]) => [id, { score: round(it.score, 2), confidence: round(it.confidence, 3), count: it.count }]));
+    return runCommand(deps.orm.em.fork(), quiet, 'evaluation', async (tx, changes) => {
+      const moved = await recordHumanScores(tx, changes, scores);
+      if (rule === 'confidence') await settle(tx, judged, answerCounts(ratings, comparisons, judged.raters));
+      return moved;
+    });
+  }
+
+  const judgedNow = async () => {
+    if (!last) await (chain = chain.then(recompute));
+    return last!.judged;
+  };
+
   return {
+    rule,
     touch() {
       clearTimeout(timer);
       timer = setTimeout(() => {
@@ -47,11 +138,20 @@ export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logge
     },
     recompute: () => (chain = chain.then(recompute)) as Promise<number>,
     async reliability() {
-      const all = await ratings();
-      const { raters } = estimate(all);
-      const counts = new Map<string, number>();
-      for (const r of all) counts.set(r.rater, (counts.get(r.rater) ?? 0) + 1);
-      return new Map([...raters].map(([rater, weight]) => [rater, { weight, ratings: counts.get(rater) ?? 0 }]));
+      const { raters } = await judgedNow();
+      const weights = [...raters.values()].filter((r) => r.answers >= MIN_HISTORY).map((r) => r.weight);
+      return new Map(
+        [...raters].map(([rater, r]) => [rater, { weight: r.weight, agreement: r.agreement, ratings: r.answers, standing: standingOf(r.answers, r.weight, weights, MIN_HISTORY) }]),
+      );
+    },
+    async standing(rater) {
+      if (rule === 'count') return 'regular';
+      if (!rater) return 'new';
+      const { raters } = last?.judged ?? { raters: new Map() };
+      const own = raters.get(rater);
+      if (!own) return 'new';
+      const weights = [...raters.values()].filter((r) => r.answers >= MIN_HISTORY).map((r) => r.weight);
+      return standingOf(own.answers, own.weight, weights, MIN_HISTORY);
     },
     stop: () => clearTimeout(timer),
   };

@@ -38,6 +38,7 @@ export const ROUTES = {
   'evaluation.read': { method: 'GET', path: '/human-evaluation' },
   'evaluation.submit': { method: 'POST', path: '/human-evaluation' },
   'evaluation.raters': { method: 'GET', path: '/evaluation/raters' },
+  'evaluation.waiting': { method: 'GET', path: '/evaluation/waiting' },
   'programme.read': { method: 'GET', path: '/programme' },
   'programme.groups': { method: 'GET', path: '/screen-groups' },
   'programme.createGroup': { method: 'POST', path: '/screen-groups' },

@@ -1,0 +1,241 @@
+/**
+ * Absolute ratings and pairwise comparisons → one score per stream, in one model, with each
+ * rater weighted by how well they agree with everyone's consensus — in both kinds of answer.
+ *
+ * The model (a Gaussian–Bradley–Terry hybrid, fitted by maximum a posteriori):
+ *
+ *   latent quality q_i on the 1–5 scale, prior q_i ~ N(μ0, 1/k0)             (μ0 = 3, k0 = 0.5)
+ *   an absolute rating x by rater r:    x ~ N(q_i, 1/w_r)
+ *   "which looks better?" by rater r:  P(i over j) = σ((q_i − q_j)/S)        (Bradley–Terry, S = 0.5)
+ *                                        weighted w_r; "about the same" counts half a win each way
+ *
+ * Log-posterior: −k0/2 Σ (q_i − μ0)² − Σ_abs w_r/2 (x − q_i)² + Σ_pairs w_r [y log σ(d/S) + (1−y) log σ(−d/S)],
+ * maximised by Newton steps on each q_i (concave: it always converges). With absolute ratings only
+ * the answer is the old closed form s_i = (k0·μ0 + Σ w_r·x_ri) / (k0 + Σ w_r), so absolute-only
+ * estimates are unchanged (src/shared/evaluation/reliability.ts keeps those rules and their tests).
+ *
+ * Rater weights: w_r = 1 / (msd_r + ε)², msd_r = (Σ dev² + α·σ0²) / (n_r + α) over both kinds:
+ *   absolute dev = x − q_i^(−r)  (the consensus of the others);
+ *   pairwise dev² = 8 · (1 − p_answer)²  where p_answer is what the others' consensus gives the
+ *   rater's answer — a coin-flipper (p ≈ ½) scores 2 = σ0², like a random key-presser, and a
+ *   careful rater on clear pairs scores near 0. A constant key is a coin flip on pairs shown in
+ *   random order, and far from consensus on absolute ratings: either way its weight fades.
+ * Newcomers (fewer than MIN_HISTORY answers) are left out when raters are judged and together
+ * weigh at most NEWCOMER_SHARE of an item's established raters.
+ *
+ * Collusion bound: raters who answer honestly to build a history and then always promote one
+ * stream earn the same weight as the honest, so while they are at most a share c of an item's
+ * established weight they move it by at most c·(5 − q) on absolute ratings ≤ 4c: for c = 20 %,
+ * 0.8 — under one grade (1 point on 1–5 = 20 on the 0–100 quality scale). COLLUSION_BOUND states
+ * it; tests/unit/judgements.test.ts tries it.
+ *
+ * Confidence grows with the information behind an item (absolute weights, and each comparison's
+ * weight × p(1−p)/S²) and falls with disagreement, as before: c_i = W_i/(W_i + κ) · 1/(1 + v_i).
+ * Pure: no database, no clock.
+ */
+import { MIN_HISTORY, NEWCOMER_SHARE, type Rating } from './reliability.ts';
+
+export type { Rating };
+
+/** One "which looks better?" answer. */
+export interface Comparison {
+  left: number;
+  right: number;
+  rater: string;
+  /** 1: left looks better, 0: right does, 0.5: about the same. */
+  outcome: 0 | 0.5 | 1;
+}
+
+export interface JudgedItem {
+  item: number;
+  /** 1–5 (the prior pulls sparse items toward 3). */
+  score: number;
+  confidence: number;
+  /** Absolute ratings and comparisons it took part in. */
+  count: number;
+  /** Weighted spread of its absolute ratings around its score (raters disagree when it is large). */
+  spread: number;
+}
+
+export interface RaterStanding {
+  weight: number;
+  /** 0–1: how well their answers agree with everyone else's consensus (1 − mean normalised deviation). */
+  agreement: number;
+  answers: number;
+}
+
+export interface Judgements {
+  items: Map<number, JudgedItem>;
+  raters: Map<string, RaterStanding>;
+}
+
+const PRIOR_MEAN = 3;
+const PRIOR_WEIGHT = 0.5;
+const PRIOR_VARIANCE = 2;
+const SHRINK = 1;
+const EPSILON = 0.1;
+const KAPPA = 2;
+/** Bradley–Terry scale on the 1–5 axis: one point apart, the better wins 88 % of the time. */
+export const PAIR_SCALE = 0.5;
+/** Colluders at this share of an item's established weight… */
+export const COLLUSION_SHARE = 0.2;
+/** …move it by at most this on 1–5: under one grade. */
+export const COLLUSION_BOUND = 4 * COLLUSION_SHARE;
+const OUTER_ITERATIONS = 40;
+const NEWTON_STEPS = 25;
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+export function judge(ratings: readonly Rating[], comparisons: readonly Comparison[] = []): Judgements {
+  const absolute = ratings.filter((r) => Number.isFinite(r.value));
+  const pairs = comparisons.filter((c) => c.left !== c.right);
+  const items = new Set<number>([...absolute.map((r) => r.item), ...pairs.flatMap((c) => [c.left, c.right])]);
+  const answers = new Map<string, number>();
+  for (const r of absolute) answers.set(r.rater, (answers.get(r.rater) ?? 0) + 1);
+  for (const c of pairs) answers.set(c.rater, (answers.get(c.rater) ?? 0) + 1);
+  const newcomer = (rater: string) => (answers.get(rater) ?? 0) < MIN_HISTORY;
+  const priorWeight = 1 / (PRIOR_VARIANCE + EPSILON) ** 2;
+  const weights = new Map<string, number>([...answers.keys()].map((k) => [k, priorWeight]));
+
+  const absByItem = new Map<number, Rating[]>();
+  for (const r of absolute) (absByItem.get(r.item) ?? absByItem.set(r.item, []).get(r.item)!).push(r);
+  const pairsByItem = new Map<number, Comparison[]>();
+  for (const c of pairs) {
+    (pairsByItem.get(c.left) ?? pairsByItem.set(c.left, []).get(c.left)!).push(c);
+    (pairsByItem.get(c.right) ?? pairsByItem.set(c.right, []).get(c.right)!).push(c);
+  }
+
+  /** Each answer's weight on one item: newcomers together at most NEWCOMER_SHARE of its established raters. */
+  const capped = (raters: readonly string[]): ((rater: string) => number) => {
+    let fresh = 0;
+    let established = 0;
+    for (const rater of new Set(raters)) {
+      if (newcomer(rater)) fresh += weights.get(rater)!;
+      else established += weights.get(rater)!;
+    }
+    const scale = established > 0 && fresh > NEWCOMER_SHARE * established ? (NEWCOMER_SHARE * established) / fresh : 1;
+    return (rater) => weights.get(rater)! * (newcomer(rater) ? scale : 1);
+  };
+
+  /** The MAP scores for these weights (`without`: leave one rater's answers out; `panel`: established raters only). */
+  function fit(options: { without?: string; panel?: boolean } = {}): Map<number, number> {
+    const weightOf = new Map<number, (rater: string) => number>();
+    for (const item of items) {
+      const raters = [...(absByItem.get(item) ?? []).map((r) => r.rater), ...(pairsByItem.get(item) ?? []).map((c) => c.rater)];
+      weightOf.set(item, options.panel ? (rater) => (newcomer(rater) ? 0 : weights.get(rater)!) : capped(raters));
+    }
+    const q = new Map<number, number>([...items].map((i) => [i, PRIOR_MEAN]));
+    for (let step = 0; step < NEWTON_STEPS; step++) {
+      let moved = 0;
+      for (const item of items) {
+        const w = weightOf.get(item)!;
+        const current = q.get(item)!;
+        let gradient = -PRIOR_WEIGHT * (current - PRIOR_MEAN);
+        let curvature = PRIOR_WEIGHT;
+        for (const r of absByItem.get(item) ?? []) {
+          if (r.rater === options.without) continue;
+          gradient += w(r.rater) * (r.value - current);
+          curvature += w(r.rater);
+        }
+        for (const c of pairsByItem.get(item) ?? []) {
+          if (c.rater === options.without) continue;
+          const other = q.get(c.left === item ? c.right : c.left)!;
+          const won = c.left === item ? c.outcome : 1 - c.outcome;
+          const p = sigmoid((current - other) / PAIR_SCALE);
+          gradient += (w(c.rater) * (won - p)) / PAIR_SCALE;
+          curvature += (w(c.rater) * p * (1 - p)) / PAIR_SCALE ** 2;
+        }
+        const next = current + gradient / curvature;
+        moved = Math.max(moved, Math.abs(next - current));
+        q.set(item, next);
+      }
+      if (moved < 1e-7) break;
+    }
+    return q;
+  }
+
+  for (let round = 0; round < OUTER_ITERATIONS; round++) {
+    // Judge each rater against the others' consensus (newcomers never re-weight the panel).
+    const squared = new Map<string, number>();
+    const consensusWithout = new Map<string, Map<number, number>>();
+    const consensusOf = (rater: string) => consensusWithout.get(rater) ?? consensusWithout.set(rater, fit({ without: rater, panel: true })).get(rater)!;
+    for (const rater of answers.keys()) {
+      const q = consensusOf(rater);
+      let sum = 0;
+      for (const r of absolute) if (r.rater === rater) sum += (r.value - q.get(r.item)!) ** 2;
+      for (const c of pairs) {
+        if (c.rater !== rater) continue;
+        const p = sigmoid((q.get(c.left)! - q.get(c.right)!) / PAIR_SCALE);
+        const pAnswer = c.outcome === 1 ? p : c.outcome === 0 ? 1 - p : 1 - Math.abs(p - 0.5);
+        sum += 8 * (1 - pAnswer) ** 2;
+      }
+      squared.set(rater, sum);
+    }
+    let change = 0;
+    for (const [rater, n] of answers) {
+      const msd = (squared.get(rater)! + SHRINK * PRIOR_VARIANCE) / (n + SHRINK);
+      const next = 1 / (msd + EPSILON) ** 2;
+      change = Math.max(change, Math.abs(next - weights.get(rater)!) / next);
+      weights.set(rater, next);
+    }
+    if (change < 1e-6) break;
+  }
+
+  const q = fit();
+  const result = new Map<number, JudgedItem>();
+  for (const item of items) {
+    const list = absByItem.get(item) ?? [];
+    const comps = pairsByItem.get(item) ?? [];
+    const w = capped([...list.map((r) => r.rater), ...comps.map((c) => c.rater)]);
+    const score = q.get(item)!;
+    let information = 0;
+    let spreadSum = 0;
+    let absWeight = 0;
+    for (const r of list) {
+      information += w(r.rater);
+      absWeight += w(r.rater);
+      spreadSum += w(r.rater) * (r.value - score) ** 2;
+    }
+    for (const c of comps) {
+      const p = sigmoid((q.get(c.left)! - q.get(c.right)!) / PAIR_SCALE);
+      information += (w(c.rater) * p * (1 - p)) / PAIR_SCALE ** 2 / 4;
+    }
+    const spread = absWeight > 0 ? spreadSum / absWeight : 0;
+    result.set(item, { item, score, confidence: (information / (information + KAPPA)) * (1 / (1 + spread)), count: list.length + comps.length, spread });
+  }
+  const raters = new Map<string, RaterStanding>();
+  const full = fit({ panel: true });
+  for (const [rater, n] of answers) {
+    const weight = weights.get(rater)!;
+    let deviation = 0;
+    for (const r of absolute) if (r.rater === rater) deviation += Math.min(1, Math.abs(r.value - full.get(r.item)!) / 2);
+    for (const c of pairs) {
+      if (c.rater !== rater) continue;
+      const p = sigmoid((full.get(c.left)! - full.get(c.right)!) / PAIR_SCALE);
+      deviation += c.outcome === 1 ? 1 - p : c.outcome === 0 ? p : Math.abs(p - 0.5) * 2;
+    }
+    raters.set(rater, { weight, agreement: Math.round((1 - deviation / n) * 1000) / 1000, answers: n });
+  }
+  return { items: result, raters };
+}
+
+/** Kendall's τ-b between two rankings of the same items (ties handled), −1…1. */
+export function kendallTauB(a: readonly number[], b: readonly number[]): number {
+  let concordant = 0;
+  let discordant = 0;
+  let tiesA = 0;
+  let tiesB = 0;
+  for (let i = 0; i < a.length; i++) {
+    for (let j = i + 1; j < a.length; j++) {
+      const da = Math.sign(a[i]! - a[j]!);
+      const db = Math.sign(b[i]! - b[j]!);
+      if (da === 0 && db === 0) continue;
+      if (da === 0) tiesA++;
+      else if (db === 0) tiesB++;
+      else if (da === db) concordant++;
+      else discordant++;
+    }
+  }
+  const denominator = Math.sqrt((concordant + discordant + tiesA) * (concordant + discordant + tiesB));
+  return denominator === 0 ? 0 : (concordant - discordant) / denominator;
+}
