@@ -7,6 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import { expect, test } from './support/fixtures.ts';
+import { signIn } from './support/admin.ts';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 
@@ -52,4 +53,43 @@ test('a rater rates three streams with the keyboard, skips one and opens the sta
   await page.screenshot({ path: path.join(ARTIFACTS, 'evaluate-768.png'), fullPage: true });
   await raterContext.close();
   await watcherContext.close();
+});
+
+test('a rater compares two streams side by side with ← / → / =, and the Ratings tab says who weighs what and what waits', async ({ browser, page: admin }) => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto('/admin/evaluate');
+  await page.getByRole('group', { name: 'How to answer' }).getByRole('button', { name: 'Compare two' }).click();
+  await expect(page).toHaveURL(/mode=compare/);
+  await expect(page.getByRole('heading', { name: 'Which looks better?' })).toBeVisible({ timeout: 15_000 });
+  const sides = page.locator('.compare__side');
+  await expect(sides).toHaveCount(2);
+  await expect(page.getByText('say which picture looks better')).toBeVisible();
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'evaluate-compare-1440.png') });
+  const shown = async () => (await sides.allTextContents()).join(' | ');
+  const first = await shown();
+  await page.keyboard.press('ArrowLeft');
+  // The answer is taken and the next pair (or the end of the pairs) follows.
+  await expect.poll(async () => (await page.getByText('No pairs to compare right now').isVisible()) || (await shown()) !== first, { timeout: 15_000 }).toBe(true);
+  await page.setViewportSize({ width: 768, height: 1024 });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'evaluate-compare-768.png'), fullPage: true });
+  // Back to rating one: the spec's keys are unchanged.
+  await page.getByRole('button', { name: 'Rate one' }).click();
+  await expect(page.getByRole('group', { name: 'Rate this stream' })).toBeVisible({ timeout: 15_000 });
+  await context.close();
+
+  await signIn(admin, '/admin/ratings');
+  await expect(admin.getByRole('heading', { name: 'Waiting for judgements' })).toBeVisible();
+  const reliability = admin.getByRole('region', { name: 'Rater reliability' });
+  await expect(reliability.getByText(/% agreement/).first()).toBeVisible({ timeout: 15_000 });
+  await expect(admin.getByRole('region', { name: 'Waiting for judgements' }).getByRole('listitem').first()).toBeVisible();
+  for (const [width, height] of [
+    [1440, 900],
+    [768, 1024],
+  ] as const) {
+    await admin.setViewportSize({ width, height });
+    await admin.screenshot({ path: path.join(ARTIFACTS, `admin-ratings-${width}.png`), fullPage: true });
+  }
 });

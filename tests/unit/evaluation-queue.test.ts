@@ -50,3 +50,9 @@ describe('pairsToAsk', () => {
     expect(pairsToAsk([{ id: 1, score: 3, confidence: 0 }, { id: 2, score: 5, confidence: 0 }], 3)).toEqual([]);
   });
 });
+
+describe('one answer', () => {
+  it('is low confidence, never a dispute, however far from the prior', () => {
+    expect(itemVerdict({ answers: 1, established: 1, confidence: 0.05, spread: 4 })).toMatchObject({ done: false, reason: 'Low confidence' });
+  });
+});

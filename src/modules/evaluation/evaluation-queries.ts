@@ -149,6 +149,12 @@ export async function queuePairs(em: EntityManager, pairs: readonly [number, num
   return added;
 }
 
+/** How many pairs wait now. */
+export async function pendingPairs(em: EntityManager): Promise<number> {
+  const [row] = await em.execute<{ n: number }[]>(`select count(*)::int as n from evaluation_queue where status = 'pending' and kind = 'compare'`, [], 'all');
+  return row?.n ?? 0;
+}
+
 /** The pending rate items, for settling against the estimate. */
 export async function pendingRateItems(em: EntityManager): Promise<{ id: number; streamId: number; reason: string; priority: number }[]> {
   return em.execute(`select id, stream_id as "streamId", reason, priority from evaluation_queue where status = 'pending' and kind = 'rate'`, [], 'all');

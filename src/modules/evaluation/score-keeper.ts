@@ -14,7 +14,7 @@ import { judge, type Comparison, type Judgements, type Rating } from '../../shar
 import { itemVerdict, pairsToAsk, standingOf, type Standing } from '../../shared/evaluation/queue-rules.ts';
 import { MIN_HISTORY } from '../../shared/evaluation/reliability.ts';
 import { recordHumanScores } from '../streams/stream-quality.ts';
-import { pendingRateItems, queuePairs, settleItems } from './evaluation-queries.ts';
+import { pendingPairs, pendingRateItems, queuePairs, settleItems } from './evaluation-queries.ts';
 
 /**
  * `confidence` (the queue described in queue-rules.ts) or `count`: the queue before issue 33 — an
@@ -23,8 +23,8 @@ import { pendingRateItems, queuePairs, settleItems } from './evaluation-queries.
  */
 export type QueueRule = 'confidence' | 'count';
 
-/** Pairs queued per settling, at most. */
-const PAIRS_PER_SETTLE = 10;
+/** Pairs waiting at once, at most (each settling tops the queue up to this). */
+const PAIRS_WAITING = 10;
 
 export interface RaterEntry {
   weight: number;
@@ -107,7 +107,8 @@ export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logge
       if (verdict.reason !== item.reason || verdict.priority !== item.priority) waiting.push({ id: item.id, reason: verdict.reason, priority: verdict.priority });
     }
     await settleItems(tx, done, waiting);
-    await queuePairs(tx, pairsToAsk(open, PAIRS_PER_SETTLE));
+    const room = PAIRS_WAITING - (await pendingPairs(tx));
+    if (room > 0) await queuePairs(tx, pairsToAsk(open, room));
   }
 
   async function recompute(): Promise<number> {

@@ -48,7 +48,8 @@ export function itemVerdict(state: ItemState | undefined): { done: true } | { do
   if (!state || state.answers === 0) return { done: false, reason: 'Not yet evaluated', priority: 100 };
   if (state.answers >= RATINGS_CAP) return { done: true };
   if (state.confidence >= TARGET_CONFIDENCE && state.established >= MIN_JUDGEMENTS) return { done: true };
-  if (state.spread >= DISAGREEMENT_SPREAD) return { done: false, reason: 'Raters disagree', priority: 80 };
+  // One answer cannot disagree with anyone (its distance from the prior is not a dispute).
+  if (state.answers >= 2 && state.spread >= DISAGREEMENT_SPREAD) return { done: false, reason: 'Raters disagree', priority: 80 };
   // The less certain, the sooner: 50 at no confidence, 30 just under the target.
   return { done: false, reason: 'Low confidence', priority: Math.round(50 - (20 * state.confidence) / TARGET_CONFIDENCE) };
 }

@@ -94,6 +94,7 @@ export const adminApi = {
   recentEvaluations: () => call('quality.recentEvaluations', { query: { action: 'recent-evaluations' } }),
   leaderboard: () => as<LeaderboardEntryDto[]>(call('evaluation.read', { query: { action: 'leaderboard' } })),
   raters: () => call('evaluation.raters'),
+  waitingItems: () => call('evaluation.waiting'),
 
   testDatabase: () => call('system.database'),
   initialize: () => call('system.initialize'),

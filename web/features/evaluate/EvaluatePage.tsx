@@ -1,6 +1,7 @@
 /**
  * /admin/evaluate (spec §2, §8, §9): anonymous raters watch one stream at a time in the real
  * player and rate it 1–5 (Poor … Excel) or skip it; keys 1–5, Space or →, S for the stats panel.
+ * Or, in "Compare two" (?mode=compare, issue 33), say which of two streams looks better (Compare.tsx).
  * The queue's size and today's count move with the hub's pushes; the 30 s poll is a safety net.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -11,6 +12,7 @@ import { CategoryLabel } from '../../components/Badges.tsx';
 import { ApiError, call, narrow as as } from '../../lib/api.ts';
 import { openSocket } from '../../lib/socket.ts';
 import { keyAction, progressPercent, RATING_LABELS } from './evaluate-rules.ts';
+import { Compare } from './Compare.tsx';
 import './evaluate.css';
 
 const POLL_MS = 30_000;
@@ -27,8 +29,12 @@ function evaluatorId(): string {
 
 type State = { phase: 'loading' } | { phase: 'empty' } | { phase: 'error'; message: string } | { phase: 'showing'; item: EvaluationItemDto; shownAt: number };
 
+type Mode = 'rate' | 'compare';
+const modeOf = (): Mode => (new URLSearchParams(window.location.search).get('mode') === 'compare' ? 'compare' : 'rate');
+
 export function EvaluatePage() {
   const [evaluator] = useState(evaluatorId);
+  const [mode, setMode] = useState<Mode>(modeOf);
   const [state, setState] = useState<State>({ phase: 'loading' });
   const [status, setStatus] = useState<QueueStatusDto | null>(null);
   const [stats, setStats] = useState<EvaluatorStatsDto | null>(null);
@@ -55,8 +61,20 @@ export function EvaluatePage() {
     }
   }, [evaluator]);
 
+  const chooseMode = (next: Mode) => {
+    setMode(next);
+    const url = new URL(window.location.href);
+    if (next === 'compare') url.searchParams.set('mode', 'compare');
+    else url.searchParams.delete('mode');
+    window.history.replaceState(window.history.state, '', url);
+  };
+  const toggleStats = useCallback(() => setShowStats((v) => !v), []);
+
   useEffect(() => {
-    void loadNext();
+    if (mode === 'rate') void loadNext();
+  }, [mode, loadNext]);
+
+  useEffect(() => {
     loadStatus();
     loadStats();
     const timer = setInterval(loadStatus, POLL_MS);
@@ -66,7 +84,7 @@ export function EvaluatePage() {
       clearInterval(timer);
       client.close();
     };
-  }, [loadNext, loadStatus, loadStats]);
+  }, [loadStatus, loadStats]);
 
   const send = useCallback(
     async (rating: number | null) => {
@@ -92,6 +110,7 @@ export function EvaluatePage() {
   );
 
   useEffect(() => {
+    if (mode !== 'rate') return; // comparing has keys of its own (Compare.tsx)
     const onKey = (event: KeyboardEvent) => {
       if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement || event.metaKey || event.ctrlKey || event.altKey) return;
       const action = keyAction(event.key);
@@ -103,7 +122,7 @@ export function EvaluatePage() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [send]);
+  }, [send, mode]);
 
   const percent = status ? progressPercent(status) : 0;
   return (
@@ -111,8 +130,21 @@ export function EvaluatePage() {
       <header className="evaluate__header">
         <Brand />
         <h1>Quality Evaluation</h1>
-        <p>Watch each stream for 10–30 seconds, then rate its picture: 1–5 on your keyboard, Space or → to skip, S for your stats.</p>
+        <p>
+          {mode === 'rate'
+            ? 'Watch each stream for 10–30 seconds, then rate its picture: 1–5 on your keyboard, Space or → to skip, S for your stats.'
+            : 'Watch both for 10–30 seconds, then say which picture looks better: ← or →, = if about the same, Space to skip, S for your stats.'}
+        </p>
       </header>
+
+      <div className="evaluate__modes" role="group" aria-label="How to answer">
+        <button type="button" aria-pressed={mode === 'rate'} onClick={() => chooseMode('rate')}>
+          Rate one
+        </button>
+        <button type="button" aria-pressed={mode === 'compare'} onClick={() => chooseMode('compare')}>
+          Compare two
+        </button>
+      </div>
 
       <section className="evaluate__queue" aria-label="Queue">
         <span>
@@ -126,17 +158,18 @@ export function EvaluatePage() {
       </section>
 
       <section className="evaluate__stage">
-        {state.phase === 'loading' && (
+        {mode === 'compare' && <Compare evaluator={evaluator} onAnswered={loadStats} onStats={toggleStats} />}
+        {mode === 'rate' && state.phase === 'loading' && (
           <p className="evaluate__message" role="status">
             <span className="spinner" aria-hidden="true" /> Loading the next stream…
           </p>
         )}
-        {state.phase === 'empty' && (
+        {mode === 'rate' && state.phase === 'empty' && (
           <p className="evaluate__message" role="status">
             {NO_STREAMS}
           </p>
         )}
-        {state.phase === 'error' && (
+        {mode === 'rate' && state.phase === 'error' && (
           <div className="evaluate__message" role="alert">
             <p>{state.message}</p>
             <button type="button" className="button button--small" onClick={() => void loadNext()}>
@@ -144,7 +177,7 @@ export function EvaluatePage() {
             </button>
           </div>
         )}
-        {state.phase === 'showing' && (
+        {mode === 'rate' && state.phase === 'showing' && (
           <>
             <div className="evaluate__player">
               <Player stream={{ id: state.item.streamId, name: state.item.streamName, url: state.item.streamUrl, fallback_url: state.item.fallbackUrl }} fit="contain" />

@@ -28,3 +28,15 @@ export function keyAction(key: string): KeyAction {
   if (key === 's' || key === 'S') return { kind: 'stats' };
   return null;
 }
+
+export type CompareKeyAction = { kind: 'choose'; choice: 'left' | 'right' | 'same' } | { kind: 'skip' } | { kind: 'stats' } | null;
+
+/** Comparing two streams: ← the left one looks better, → the right one, = about the same, Space skips, S toggles the stats. */
+export function compareKeyAction(key: string): CompareKeyAction {
+  if (key === 'ArrowLeft') return { kind: 'choose', choice: 'left' };
+  if (key === 'ArrowRight') return { kind: 'choose', choice: 'right' };
+  if (key === '=') return { kind: 'choose', choice: 'same' };
+  if (key === ' ') return { kind: 'skip' };
+  if (key === 's' || key === 'S') return { kind: 'stats' };
+  return null;
+}

@@ -1,6 +1,7 @@
 /**
  * Ratings: what anonymous raters said lately (reliability-weighted score, confidence), the
- * weekly leaderboard, and how much each rater's word counts — all refreshed as ratings arrive.
+ * weekly leaderboard, how much each rater's word counts and why (agreement, standing), and the
+ * items still waiting for judgements with their reason — all refreshed as answers arrive.
  */
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
@@ -20,6 +21,7 @@ export default function RatingsTab() {
   const recent = useLiveFetch(adminApi.recentEvaluations, 'recent', news, 'Failed to load recent evaluations');
   const board = useLiveFetch(adminApi.leaderboard, 'board', news, 'Failed to load the leaderboard');
   const raters = useLiveFetch(adminApi.raters, 'raters', news, 'Failed to load the raters');
+  const waiting = useLiveFetch(adminApi.waitingItems, 'waiting', news, 'Failed to load the waiting items');
   return (
     <>
       <section className="panel" aria-labelledby="recent-ratings-title">
@@ -63,7 +65,10 @@ export default function RatingsTab() {
         </section>
         <section className="panel" aria-labelledby="reliability-title">
           <h2 id="reliability-title">Rater reliability</h2>
-          <p className="panel__hint">A rater who agrees with the others weighs more; one who always presses the same key, or guesses, weighs little. New raters start low.</p>
+          <p className="panel__hint">
+            A rater who agrees with the others weighs more; one who always presses the same key, or guesses, weighs little. New raters start low and first get
+            streams whose answer is known (checks). Trusted raters get the contested streams first.
+          </p>
           <DataView value={raters.value} error={raters.error} empty="No rater has rated yet.">
             {(raters) => (
               <ul className="rating-list">
@@ -71,7 +76,9 @@ export default function RatingsTab() {
                   <li key={r.evaluator}>
                     <strong>{evaluatorLabel(r.evaluator)}</strong>
                     <span>weight {r.weight.toFixed(2)}</span>
-                    <span>{countOf(r.ratings, ['rating', 'ratings'])}</span>
+                    <span title="How well their answers agree with everyone else's">{Math.round(r.agreement * 100)}% agreement</span>
+                    <span className={`badge ${r.standing === 'trusted' ? 'badge--default' : 'badge--muted'}`}>{STANDING[r.standing]}</span>
+                    <span>{countOf(r.ratings, ['answer', 'answers'])}</span>
                   </li>
                 ))}
               </ul>
@@ -79,6 +86,29 @@ export default function RatingsTab() {
           </DataView>
         </section>
       </div>
+      <section className="panel" aria-labelledby="waiting-title">
+        <h2 id="waiting-title">Waiting for judgements</h2>
+        <p className="panel__hint">
+          A stream stays here until its human confidence reaches the target from established raters (or 12 answers were spent on it); pairs are asked
+          where two scores are close and unsure.
+        </p>
+        <DataView value={waiting.value} error={waiting.error} empty="Nothing is waiting: every stream's human score is settled.">
+          {(items) => (
+            <ul className="rating-list">
+              {items.slice(0, 15).map((w) => (
+                <li key={w.queueId}>
+                  <strong>{w.partnerName ? `${w.streamName} or ${w.partnerName}` : w.streamName}</strong>
+                  <span className={`badge ${w.reason === 'Raters disagree' ? 'badge--warn' : 'badge--muted'}`}>{w.reason}</span>
+                  <span>{Math.round(w.confidence * 100)}% confidence</span>
+                  <span>{countOf(w.answers, ['answer', 'answers'])}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </DataView>
+      </section>
     </>
   );
 }
+
+const STANDING = { new: 'New', regular: 'Regular', trusted: 'Trusted' } as const;
