@@ -118,3 +118,12 @@ describe('kendallTauB', () => {
     expect(1 / (1 + Math.exp(-1 / PAIR_SCALE))).toBeCloseTo(0.88, 2);
   });
 });
+
+describe('the scale', () => {
+  it('keeps every score within 1–5, even for a stream that wins every pair by far', () => {
+    const comparisons = Array.from({ length: 200 }, (_, i) => ({ left: 1, right: 2, rater: `r${i % 6}`, outcome: 1 as const }));
+    const { items } = judge([], comparisons);
+    expect(items.get(1)!.score).toBe(5);
+    expect(items.get(2)!.score).toBe(1);
+  });
+});

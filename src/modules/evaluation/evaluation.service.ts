@@ -23,6 +23,8 @@ import type { QueueRule, RaterEntry, ScoreKeeper } from './score-keeper.ts';
 
 /** The queue before issue 33 (rule `count`): ratings an item collects before it leaves the queue, whoever gave them. */
 export const RATINGS_PER_ITEM = 3;
+/** How far back one answer puts an item until the keeper settles it (priorities run 1–100). */
+const ANSWER_STEP = 5;
 /** Answers a pair collects before it leaves the queue. */
 export const PAIR_ANSWERS = 3;
 
@@ -81,6 +83,9 @@ export async function submitEvaluation(em: EntityManager, changes: Changes, inpu
   await em.execute(
     `with rated as (select count(*) as n from human_quality_evaluations where ${rule === 'count' ? 'queue_id = ?' : 'stream_id = ?'} and not skipped)
       update evaluation_queue set assigned_to = null, assigned_at = null,
+        -- Each answer puts the item a little further back until the keeper settles it again, so
+        -- raters asking in a burst spread over the waiting items instead of piling on the first.
+        priority = greatest(1, priority - ${ANSWER_STEP}),
         status = case when kind = 'check' or (select n from rated) >= ? then 'done' else status end,
         completed_at = case when kind = 'check' or (select n from rated) >= ? then now() else completed_at end
       where id = ?`,
@@ -157,6 +162,7 @@ export function createItemDrawer(keeper: Pick<ScoreKeeper, 'standing' | 'recompu
   nextPair(em: EntityManager, evaluatorId: string): Promise<PairItemDto | null>;
 } {
   let lastRefill = 0;
+  let lastPairRefill = 0;
   return {
     async next(em, evaluatorId) {
       const standing = await keeper.standing(evaluatorId);
@@ -171,8 +177,11 @@ export function createItemDrawer(keeper: Pick<ScoreKeeper, 'standing' | 'recompu
     },
     async nextPair(em, evaluatorId) {
       const pair = await em.transactional((tx) => nextPair(tx, evaluatorId));
-      if (pair) return pair;
-      // None waiting: fill the queue and settle it (settling queues the pairs worth asking), then look again.
+      if (pair || Date.now() - lastPairRefill < REFILL_EVERY_MS) return pair;
+      // None waiting: fill the queue and settle it (settling queues the pairs worth asking), then
+      // look again — at most once a minute, so asking for pairs cannot make the server re-judge
+      // every answer on every request.
+      lastPairRefill = Date.now();
       await em.transactional((tx) => refillQueue(tx));
       await keeper.recompute();
       return em.transactional((tx) => nextPair(tx, evaluatorId));

@@ -23,6 +23,8 @@ import { pendingPairs, pendingRateItems, queuePairs, settleItems } from './evalu
  */
 export type QueueRule = 'confidence' | 'count';
 
+/** A judged rater's answers count toward an item's MIN_JUDGEMENTS when they weigh at least this share of the median judged rater. */
+const RELIABLE_SHARE_OF_MEDIAN = 0.5;
 /** Pairs waiting at once, at most (each settling tops the queue up to this). */
 const PAIRS_WAITING = 10;
 
@@ -63,13 +65,20 @@ export async function allAnswers(em: EntityManager): Promise<{ ratings: Rating[]
   return { ratings, comparisons: comparisons.map((c) => ({ ...c, outcome: Number(c.outcome) as Comparison['outcome'] })) };
 }
 
-/** Per stream: its answers, and how many of them came from established raters. */
+/**
+ * Per stream: its answers, and how many came from established raters whose word counts — judged
+ * (MIN_HISTORY answers or more) and weighing at least half the median judged rater. A constant
+ * key or random presses weigh little, so their answers never make an item "done".
+ */
 function answerCounts(ratings: readonly Rating[], comparisons: readonly Comparison[], raters: Judgements['raters']) {
+  const judged = [...raters.values()].filter((r) => r.answers >= MIN_HISTORY).map((r) => r.weight).sort((a, b) => a - b);
+  const bar = judged.length ? judged[Math.floor(judged.length / 2)]! * RELIABLE_SHARE_OF_MEDIAN : Infinity;
   const counts = new Map<number, { answers: number; established: number }>();
   const add = (item: number, rater: string) => {
     const c = counts.get(item) ?? counts.set(item, { answers: 0, established: 0 }).get(item)!;
     c.answers++;
-    if ((raters.get(rater)?.answers ?? 0) >= MIN_HISTORY) c.established++;
+    const r = raters.get(rater);
+    if (r && r.answers >= MIN_HISTORY && r.weight >= bar) c.established++;
   };
   for (const r of ratings) add(r.item, r.rater);
   for (const c of comparisons) {
@@ -99,6 +108,8 @@ export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logge
         continue; // never answered: it keeps the reason the refill gave it
       }
       const verdict = itemVerdict({ answers: count.answers, established: count.established, confidence: it.confidence, spread: it.spread });
+      // Among items as unsure, the one with fewer answers first.
+      if (!verdict.done) verdict.priority = Math.max(1, verdict.priority - Math.min(15, count.answers));
       if (verdict.done) {
         done.push(item.id);
         continue;

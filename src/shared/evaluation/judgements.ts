@@ -48,7 +48,7 @@ export interface Comparison {
 
 export interface JudgedItem {
   item: number;
-  /** 1–5 (the prior pulls sparse items toward 3). */
+  /** 1–5, never outside (the prior pulls sparse items toward 3). */
   score: number;
   confidence: number;
   /** Absolute ratings and comparisons it took part in. */
@@ -187,7 +187,9 @@ export function judge(ratings: readonly Rating[], comparisons: readonly Comparis
     const list = absByItem.get(item) ?? [];
     const comps = pairsByItem.get(item) ?? [];
     const w = capped([...list.map((r) => r.rater), ...comps.map((c) => c.rater)]);
-    const score = q.get(item)!;
+    // Comparisons alone can carry a latent quality past the scale's ends (a stream that wins every
+    // pair); the score is said on the 1–5 scale, so it stops there.
+    const score = Math.min(5, Math.max(1, q.get(item)!));
     let information = 0;
     let spreadSum = 0;
     let absWeight = 0;

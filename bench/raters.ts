@@ -1,0 +1,195 @@
+/**
+ * `npm run bench:raters`: can the raters be gamed? A synthetic population with known truth runs
+ * through the real queue and estimator (the evaluation module's service code on a throw-away
+ * embedded PostgreSQL), once with the queue before issue 33 (an item is done after 3 ratings,
+ * whoever gave them) and once with the confidence-driven one (pairs included), and prints
+ * Kendall's τ-b between the fused and the true ranking against judgements spent, and the largest
+ * move colluders achieved on the stream they promote.
+ *
+ * Population (issue 33): 200 streams, true quality uniform on 1–5. Raters: consistent ones answer
+ * truth + N(0, 0.7), rounded and clipped to 1–5 (pairwise: the better one with the Bradley–Terry
+ * probability of that noise); 30 % spammers, half always the same key (5; on pairs always "left"),
+ * half uniform; a colluding group of 20 % answers honestly except for one target stream, which it
+ * rates 5 (and picks in every pair). Goal: τ-b ≥ 0.9 at ≤ 6 judgements per stream; the colluders
+ * move their target ≤ one grade (1 point on 1–5 = 20 on the quality scale). The move is measured
+ * as the target's human score with every answer against the same answers without the colluders'
+ * answers on the target. Seeded: the same run prints the same figures. Last line: one JSON object.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { benchArgs } from './args.ts';
+import { initORM, migrate } from '../src/orm.ts';
+import { startEmbeddedPostgres } from '../src/embedded-postgres.ts';
+import { freePort } from '../src/free-port.ts';
+import { createLogger } from '../src/logger.ts';
+import type { Orm } from '../src/db.ts';
+import type { ChangePublisher } from '../src/domain/changes.ts';
+import { runCommand } from '../src/domain/command.ts';
+import { createItemDrawer, submitComparison, submitEvaluation } from '../src/modules/evaluation/evaluation.service.ts';
+import { allAnswers, createScoreKeeper, type QueueRule } from '../src/modules/evaluation/score-keeper.ts';
+import { judge, kendallTauB, PAIR_SCALE } from '../src/shared/evaluation/judgements.ts';
+
+const { streams: STREAMS, raters: RATERS, seed: SEED, budget: BUDGET, pairs: PAIRS_PERCENT } = benchArgs({ streams: 200, raters: 50, seed: 7, budget: 8, pairs: 30 });
+const logger = createLogger('warn');
+const CHECKPOINTS = [2, 3, 4, 6, 8].filter((c) => c <= BUDGET);
+/** The score keeper settles after this many judgements (its debounce, in a burst of raters). */
+const SETTLE_EVERY = 40;
+/** Share of the confidence queue's requests that ask for a pair (--pairs, percent). */
+const PAIR_SHARE = PAIRS_PERCENT / 100;
+
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const clip = (v: number) => Math.min(5, Math.max(1, Math.round(v)));
+
+type Kind = 'consistent' | 'constant' | 'uniform' | 'colluder';
+interface Rater {
+  id: string;
+  kind: Kind;
+}
+
+async function runQueue(rule: QueueRule, url: string) {
+  const rand = random(SEED);
+  const gaussian = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  const orm: Orm = await initORM({ url, poolMax: 5, logger });
+  try {
+    await migrate(orm);
+    const em = orm.em.fork();
+    await em.execute(`insert into streams (name, url, normalized_url, category, quality, active, created_at, updated_at)
+      select 'Bench cam ' || i, 'https://cams.example.org/' || i || '.m3u8', 'cams.example.org/' || i || '.m3u8', 'nature', 'hd', true, now(), now()
+      from generate_series(1, ${STREAMS}) i`, [], 'run');
+    const ids = (await em.execute<{ id: number }[]>('select id from streams order by id', [], 'all')).map((r) => r.id);
+    const truth = new Map(ids.map((id) => [id, 1 + 4 * rand()]));
+    // The colluders' target: a middling stream (room to be promoted).
+    const target = [...truth].sort((a, b) => Math.abs(a[1] - 2.5) - Math.abs(b[1] - 2.5))[0]![0];
+    const counts = { constant: Math.round(RATERS * 0.15), uniform: Math.round(RATERS * 0.15), colluder: Math.round(RATERS * 0.2) };
+    const raters: Rater[] = Array.from({ length: RATERS }, (_, i) => ({
+      id: `evaluator_bench${String(i).padStart(6, '0')}`,
+      kind: i < counts.constant ? 'constant' : i < counts.constant + counts.uniform ? 'uniform' : i < counts.constant + counts.uniform + counts.colluder ? 'colluder' : 'consistent',
+    }));
+    const answerOf = (r: Rater, stream: number): number => {
+      if (r.kind === 'constant') return 5;
+      if (r.kind === 'uniform') return 1 + Math.floor(rand() * 5);
+      if (r.kind === 'colluder' && stream === target) return 5;
+      return clip(truth.get(stream)! + 0.7 * gaussian());
+    };
+    const choiceOf = (r: Rater, left: number, right: number): 'left' | 'right' => {
+      if (r.kind === 'constant') return 'left';
+      if (r.kind === 'uniform') return rand() < 0.5 ? 'left' : 'right';
+      if (r.kind === 'colluder' && (left === target || right === target)) return left === target ? 'left' : 'right';
+      const p = 1 / (1 + Math.exp(-(truth.get(left)! - truth.get(right)!) / PAIR_SCALE));
+      return rand() < p ? 'left' : 'right';
+    };
+
+    const publisher: ChangePublisher = { publish: async () => undefined };
+    const keeper = createScoreKeeper({ orm, commands: { publisher }, logger, rule, debounceMs: 3_600_000 });
+    const drawer = createItemDrawer(keeper);
+    let spent = 0;
+    let sinceSettle = 0;
+    let idle = 0;
+    const curve: { judgements_per_stream: number; tau_b: number }[] = [];
+    const tau = async () => {
+      const rows = await orm.em.fork().execute<{ id: number; s: number | null }[]>('select id, quality_score as s from streams order by id', [], 'all');
+      return Math.round(kendallTauB(rows.map((r) => truth.get(r.id)!), rows.map((r) => (r.s === null ? 50 : Number(r.s)))) * 1000) / 1000;
+    };
+    let next = 0;
+    while (spent < BUDGET * STREAMS && idle < raters.length) {
+      const r = raters[Math.floor(rand() * raters.length)]!;
+      let answered = false;
+      if (rule === 'confidence' && rand() < PAIR_SHARE) {
+        const pair = await drawer.nextPair(orm.em.fork(), r.id);
+        if (pair) {
+          await runCommand(orm.em.fork(), { publisher }, 'bench', (tx, changes) =>
+            submitComparison(tx, changes, { queueId: pair.queueId, evaluatorId: r.id, choice: choiceOf(r, pair.left.streamId, pair.right.streamId) }),
+          );
+          answered = true;
+        }
+      } else {
+        const item = await drawer.next(orm.em.fork(), r.id);
+        if (item) {
+          const value = answerOf(r, item.streamId);
+          await runCommand(orm.em.fork(), { publisher }, 'bench', (tx, changes) =>
+            submitEvaluation(tx, changes, { queueId: item.queueId, evaluatorId: r.id, videoQuality: value, movement: value, content: value, overall: value }, rule),
+          );
+          answered = true;
+        }
+      }
+      idle = answered ? 0 : idle + 1;
+      if (!answered) continue;
+      spent++;
+      if (++sinceSettle >= SETTLE_EVERY) {
+        sinceSettle = 0;
+        await keeper.recompute();
+      }
+      if (next < CHECKPOINTS.length && spent >= CHECKPOINTS[next]! * STREAMS) {
+        await keeper.recompute();
+        curve.push({ judgements_per_stream: CHECKPOINTS[next]!, tau_b: await tau() });
+        next++;
+      }
+    }
+    await keeper.recompute();
+    const final = { judgements_per_stream: Math.round((spent / STREAMS) * 100) / 100, tau_b: await tau() };
+    // The colluders' move: the target's score with everything, and without their answers on it.
+    const { ratings, comparisons } = await allAnswers(orm.em.fork());
+    const colluders = new Set(raters.filter((r) => r.kind === 'colluder').map((r) => r.id));
+    const withThem = judge(ratings, comparisons).items.get(target)?.score ?? 3;
+    const without = judge(
+      ratings.filter((a) => !(colluders.has(a.rater) && a.item === target)),
+      comparisons.filter((c) => !(colluders.has(c.rater) && (c.left === target || c.right === target))),
+    ).items.get(target)?.score ?? 3;
+    keeper.stop();
+    return {
+      curve,
+      final,
+      stopped: spent >= BUDGET * STREAMS ? 'budget' : 'queue empty for every rater',
+      colluders: {
+        // The queue, not the colluders, decides who answers what: how many of their answers reached the target.
+        answers_on_target: ratings.filter((a) => colluders.has(a.rater) && a.item === target).length + comparisons.filter((c) => colluders.has(c.rater) && (c.left === target || c.right === target)).length,
+        target_truth: Math.round(truth.get(target)! * 100) / 100, score_with: Math.round(withThem * 100) / 100, score_without: Math.round(without * 100) / 100, move_points: Math.round((withThem - without) * 100) / 100 },
+    };
+  } finally {
+    await orm.close();
+  }
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nw-bench-raters-'));
+const db = await startEmbeddedPostgres({ dataDir, port: await freePort(), logger, onGiveUp: (reason) => { throw new Error(reason); } });
+let result: Record<string, unknown>;
+try {
+  const urls: Record<QueueRule, string> = { count: '', confidence: '' };
+  for (const rule of ['count', 'confidence'] as const) {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await client.query(`create database raters_${rule}`);
+    await client.end();
+    urls[rule] = db.url.replace(/\/[^/?]+(\?|$)/, `/raters_${rule}$1`);
+  }
+  const before = await runQueue('count', urls.count);
+  console.log('count (before issue 33):', JSON.stringify(before));
+  const now = await runQueue('confidence', urls.confidence);
+  console.log('confidence (issue 33):', JSON.stringify(now));
+  const at6 = now.curve.find((c) => c.judgements_per_stream === 6)?.tau_b ?? null;
+  const met = { tau_b_at_6: at6 !== null && at6 >= 0.9, colluders_within_one_grade: Math.abs(now.colluders.move_points) <= 1 };
+  result = {
+    streams: STREAMS,
+    raters: RATERS,
+    seed: SEED,
+    count_queue: before,
+    confidence_queue: now,
+    goal: { tau_b_at_6_judgements_per_stream: '>= 0.9', colluder_move_points: '<= 1 (one grade)' },
+    met: { ...met, all: met.tau_b_at_6 && met.colluders_within_one_grade },
+  };
+} finally {
+  await db.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
+console.log(JSON.stringify(result));
