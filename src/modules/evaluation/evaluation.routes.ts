@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { SKIP_RULE } from '../../shared/api/evaluation.ts';
+import { CHOICE_RULE, COMPARE_RULE, NEXT_PAIR_RULE, SKIP_RULE } from '../../shared/api/evaluation.ts';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { evaluationEndpoints as api } from '../../shared/api/index.ts';
 import { runAs, type CommandDeps } from '../../domain/command.ts';
@@ -45,7 +45,7 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
         return item;
       }
       case 'next-pair': {
-        if (!query.evaluatorId) throw badRequest('evaluatorId: a pair is leased to a rater, so next-pair needs one');
+        if (!query.evaluatorId) throw badRequest(`evaluatorId: ${NEXT_PAIR_RULE}`);
         const pair = await drawer.nextPair(ctx.state.em, query.evaluatorId);
         if (!pair) throw new HttpError(404, 'No pairs to compare right now. Rate single streams, or check back later!', undefined, { queueEmpty: true });
         return pair;
@@ -59,13 +59,13 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
     await limit(ctx);
     if (query.action !== 'submit' && query.action !== 'skip' && query.action !== 'compare') throw new HttpError(405, `Use GET for action=${query.action}`);
     if (query.action === 'compare') {
-      if (!('choice' in body)) throw badRequest('choice: a comparison (?action=compare) carries choice: left, right, same or skip');
+      if (!('choice' in body)) throw badRequest(`choice: ${CHOICE_RULE}`);
       const pair = body as PairSubmit;
       const result = await runAs(ctx, deps.commands, (tx, changes) => submitComparison(tx, changes, pair));
       if (!result.duplicate && pair.choice !== 'skip') deps.scoreKeeper.touch();
       return result;
     }
-    if ('choice' in body) throw badRequest(`choice: a comparison is answered with ?action=compare`);
+    if ('choice' in body) throw badRequest(`choice: ${COMPARE_RULE}`);
     const rating = body as EvaluationSubmit;
     if (query.action === 'skip' && rating.skipped !== true) throw badRequest(`skipped: ${SKIP_RULE}`);
     const result = await runAs(ctx, deps.commands, (tx, changes) => submitEvaluation(tx, changes, rating, deps.scoreKeeper.rule));

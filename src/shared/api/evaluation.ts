@@ -8,9 +8,14 @@ import { ROUTES } from './routes.ts';
 /** A random id per page session (`evaluator_<uuid>` from the page). */
 export const EvaluatorId = z.string({ error: 'evaluatorId is required' }).regex(/^[A-Za-z0-9_-]{8,80}$/, 'evaluatorId must be 8-80 letters, digits, - or _');
 
+/** Said in the document and by the refusals (a refusal names only rules the document states). */
+export const NEXT_PAIR_RULE = 'a pair is leased to a rater, so next-pair needs one';
+export const COMPARE_RULE = 'a comparison is answered with ?action=compare';
+export const CHOICE_RULE = 'a comparison (?action=compare) carries choice: left, right, same or skip';
+
 export const EvaluationQuery = z.object({
   action: z.enum(['queue-status', 'leaderboard', 'next', 'next-pair', 'stats', 'submit', 'skip', 'compare'], { error: 'Unknown action' }),
-  evaluatorId: EvaluatorId.optional().describe('The rater asking (next, next-pair, stats); a rater without one is served as a new rater (next-pair needs one)'),
+  evaluatorId: EvaluatorId.optional().describe(`The rater asking (next, next-pair, stats); a rater without one is served as a new rater (${NEXT_PAIR_RULE})`),
 });
 
 const rating = (name: string) => z.number({ error: `${name} must be a whole number from 1 to 5` }).int(`${name} must be a whole number from 1 to 5`).min(1, `${name} must be from 1 to 5`).max(5, `${name} must be from 1 to 5`);
@@ -46,8 +51,9 @@ export const PairSubmit = z.object({
   evaluatorId: EvaluatorId,
   choice: z.enum(['left', 'right', 'same', 'skip'], { error: 'choice must be left, right, same or skip' }).describe('left / right: that one looks better; same: about the same; skip: cannot tell'),
   durationMs: z.number().int().min(0).max(3_600_000).optional(),
-});
+}).describe(`${CHOICE_RULE}; ${COMPARE_RULE}, never with submit or skip`);
 export type PairSubmit = z.output<typeof PairSubmit>;
+
 
 export const QueueStatusDto = z.strictObject({
   pending: z.number().int(),
