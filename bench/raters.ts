@@ -30,6 +30,7 @@ import { runCommand } from '../src/domain/command.ts';
 import { createItemDrawer, submitComparison, submitEvaluation } from '../src/modules/evaluation/evaluation.service.ts';
 import { allAnswers, createScoreKeeper, type QueueRule } from '../src/modules/evaluation/score-keeper.ts';
 import { judge, kendallTauB, PAIR_SCALE } from '../src/shared/evaluation/judgements.ts';
+import { clipRating as clip, seeded } from '../tests/support/seeded.ts';
 
 const { streams: STREAMS, raters: RATERS, seed: SEED, budget: BUDGET, pairs: PAIRS_PERCENT } = benchArgs({ streams: 200, raters: 50, seed: 7, budget: 8, pairs: 30 });
 const logger = createLogger('warn');
@@ -39,17 +40,6 @@ const SETTLE_EVERY = 40;
 /** Share of the confidence queue's requests that ask for a pair (--pairs, percent). */
 const PAIR_SHARE = PAIRS_PERCENT / 100;
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const clip = (v: number) => Math.min(5, Math.max(1, Math.round(v)));
 
 type Kind = 'consistent' | 'constant' | 'uniform' | 'colluder';
 interface Rater {
@@ -58,8 +48,7 @@ interface Rater {
 }
 
 async function runQueue(rule: QueueRule, url: string) {
-  const rand = random(SEED);
-  const gaussian = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  const { next: rand, normal: gaussian } = seeded(SEED);
   const orm: Orm = await initORM({ url, poolMax: 5, logger });
   try {
     await migrate(orm);

@@ -2,22 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { COLLUSION_BOUND, COLLUSION_SHARE, judge, kendallTauB, PAIR_SCALE, type Comparison } from '../../src/shared/evaluation/judgements.ts';
 import { estimate, type Rating } from '../../src/shared/evaluation/reliability.ts';
+import { clipRating, seeded } from '../support/seeded.ts';
 
-/** A small seeded generator (mulberry32), so every run of a test sees the same population. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const normal = () => Math.sqrt(-2 * Math.log(next() || 1e-12)) * Math.cos(2 * Math.PI * next());
-  return { next, normal };
-}
-
-const clip = (v: number) => Math.min(5, Math.max(1, Math.round(v)));
+const clip = clipRating;
 
 describe('with absolute ratings only', () => {
   it('gives the scores of the absolute-only estimator', () => {
