@@ -10,8 +10,8 @@ import { migrationsList } from '../migrations/index.ts';
 import type { Logger } from './logger.ts';
 export type { EntityManager } from '@mikro-orm/postgresql';
 export type Orm = MikroORM;
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- an entity is any class the ORM maps
-export type EntityClass = Function;
+/** An entity is any class the ORM maps. */
+export type EntityClass = abstract new (...args: never[]) => object;
 
 export const migrationsPath = fileURLToPath(new URL('../migrations', import.meta.url));
 

@@ -58,8 +58,7 @@ export const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 /** The modules whose settings tests change, by name. */
 const TUNABLE = { alerts: alertsModule, auth: authModule, discovery: discoveryModule, evaluation: evaluationModule, platforms: platformsModule, programme: programmeModule, quality: qualityModule, scenes: scenesModule, weather: weatherModule };
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- only the settings type is read
-type SettingsOfModule<M> = M extends ModuleDefinition<infer S, any> ? S : never;
+type SettingsOfModule<M> = M extends ModuleDefinition<infer S, infer _A> ? S : never;
 /** Per module, the settings a test changes (the rest keep their defaults). */
 export type SettingsOverrides = { [K in keyof typeof TUNABLE]?: Partial<SettingsOfModule<(typeof TUNABLE)[K]>> };
 

@@ -141,19 +141,17 @@ export async function nextPair(em: EntityManager, evaluatorId: string): Promise<
 
 /** Queues pairs worth asking (pairsToAsk), each pair once while pending. */
 export async function queuePairs(em: EntityManager, pairs: readonly [number, number][]): Promise<number> {
-  let added = 0;
-  for (const [a, b] of pairs) {
-    const rows = await em.execute<{ id: number }[]>(
-      `insert into evaluation_queue (stream_id, partner_stream_id, kind, priority, reason)
-        select ?, ?, 'compare', 60, ? where exists (select 1 from streams where id = ? and active) and exists (select 1 from streams where id = ? and active)
-        on conflict (least(stream_id, partner_stream_id), greatest(stream_id, partner_stream_id)) where status = 'pending' and kind = 'compare' do nothing
-        returning id`,
-      [a, b, PAIR_REASON, a, b],
-      'all',
-    );
-    added += rows.length;
-  }
-  return added;
+  if (pairs.length === 0) return 0;
+  const rows = await em.execute<{ id: number }[]>(
+    `insert into evaluation_queue (stream_id, partner_stream_id, kind, priority, reason)
+      select p.a, p.b, 'compare', 60, ? from jsonb_to_recordset(?::jsonb) as p(a int, b int)
+      where exists (select 1 from streams where id = p.a and active) and exists (select 1 from streams where id = p.b and active)
+      on conflict (least(stream_id, partner_stream_id), greatest(stream_id, partner_stream_id)) where status = 'pending' and kind = 'compare' do nothing
+      returning id`,
+    [PAIR_REASON, JSON.stringify(pairs.map(([a, b]) => ({ a, b })))],
+    'all',
+  );
+  return rows.length;
 }
 
 /** How many pairs wait now. */
@@ -172,7 +170,14 @@ export async function settleItems(em: EntityManager, done: readonly number[], wa
   if (done.length) {
     await em.execute(`update evaluation_queue set status = 'done', completed_at = now(), assigned_to = null, assigned_at = null where id = any(?::int[]) and status = 'pending'`, [`{${done.join(',')}}`], 'run');
   }
-  for (const w of waiting) await em.execute('update evaluation_queue set reason = ?, priority = ? where id = ? and status = \'pending\'', [w.reason, w.priority, w.id], 'run');
+  if (waiting.length) {
+    await em.execute(
+      `update evaluation_queue q set reason = w.reason, priority = w.priority
+        from jsonb_to_recordset(?::jsonb) as w(id int, reason text, priority int) where q.id = w.id and q.status = 'pending'`,
+      [JSON.stringify(waiting)],
+      'run',
+    );
+  }
 }
 
 /** The items still waiting, most urgent first (the Ratings tab). */

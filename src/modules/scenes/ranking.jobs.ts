@@ -53,8 +53,9 @@ export function createRankingJobs(deps: { orm: Orm; commands: CommandDeps; logge
     const at = now();
     const ranked = rankAll(await rankingCandidates(tx, settings.candidates), at);
     const moved: number[] = [];
+    const allPicks = await tx.find(RankedPick, { scene: { $in: scenes.map((s) => s.id) } }, { orderBy: { position: 'asc' } });
     for (const scene of scenes) {
-      const rows = await tx.find(RankedPick, { scene: scene.id }, { orderBy: { position: 'asc' } });
+      const rows = allPicks.filter((r) => r.scene.id === scene.id);
       const current: Pick[] = rows.map((r) => ({ position: r.position, streamId: r.stream.id, since: r.since.getTime(), reason: r.reason }));
       const { picks, changes: tiles } = choosePicks(current, ranked, scene.maxStreams, at, settings);
       if (tiles.length === 0) continue;

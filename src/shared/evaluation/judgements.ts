@@ -33,7 +33,7 @@
  * weight × p(1−p)/S²) and falls with disagreement, as before: c_i = W_i/(W_i + κ) · 1/(1 + v_i).
  * Pure: no database, no clock.
  */
-import { MIN_HISTORY, NEWCOMER_SHARE, type Rating } from './reliability.ts';
+import { EPSILON, KAPPA, MIN_HISTORY, NEWCOMER_SHARE, PRIOR_MEAN, PRIOR_VARIANCE, PRIOR_WEIGHT, SHRINK, type Rating } from './reliability.ts';
 
 export type { Rating };
 
@@ -69,12 +69,6 @@ export interface Judgements {
   raters: Map<string, RaterStanding>;
 }
 
-const PRIOR_MEAN = 3;
-const PRIOR_WEIGHT = 0.5;
-const PRIOR_VARIANCE = 2;
-const SHRINK = 1;
-const EPSILON = 0.1;
-const KAPPA = 2;
 /** Bradley–Terry scale on the 1–5 axis: one point apart, the better wins 88 % of the time. */
 export const PAIR_SCALE = 0.5;
 /** Colluders at this share of an item's established weight… */

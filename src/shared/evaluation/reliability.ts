@@ -42,12 +42,13 @@ export interface Estimates {
   iterations: number;
 }
 
-const PRIOR_MEAN = 3;
-const PRIOR_WEIGHT = 0.5; // k0: half a rating's worth of "average"
-const PRIOR_VARIANCE = 2; // σ0²: a newcomer is assumed about as noisy as uniform guessing on 1–5
-const SHRINK = 1; // α: ratings' worth of prior in each rater's deviation
-const EPSILON = 0.1;
-const KAPPA = 2; // weight at which confidence is half its agreement share
+/** The model's constants, shared with judgements.ts (ratings and comparisons in one model). */
+export const PRIOR_MEAN = 3;
+export const PRIOR_WEIGHT = 0.5; // k0: half a rating's worth of "average"
+export const PRIOR_VARIANCE = 2; // σ0²: a newcomer is assumed about as noisy as uniform guessing on 1–5
+export const SHRINK = 1; // α: ratings' worth of prior in each rater's deviation
+export const EPSILON = 0.1;
+export const KAPPA = 2; // weight at which confidence is half its agreement share
 export const MIN_HISTORY = 3;
 /** Newcomers' combined weight on an item is at most this share of its established raters' weight. */
 export const NEWCOMER_SHARE = 0.1;

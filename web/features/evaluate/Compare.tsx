@@ -10,26 +10,18 @@ import { Player } from '../../components/Player/Player.tsx';
 import { CategoryLabel } from '../../components/Badges.tsx';
 import { ApiError, call, narrow as as } from '../../lib/api.ts';
 import { compareKeyAction } from './evaluate-rules.ts';
+import { DrawMessage, useDraw } from './draw.tsx';
 
 type Choice = 'left' | 'right' | 'same' | 'skip';
-type State = { phase: 'loading' } | { phase: 'empty' } | { phase: 'error'; message: string } | { phase: 'showing'; pair: PairItemDto; shownAt: number };
+const loadFailure = (error: unknown) => (error instanceof ApiError ? error.message : 'Failed to load a pair. Please try again.');
 
 export function Compare({ evaluator, onAnswered, onStats }: { evaluator: string; onAnswered: () => void; onStats: () => void }) {
-  const [state, setState] = useState<State>({ phase: 'loading' });
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const busyRef = useRef(false);
 
-  const loadNext = useCallback(async () => {
-    setState({ phase: 'loading' });
-    try {
-      const pair = await as<PairItemDto>(call('evaluation.read', { query: { action: 'next-pair', evaluatorId: evaluator } }));
-      setState({ phase: 'showing', pair, shownAt: Date.now() });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) setState({ phase: 'empty' });
-      else setState({ phase: 'error', message: error instanceof ApiError ? error.message : 'Failed to load a pair. Please try again.' });
-    }
-  }, [evaluator]);
+  const fetchNext = useCallback(() => as<PairItemDto>(call('evaluation.read', { query: { action: 'next-pair', evaluatorId: evaluator } })), [evaluator]);
+  const { state, loadNext } = useDraw(fetchNext, loadFailure);
 
   useEffect(() => {
     void loadNext();
@@ -42,7 +34,7 @@ export function Compare({ evaluator, onAnswered, onStats }: { evaluator: string;
       setBusy(true);
       setNotice(null);
       try {
-        await call('evaluation.submit', { query: { action: 'compare' }, body: { queueId: state.pair.queueId, evaluatorId: evaluator, choice, durationMs: Date.now() - state.shownAt } });
+        await call('evaluation.submit', { query: { action: 'compare' }, body: { queueId: state.item.queueId, evaluatorId: evaluator, choice, durationMs: Date.now() - state.shownAt } });
         onAnswered();
         await loadNext();
       } catch (error) {
@@ -68,31 +60,10 @@ export function Compare({ evaluator, onAnswered, onStats }: { evaluator: string;
     return () => window.removeEventListener('keydown', onKey);
   }, [answer, onStats]);
 
-  if (state.phase === 'loading') {
-    return (
-      <p className="evaluate__message" role="status">
-        <span className="spinner" aria-hidden="true" /> Loading the next pair…
-      </p>
-    );
+  if (state.phase !== 'showing') {
+    return <DrawMessage state={state} loading="Loading the next pair…" empty="No pairs to compare right now. Rate single streams, or check back later!" onRetry={() => void loadNext()} />;
   }
-  if (state.phase === 'empty') {
-    return (
-      <p className="evaluate__message" role="status">
-        No pairs to compare right now. Rate single streams, or check back later!
-      </p>
-    );
-  }
-  if (state.phase === 'error') {
-    return (
-      <div className="evaluate__message" role="alert">
-        <p>{state.message}</p>
-        <button type="button" className="button button--small" onClick={() => void loadNext()}>
-          Try again
-        </button>
-      </div>
-    );
-  }
-  const { pair } = state;
+  const pair = state.item;
   return (
     <>
       <h2 className="compare__question">Which looks better?</h2>

@@ -9,14 +9,16 @@ import type { EvaluationItemDto, EvaluatorStatsDto, QueueStatusDto } from '../..
 import { Brand } from '../../components/Brand.tsx';
 import { Player } from '../../components/Player/Player.tsx';
 import { CategoryLabel } from '../../components/Badges.tsx';
-import { ApiError, call, narrow as as } from '../../lib/api.ts';
+import { call, narrow as as } from '../../lib/api.ts';
 import { openSocket } from '../../lib/socket.ts';
 import { keyAction, progressPercent, RATING_LABELS } from './evaluate-rules.ts';
 import { Compare } from './Compare.tsx';
+import { DrawMessage, useDraw } from './draw.tsx';
 import './evaluate.css';
 
 const POLL_MS = 30_000;
 const NO_STREAMS = 'No streams available for evaluation. Check back later!';
+const loadFailure = () => 'Failed to load stream. Please try again.';
 
 function evaluatorId(): string {
   const key = 'nw-evaluator';
@@ -27,15 +29,12 @@ function evaluatorId(): string {
   return id;
 }
 
-type State = { phase: 'loading' } | { phase: 'empty' } | { phase: 'error'; message: string } | { phase: 'showing'; item: EvaluationItemDto; shownAt: number };
-
 type Mode = 'rate' | 'compare';
 const modeOf = (): Mode => (new URLSearchParams(window.location.search).get('mode') === 'compare' ? 'compare' : 'rate');
 
 export function EvaluatePage() {
   const [evaluator] = useState(evaluatorId);
   const [mode, setMode] = useState<Mode>(modeOf);
-  const [state, setState] = useState<State>({ phase: 'loading' });
   const [status, setStatus] = useState<QueueStatusDto | null>(null);
   const [stats, setStats] = useState<EvaluatorStatsDto | null>(null);
   const [showStats, setShowStats] = useState(false);
@@ -50,16 +49,8 @@ export function EvaluatePage() {
     as<EvaluatorStatsDto>(call('evaluation.read', { query: { action: 'stats', evaluatorId: evaluator } })).then(setStats, () => undefined);
   }, [evaluator]);
 
-  const loadNext = useCallback(async () => {
-    setState({ phase: 'loading' });
-    try {
-      const item = await as<EvaluationItemDto>(call('evaluation.read', { query: { action: 'next', evaluatorId: evaluator } }));
-      setState({ phase: 'showing', item, shownAt: Date.now() });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) setState({ phase: 'empty' });
-      else setState({ phase: 'error', message: 'Failed to load stream. Please try again.' });
-    }
-  }, [evaluator]);
+  const fetchNext = useCallback(() => as<EvaluationItemDto>(call('evaluation.read', { query: { action: 'next', evaluatorId: evaluator } })), [evaluator]);
+  const { state, loadNext } = useDraw(fetchNext, loadFailure);
 
   const chooseMode = (next: Mode) => {
     setMode(next);
@@ -159,24 +150,7 @@ export function EvaluatePage() {
 
       <section className="evaluate__stage">
         {mode === 'compare' && <Compare evaluator={evaluator} onAnswered={loadStats} onStats={toggleStats} />}
-        {mode === 'rate' && state.phase === 'loading' && (
-          <p className="evaluate__message" role="status">
-            <span className="spinner" aria-hidden="true" /> Loading the next stream…
-          </p>
-        )}
-        {mode === 'rate' && state.phase === 'empty' && (
-          <p className="evaluate__message" role="status">
-            {NO_STREAMS}
-          </p>
-        )}
-        {mode === 'rate' && state.phase === 'error' && (
-          <div className="evaluate__message" role="alert">
-            <p>{state.message}</p>
-            <button type="button" className="button button--small" onClick={() => void loadNext()}>
-              Try again
-            </button>
-          </div>
-        )}
+        {mode === 'rate' && <DrawMessage state={state} loading="Loading the next stream…" empty={NO_STREAMS} onRetry={() => void loadNext()} />}
         {mode === 'rate' && state.phase === 'showing' && (
           <>
             <div className="evaluate__player">
