@@ -13,7 +13,8 @@
  * rates 5 (and picks in every pair). Goal: τ-b ≥ 0.9 at ≤ 6 judgements per stream; the colluders
  * move their target ≤ one grade (1 point on 1–5 = 20 on the quality scale). The move is measured
  * as the target's human score with every answer against the same answers without the colluders'
- * answers on the target. Seeded: the same run prints the same figures. Last line: one JSON object.
+ * answers on the target. The population is seeded; the queue draws new raters' checks at random, so
+ * the confidence queue's figures move by a few hundredths between runs. Last line: one JSON object.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
