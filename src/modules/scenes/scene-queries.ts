@@ -5,7 +5,7 @@
  * decides which streams are shown, in which order.
  */
 import type { SceneDto, SceneStreamDto } from '../../shared/api/index.ts';
-import { DEFAULT_SCENE_KEY } from '../../shared/constants.ts';
+import { DEFAULT_SCENE_KEY, SELECTION_ALGORITHMS, type SelectionAlgorithm } from '../../shared/constants.ts';
 import { selectSceneStreams, type Placement } from '../../shared/scenes/selection.ts';
 import { nextCrossing } from '../../shared/scenes/daylight.ts';
 import type { EntityManager } from '../../db.ts';
@@ -33,37 +33,55 @@ const STREAM_COLUMNS = streamColumns('st');
 /** Pool scenes never show a recording replayed as live, unless an admin said it is fine. */
 const POOLABLE = '(st.looped is null or st.recording_ok)';
 
-/** Candidates of one algorithm as a JSON array; empty unless the scene uses that algorithm. */
-const candidates = (algorithm: string, where: string, order: string) => `
+/** Candidates of one algorithm as a JSON array. */
+const candidates = (where: string, order: string) => `
   coalesce((select json_agg(c) from (
-    select ${STREAM_COLUMNS} from streams st
-    where s."selectionAlgorithm" = '${algorithm}' and ${where} ${order}
-  ) c), '[]'::json) as ${algorithm}`;
+    select ${STREAM_COLUMNS} from streams st where ${where} ${order}
+  ) c), '[]'::json)`;
 
 /**
  * Pool candidates (recent, ranked): the best healthy ones and, to fill what they cannot, the best
  * offline ones — selectSceneStreams puts offline last, so a wall loses a dead camera at once but
  * never goes empty because of the venue's own outage.
  */
-const poolCandidates = (algorithm: string, order: string, picked = '') => `
+const poolCandidates = (order: string, picked = '') => `
   coalesce((select json_agg(c) from (
     (select ${STREAM_COLUMNS} from streams st
-      where s."selectionAlgorithm" = '${algorithm}' and st.active and st.health <> 'offline' and ${POOLABLE} ${order} limit s."maxStreams")
+      where st.active and st.health <> 'offline' and ${POOLABLE} ${order} limit s."maxStreams")
     union all
     (select ${STREAM_COLUMNS} from streams st
-      where s."selectionAlgorithm" = '${algorithm}' and st.active and st.health = 'offline' and ${POOLABLE} ${order} limit s."maxStreams")
+      where st.active and st.health = 'offline' and ${POOLABLE} ${order} limit s."maxStreams")
     ${picked}
-  ) c), '[]'::json) as ${algorithm}`;
+  ) c), '[]'::json)`;
 
 /** A ranked scene's picks are candidates whatever their score now (they keep their tile until a rule says otherwise). */
-const PICKED = `union all (select ${STREAM_COLUMNS} from ranked_picks rp join streams st on st.id = rp.stream_id
-      where s."selectionAlgorithm" = 'ranked' and rp.scene_id = s.id)`;
+const PICKED = `union all (select ${STREAM_COLUMNS} from ranked_picks rp join streams st on st.id = rp.stream_id where rp.scene_id = s.id)`;
+
+/** What each algorithm reads beside the scene: its candidate streams (pre-selected in the order selectSceneStreams sorts) and, for ranked, its picks. */
+const READS: Record<SelectionAlgorithm, { candidates: string; picks?: string }> = {
+  recent: { candidates: poolCandidates('order by st.created_at desc, st.id desc') },
+  ranked: {
+    candidates: poolCandidates('order by st.quality_score desc nulls last, st.created_at desc, st.id desc', PICKED),
+    picks: `coalesce((select json_agg(json_build_object('position', rp.position, 'stream_id', rp.stream_id, 'since', rp.since, 'reason', rp.reason) order by rp.position)
+      from ranked_picks rp where rp.scene_id = s.id), '[]'::json)`,
+  },
+  manual: { candidates: candidates('st.id in (select stream_id from scene_streams where scene_id = s.id)', '') },
+  daylight: {
+    candidates: candidates(
+      `st.active and st.health <> 'offline' and ${POOLABLE} and st.latitude is not null and st.longitude is not null`,
+      `order by st.quality_score desc nulls last, st.id desc limit ${DAYLIGHT_CANDIDATES}`,
+    ),
+  },
+};
 
 /**
- * One round trip: the scene, the default scene id, its slots, and the candidate streams its
- * algorithm needs (pre-selected in the order selectSceneStreams sorts).
+ * One round trip: the scene, the default scene id, its slots and what `algorithm` reads, gated
+ * on the scene using it (a scene with another algorithm comes back with no candidates). One
+ * statement per algorithm, because PostgreSQL sets up a statement's whole plan on every run,
+ * branches a one-time filter skips included: with all four algorithms' branches in one plan,
+ * the setup cost more than the read.
  */
-const sceneQuery = (where: string, order = '') => `
+const sceneQuery = (algorithm: SelectionAlgorithm, where: string, order = '') => `
   with d as (select value::int as id from system_config where key = '${DEFAULT_SCENE_KEY}' and value ~ '^[0-9]{1,9}$'),
   s as (
     select s.id, s.slug, s.name, s.description, s.prompt, s.selection_algorithm as "selectionAlgorithm",
@@ -74,39 +92,62 @@ const sceneQuery = (where: string, order = '') => `
   select s.*, (select id from d) as "defaultId",
     coalesce((select json_agg(json_build_object('stream_id', ss.stream_id, 'position', ss.position) order by ss.position)
       from scene_streams ss where ss.scene_id = s.id), '[]'::json) as slots,
-    coalesce((select json_agg(json_build_object('position', rp.position, 'stream_id', rp.stream_id, 'since', rp.since, 'reason', rp.reason) order by rp.position)
-      from ranked_picks rp where rp.scene_id = s.id and s."selectionAlgorithm" = 'ranked'), '[]'::json) as picks,
-    ${poolCandidates('recent', 'order by st.created_at desc, st.id desc')},
-    ${poolCandidates('ranked', 'order by st.quality_score desc nulls last, st.created_at desc, st.id desc', PICKED)},
-    ${candidates('manual', 'st.id in (select stream_id from scene_streams where scene_id = s.id)', '')},
-    ${candidates('daylight', `st.active and st.health <> 'offline' and ${POOLABLE} and st.latitude is not null and st.longitude is not null`, `order by st.quality_score desc nulls last, st.id desc limit ${DAYLIGHT_CANDIDATES}`)}
+    case when s."selectionAlgorithm" = '${algorithm}' then ${READS[algorithm].picks ?? `'[]'::json`} else '[]'::json end as picks,
+    case when s."selectionAlgorithm" = '${algorithm}' then ${READS[algorithm].candidates} else '[]'::json end as candidates
   from s`;
 
-const BY_DEFAULT = sceneQuery('s.id = (select id from d)');
-const BY_ID = sceneQuery('s.id = ?');
+const byAlgorithm = (where: string, order?: string) =>
+  Object.fromEntries(SELECTION_ALGORITHMS.map((a) => [a, sceneQuery(a, where, order)])) as Record<SelectionAlgorithm, string>;
+const BY_DEFAULT = byAlgorithm('s.id = (select id from d)');
+const BY_ID = byAlgorithm('s.id = ?');
 // A slug wins over an id made of the same digits (spec: /scenes/{slug}, id when there is no slug).
-const BY_REF = sceneQuery('(s.slug = ? or s.id = ?)', 'order by (s.slug = ?) desc nulls last');
+const BY_REF = byAlgorithm('(s.slug = ? or s.id = ?)', 'order by (s.slug = ?) desc nulls last');
 
 type SceneRow = SceneFields & {
   defaultId: number | null;
   slots: Placement[];
   picks: PickFields[];
-  recent: StreamFields[];
-  ranked: StreamFields[];
-  manual: StreamFields[];
-  daylight: StreamFields[];
+  candidates: StreamFields[];
 };
+
+/**
+ * The algorithm each scene reference last resolved to: the statement to try first. A scene whose
+ * algorithm changed since costs one more round trip, once. Bounded, since references come from URLs.
+ */
+const lastAlgorithm = new Map<string, SelectionAlgorithm>();
+const REMEMBERED_REFERENCES = 1_000;
+const isAlgorithm = (value: string): value is SelectionAlgorithm => (SELECTION_ALGORITHMS as readonly string[]).includes(value);
+
+async function readSceneRow(em: EntityManager, where: SceneWhere, algorithm: SelectionAlgorithm): Promise<SceneRow | null> {
+  let rows: SceneRow[];
+  if (where === 'default') rows = await preparedRead<SceneRow>(em, BY_DEFAULT[algorithm]);
+  else if ('id' in where) rows = await preparedRead<SceneRow>(em, BY_ID[algorithm], [where.id]);
+  else {
+    const id = /^[1-9][0-9]{0,9}$/.test(where.ref) && Number(where.ref) <= MAX_INT ? Number(where.ref) : -1;
+    rows = await preparedRead<SceneRow>(em, BY_REF[algorithm], [where.ref, id, where.ref]);
+  }
+  return rows[0] ?? null;
+}
 
 /** A prepared read, planned once per connection: this is every push's and cache fill's query. */
 async function findSceneRow(em: EntityManager, where: SceneWhere): Promise<SceneRow | null> {
-  let rows: SceneRow[];
-  if (where === 'default') rows = await preparedRead<SceneRow>(em, BY_DEFAULT);
-  else if ('id' in where) rows = await preparedRead<SceneRow>(em, BY_ID, [where.id]);
-  else {
-    const id = /^[1-9][0-9]{0,9}$/.test(where.ref) && Number(where.ref) <= MAX_INT ? Number(where.ref) : -1;
-    rows = await preparedRead<SceneRow>(em, BY_REF, [where.ref, id, where.ref]);
+  const key = where === 'default' ? 'default' : 'id' in where ? `id:${where.id}` : `ref:${where.ref}`;
+  let algorithm = lastAlgorithm.get(key) ?? 'recent';
+  // A second try reads with the scene's own algorithm; a third, only if it changed in between.
+  for (let attempt = 0; ; attempt++) {
+    const row = await readSceneRow(em, where, algorithm);
+    if (!row) return null;
+    if (row.selectionAlgorithm === algorithm) {
+      if (lastAlgorithm.get(key) !== algorithm) {
+        if (lastAlgorithm.size >= REMEMBERED_REFERENCES) lastAlgorithm.clear();
+        lastAlgorithm.set(key, algorithm);
+      }
+      return row;
+    }
+    // Not one of the four (the database allows only them), or still changing: a scene that shows nothing.
+    if (!isAlgorithm(row.selectionAlgorithm) || attempt === 2) return { ...row, picks: [], candidates: [] };
+    algorithm = row.selectionAlgorithm;
   }
-  return rows[0] ?? null;
 }
 
 /** Slots as the editor shows them: index i is position i+1, null for an empty slot. */
@@ -129,9 +170,8 @@ export async function loadSceneSnapshot(em: EntityManager, where: SceneWhere, no
   const row = await findSceneRow(em, where);
   if (!row) return null;
   const algorithm = row.selectionAlgorithm;
-  const candidates = algorithm === 'recent' || algorithm === 'ranked' || algorithm === 'manual' || algorithm === 'daylight' ? row[algorithm] : [];
   // A pick that is also among the best comes twice: once is enough.
-  const pool = [...new Map(candidates.map((s) => [s.id, s])).values()].map(presentStream);
+  const pool = [...new Map(row.candidates.map((s) => [s.id, s])).values()].map(presentStream);
   // A ranked scene places its picks; a manual one its slots.
   const placements = algorithm === 'ranked' ? row.picks : row.slots;
   const streams = selectSceneStreams({ selection_algorithm: row.selectionAlgorithm, max_streams: row.maxStreams }, pool, placements, now).map(withFallback);
