@@ -151,6 +151,34 @@ async function runQueue(rule: QueueRule, url: string) {
   }
 }
 
+/**
+ * What the population allows, whatever the queue: each stream's score as the mean of its honest
+ * ratings, the estimator told who is honest (no weight to learn), judgements spread evenly. Two
+ * ceilings per budget k: every one of the k judgements honest (a queue that somehow never served
+ * a spammer), and k judgements from the population's mix (30 % spammers, whose answers are
+ * simply dropped). Mean τ-b over 20 populations like the benchmark's (seeds SEED … SEED + 19),
+ * no database: the noise of σ 0.7 ratings, rounded, is the whole limit. A ranking of 200 streams
+ * needs each score within about 0.2 of the truth for τ-b 0.9; the mean of k such ratings is
+ * within about 0.75/√k.
+ */
+function ceilings(k: number): { every_answer_honest: number; spam_dropped: number } {
+  const POPULATIONS = 20;
+  let honest = 0;
+  let dropped = 0;
+  for (let p = 0; p < POPULATIONS; p++) {
+    const { next: rand, normal: gaussian } = seeded(SEED + p);
+    const truth = Array.from({ length: STREAMS }, () => 1 + 4 * rand());
+    const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 3);
+    const allHonest = truth.map((t) => mean(Array.from({ length: k }, () => clip(t + 0.7 * gaussian()))));
+    // 30 % of the k answers come from spammers and carry nothing; the rest are honest.
+    const mixed = truth.map((t) => mean(Array.from({ length: k }, () => rand() >= 0.3).filter(Boolean).map(() => clip(t + 0.7 * gaussian()))));
+    honest += kendallTauB(truth, allHonest);
+    dropped += kendallTauB(truth, mixed);
+  }
+  const round = (v: number) => Math.round((v / POPULATIONS) * 1000) / 1000;
+  return { every_answer_honest: round(honest), spam_dropped: round(dropped) };
+}
+
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nw-bench-raters-'));
 const db = await startEmbeddedPostgres({ dataDir, port: await freePort(), logger, onGiveUp: (reason) => { throw new Error(reason); } });
 let result: Record<string, unknown>;
@@ -168,6 +196,8 @@ try {
   const now = await runQueue('confidence', urls.confidence);
   console.log('confidence (issue 33):', JSON.stringify(now));
   const at6 = now.curve.find((c) => c.judgements_per_stream === 6)?.tau_b ?? null;
+  const ceiling = Object.fromEntries(CHECKPOINTS.map((k) => [k, ceilings(k)]));
+  console.log('ceiling (the mean of honest ratings, raters known):', JSON.stringify(ceiling));
   const met = { tau_b_at_6: at6 !== null && at6 >= 0.9, colluders_within_one_grade: Math.abs(now.colluders.move_points) <= 1 };
   result = {
     streams: STREAMS,
@@ -175,6 +205,7 @@ try {
     seed: SEED,
     count_queue: before,
     confidence_queue: now,
+    ceiling_by_judgements_per_stream: ceiling,
     goal: { tau_b_at_6_judgements_per_stream: '>= 0.9', colluder_move_points: '<= 1 (one grade)' },
     met: { ...met, all: met.tau_b_at_6 && met.colluders_within_one_grade },
   };
