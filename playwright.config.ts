@@ -33,6 +33,9 @@ export default defineConfig({
     baseURL: process.env.NW_BASE_URL,
     viewport: { width: 1600, height: 900 },
     trace: 'retain-on-failure',
+    // A service worker answers a page's requests before page.route sees them, and the specs that
+    // fake a build or a failure rely on page.route: only offline.spec.ts lets the screens' worker run.
+    serviceWorkers: 'block',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { matchPath, RouterProvider } from 'react-router-dom';
 import { installChunkReload } from './lib/chunk-reload.ts';
 import { installFirstInteractionPlay } from './lib/interaction.ts';
+import { installServiceWorker } from './lib/service-worker.ts';
 import { store } from './lib/store.ts';
 import { IdentifyOverlay } from './features/screen/IdentifyOverlay.tsx';
 import { router } from './router.tsx';
@@ -12,6 +13,7 @@ import { SCREEN_PAGES, type ScreenPageName } from '../src/shared/screen-pages.ts
 
 installFirstInteractionPlay();
 installChunkReload(); // before anything lazy is imported
+installServiceWorker(); // after the first picture: screens can start without their server
 
 const render = () =>
   createRoot(document.getElementById('root')!).render(

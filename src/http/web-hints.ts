@@ -13,9 +13,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import escapeHtml from 'escape-html';
-import { match } from 'path-to-regexp';
 import { Registration, type ScreenState } from '../shared/events.ts';
-import { SCREEN_PAGES, SCREEN_STATE_ELEMENT, type ScreenPage } from '../shared/screen-pages.ts';
+import { SCREEN_STATE_ELEMENT, type ScreenPage } from '../shared/screen-pages.ts';
+import { matchScreenPath } from '../shared/screen-paths.ts';
 import { candidateUrls, resolvePlayerSource } from '../shared/streams/player-source.ts';
 import type { SceneStreamDto } from '../shared/api/index.ts';
 
@@ -39,10 +39,6 @@ export interface WebHintsOptions {
   stateFor: (registration: Registration) => Promise<ScreenState | null>;
 }
 
-const matchers = Object.values(SCREEN_PAGES as Record<string, ScreenPage>).flatMap((page) =>
-  page.paths.map((pattern) => ({ page, test: match<{ sceneSlug?: string; position?: string }>(pattern, { decode: decodeURIComponent }) })),
-);
-
 /** Who is asking for a screen page: its device id (a cookie the page sets) and the group in its address. */
 export interface ScreenCaller {
   device?: string | undefined;
@@ -51,24 +47,17 @@ export interface ScreenCaller {
 
 /** The screen page at `pathname` and what it will register as, or null for any other page. */
 export function screenPageAt(pathname: string, caller: ScreenCaller = {}): { page: ScreenPage; registration: Registration | null } | null {
-  for (const { page, test } of matchers) {
-    let found: ReturnType<typeof test>;
-    try {
-      found = test(pathname);
-    } catch {
-      return null; // a malformed escape in the path: the app shows its own error
-    }
-    if (!found) continue;
-    const { sceneSlug, position } = found.params;
-    const parsed = Registration.safeParse({ kind: page.kind, ...(sceneSlug ? { sceneSlug } : {}), ...(position ? { position: Number(position) } : {}) });
-    if (parsed.success) {
-      // What the caller adds (its device, its group) only sharpens the guess: dropped when malformed.
-      const sharper = Registration.safeParse({ ...parsed.data, ...(caller.device ? { device: caller.device } : {}), ...(caller.group ? { group: caller.group } : {}) });
-      if (sharper.success) return { page, registration: sharper.data };
-    }
-    return { page, registration: parsed.success ? parsed.data : null };
+  const found = matchScreenPath(pathname);
+  if (!found) return null; // not a screen page, or a malformed escape in the path: the app shows its own error
+  const { page, params } = found;
+  const { sceneSlug, position } = params;
+  const parsed = Registration.safeParse({ kind: page.kind, ...(sceneSlug ? { sceneSlug } : {}), ...(position ? { position: Number(position) } : {}) });
+  if (parsed.success) {
+    // What the caller adds (its device, its group) only sharpens the guess: dropped when malformed.
+    const sharper = Registration.safeParse({ ...parsed.data, ...(caller.device ? { device: caller.device } : {}), ...(caller.group ? { group: caller.group } : {}) });
+    if (sharper.success) return { page, registration: sharper.data };
   }
-  return null;
+  return { page, registration: parsed.success ? parsed.data : null };
 }
 
 /** The streams a screen in this state shows: a kiosk its position, a wall every tile. */

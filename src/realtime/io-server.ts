@@ -6,7 +6,7 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Server, type Socket } from 'socket.io';
 import { isAllowedOrigin } from '../http/origin.ts';
-import type { ClientToServerEvents, ClockReport, FlipReport, PlaybackState, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
+import type { ClientToServerEvents, OfflineStart, ClockReport, FlipReport, PlaybackState, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
 import type { AdapterSetup } from './adapter.ts';
 import type { ChangeNotice, Shows } from './notice.ts';
 
@@ -38,6 +38,8 @@ export interface Presence {
   clock: ClockReport | null;
   /** Its last flip, as it reported it. */
   flip: FlipReport | null;
+  /** Whether it could start without its server, as it reported it. */
+  offlineStart: OfflineStart | null;
   node: string;
 }
 

@@ -69,6 +69,7 @@ function present(id: string, p: Presence): ScreenPresence {
     health: p.health ?? {},
     clock: p.clock,
     flip: p.flip,
+    offline_start: p.offlineStart,
     node: p.node,
   };
 }

@@ -105,6 +105,7 @@ export function handleSockets(options: {
         health: null,
         clock: socket.data.presence?.clock ?? null,
         flip: socket.data.presence?.flip ?? null,
+        offlineStart: socket.data.presence?.offlineStart ?? null,
         node,
       };
       socket.data.presence = p;
@@ -145,8 +146,10 @@ export function handleSockets(options: {
     if (parsed.data.clock) p.clock = parsed.data.clock;
     const flipped = parsed.data.flip !== undefined && JSON.stringify(parsed.data.flip) !== JSON.stringify(p.flip);
     if (parsed.data.flip) p.flip = parsed.data.flip;
+    const offlineMoved = parsed.data.offline_start !== undefined && parsed.data.offline_start !== p.offlineStart;
+    if (parsed.data.offline_start) p.offlineStart = parsed.data.offline_start;
     p.heartbeatAt = Date.now(); // screens report in periodically: that is their heartbeat
-    if (changed || clockMoved || flipped) presence.seen(this.id, p);
+    if (changed || clockMoved || flipped || offlineMoved) presence.seen(this.id, p);
     reply(ack, { data: { ok: true } });
   }
 

@@ -18,6 +18,8 @@ import type { QualityProgressDto, QualityQueueDto } from './api/quality.ts';
 import type { ProgrammeDto } from './api/programme.ts';
 import type { AlertsOverviewDto } from './api/alerts.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
+import { OFFLINE_START_STATES } from './offline.ts';
+export type { OfflineStart } from './offline.ts';
 
 // Who connects, how its players do, and a screen as admins see it belong to the REST contract
 // too (GET /api/screens): declared there, once, as zod schemas.
@@ -74,6 +76,8 @@ export const HealthReport = z.object({
   clock: ClockReport.optional(),
   /** Its last flip: how long the frame took to render, and how late it was presented. */
   flip: FlipReport.optional(),
+  /** Whether it could start without its server (a service worker controls it; src/shared/offline.ts). */
+  offline_start: z.enum(OFFLINE_START_STATES).optional(),
 });
 
 /** A clock question carries nothing: the answer is the server's time when it was read. */

@@ -84,6 +84,22 @@ describe('the shared clock', () => {
     expect(await reply({ streams: [], flip: { render_ms: 41, late_ms: 58 } })).toEqual({ data: { ok: true } });
     expect((await listed())?.flip).toEqual({ render_ms: 41, late_ms: 58 });
   });
+
+  it('carries whether the screen could start without its server (issue 34); an unknown word is refused', async () => {
+    const wall = open(app.baseUrl, { kind: 'wall', name: 'Offline start', device: 'offline-start-device' });
+    await wall.waitFor((s) => s !== null);
+    const reply = (report: unknown) => new Promise<unknown>((resolve) => wall.client.socket.emit('screen:health', report as never, resolve));
+    const listed = async () => (await app.request<ScreenPresence[]>('GET', '/api/screens')).body.find((s) => s.device === 'offline-start-device');
+    expect((await listed())?.offline_start).toBeNull();
+    expect(await reply({ streams: [], offline_start: 'maybe' })).toEqual({ error: 'Invalid health report' });
+    expect(await reply({ streams: [], offline_start: 'unavailable' })).toEqual({ data: { ok: true } });
+    expect((await listed())?.offline_start).toBe('unavailable');
+    expect(await reply({ streams: [], offline_start: 'ready' })).toEqual({ data: { ok: true } });
+    expect((await listed())?.offline_start).toBe('ready');
+    // A report without it leaves what was said.
+    expect(await reply({ streams: [] })).toEqual({ data: { ok: true } });
+    expect((await listed())?.offline_start).toBe('ready');
+  });
 });
 
 describe('scheduled flips', () => {

@@ -50,6 +50,7 @@ function present(row: ScreenSighting): ScreenPresence {
     health: row.health as Record<string, PlaybackState>,
     clock: null, // a screen that is not connected has no clock to speak of
     flip: null,
+    offline_start: null, // reported while connected; the journal keeps where it was, not how it started
     node: row.node,
   };
 }

@@ -5,6 +5,7 @@ import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 import { SHOWN_RULES } from '../schedules/rules.ts';
 import { UptimeDto, UptimeShare } from './uptime.ts';
+import { OFFLINE_START_STATES } from '../offline.ts';
 
 /** Reload: the page loads afresh. Identify: the screen shows its own name in large type for a few seconds. */
 const SCREEN_COMMANDS = ['reload', 'identify'] as const;
@@ -63,6 +64,10 @@ export const ScreenPresence = z.strictObject({
     .nullable()
     .describe("How far the screen's own clock is from the server's, and the bound of that estimate (null: not reported, or offline)"),
   flip: FlipReport.nullable().describe('Its last flip, as it reported it (null: none since it connected, or offline)'),
+  offline_start: z
+    .enum(OFFLINE_START_STATES)
+    .nullable()
+    .describe("Whether it could start without its server: a service worker controls it (ready), one is installing, or it can have none (unavailable: not a secure origin); null: not reported, or offline"),
   node: z.string(),
 });
 export type ScreenPresence = z.output<typeof ScreenPresence>;

@@ -18,7 +18,9 @@ import { clockAtom, connectionStatusAtom, followAtom, screenMessageAtom, screenS
 import { lastFlipAtom, settlePendingFlip, startFlipScheduler } from './flip-scheduler.ts';
 import { createHealthReporter } from './health-reporter.ts';
 import { IDENTIFY_MS, identifyAtom, screenDevice, screenGroup, screenName } from './identity.ts';
+import { keepLastState, lastState } from './last-state.ts';
 import { healthReportAtom } from './playback.ts';
+import { offlineStartAtom } from '../../lib/service-worker.ts';
 import { screenRegistration, type ScreenParams } from './registration.ts';
 import { watchVersion } from './version-watch.ts';
 import { holdWakeLock } from './wake-lock.ts';
@@ -55,6 +57,7 @@ function openSession(given: Registration, options: SessionOptions): () => void {
     const flip = store.get(lastFlipAtom);
     return {
       ...store.get(healthReportAtom),
+      offline_start: store.get(offlineStartAtom),
       ...(clock ? { clock } : {}),
       // Rounded: a report that only moved by a fraction of a millisecond is no news.
       ...(flip ? { flip: { render_ms: Math.round(flip.renderedAt - flip.frameTime), late_ms: flip.lateMs === null ? null : Math.round(flip.lateMs) } } : {}),
@@ -94,6 +97,11 @@ function openSession(given: Registration, options: SessionOptions): () => void {
   reporter.update(report());
   const unsubscribeHealth = store.sub(healthReportAtom, () => reporter.update(report()));
   const unsubscribeFlips = store.sub(lastFlipAtom, () => reporter.update(report()));
+  const unsubscribeOffline = store.sub(offlineStartAtom, () => reporter.update(report()));
+  // What it shows is what it starts from next time, should its server be away then.
+  const keep = () => keepLastState(stateKey(given), store.get(screenStateAtom));
+  keep();
+  const unsubscribeKept = store.sub(screenStateAtom, keep);
   // Safety net (spec: kiosks refetch every 30 minutes): register again on the open socket.
   // The answer goes through the version rule, so an unchanged state is no re-render.
   const resync = options.resyncEveryMs
@@ -112,10 +120,15 @@ function openSession(given: Registration, options: SessionOptions): () => void {
     releaseWakeLock();
     unsubscribeHealth();
     unsubscribeFlips();
+    unsubscribeOffline();
+    unsubscribeKept();
     reporter.stop();
     client.close();
   };
 }
+
+/** Where a screen's last state is kept: its page's registration (what it follows), not its device or name. */
+const stateKey = (registration: Registration) => JSON.stringify(registration);
 
 const sessionKey = (registration: Registration, options: SessionOptions) => JSON.stringify([registration, options.resyncEveryMs ?? null]);
 
@@ -134,15 +147,20 @@ export function connectEarly(page: ScreenPageName, params: ScreenParams): void {
   // The page's HTML carries the state its registration will be answered with (web-hints.ts):
   // shown at once, so the players mount on the first render. Provisional: labelled just below
   // its version, so that answer replaces it even when it is the same version.
+  // A page the service worker started from its cached shell (the server did not answer) carries
+  // none: it shows the state it last showed, until the server is back and answers.
   try {
     const carried = document.getElementById(SCREEN_STATE_ELEMENT)?.textContent;
     if (carried) {
       const state = JSON.parse(carried) as ScreenState;
       store.set(screenMessageAtom, { type: 'state', state: { ...state, version: state.version - 0.5 } });
+      return;
     }
   } catch {
     /* unreadable: the registration's answer comes anyway */
   }
+  const kept = lastState(stateKey(screen.registration));
+  if (kept) store.set(screenMessageAtom, { type: 'state', state: kept });
 }
 
 /**

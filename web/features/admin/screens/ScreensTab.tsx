@@ -52,6 +52,22 @@ function FlipLine({ flip }: { flip: NonNullable<ScreenPresence['flip']> }) {
   );
 }
 
+/**
+ * Whether a wall or kiosk could start without its server (issue 34). Only a lack is worth a
+ * badge: a screen on http://<LAN address> gets no service worker, and after a reboot during an
+ * outage it would show the browser's error page (README, "When the server is away").
+ */
+function OfflineStartLine({ state }: { state: NonNullable<ScreenPresence['offline_start']> }) {
+  if (state === 'unavailable') {
+    return (
+      <div className="screen-row__offline screen-row__offline--none">
+        <span className="badge badge--warn">No offline start</span> Not a secure origin: a restart while the server is away shows the browser's error page. Serve it over HTTPS or mark its address as secure in the kiosk browser.
+      </div>
+    );
+  }
+  return <div className="screen-row__offline">{state === 'ready' ? 'Starts without its server (cached)' : 'Offline start installing…'}</div>;
+}
+
 function placementOf(programme: ProgrammeDto | null, device: string | null) {
   return programme?.placements.find((p) => p.device === device) ?? null;
 }
@@ -164,6 +180,7 @@ export default function ScreensTab() {
                   {screen.online && <div>Heartbeat {timeAgo(screen.last_heartbeat)}</div>}
                   {screen.online && screen.clock && <div className="screen-row__clock">{clockText(screen.clock)}</div>}
                   {screen.online && screen.flip && <FlipLine flip={screen.flip} />}
+                  {player && screen.online && screen.offline_start && <OfflineStartLine state={screen.offline_start} />}
                 </div>
                 <ul className="health" aria-label="Playback">
                   {health.length === 0 && <li className="screen-row__meta">{player ? 'No playback reported yet' : '—'}</li>}

@@ -1,0 +1,22 @@
+/**
+ * What a screen does while its server cannot be reached (issue 34), said once for the service
+ * worker (web/sw/sw.ts), the screen pages (web/features/screen/last-state.ts) and the server.
+ */
+
+/** The worker's script, at the origin's root so its scope is the whole app. */
+export const SERVICE_WORKER_PATH = '/sw.js';
+/** The bare page a screen starts from when the server does not answer (the build's index.html). */
+export const SHELL_PAGE = '/index.html';
+/** What any other page shows without its server. */
+export const OFFLINE_PAGE = '/offline.html';
+/**
+ * How long a screen page waits for the server's page before it starts from the cached shell: a
+ * server that accepts the connection but does not answer (restarting, overloaded) is as good as gone.
+ */
+export const SCREEN_PAGE_TIMEOUT_MS = 4_000;
+/** How long a screen waits after it starts before the worker installs, when no picture plays (the first picture comes first). */
+export const INSTALL_AFTER_MS = 15_000;
+
+/** Whether this screen can start without its server: a worker controls it, one is installing, or it has none (not a secure origin). */
+export const OFFLINE_START_STATES = ['ready', 'installing', 'unavailable'] as const;
+export type OfflineStart = (typeof OFFLINE_START_STATES)[number];

@@ -1,0 +1,38 @@
+/**
+ * Registers the screens' service worker (web/sw/sw.ts) — in a built app only, and after the page's
+ * first picture: its precache downloads the screen pages' code once more, and a cold screen's
+ * first frame (issue 30) comes first. A page with no picture to wait for (the console, a screen
+ * with nothing to play) registers after INSTALL_AFTER_MS. Says whether this page could start
+ * without its server (offlineStartAtom: the Screens tab shows it).
+ */
+import { atom } from 'jotai';
+import { INSTALL_AFTER_MS, SERVICE_WORKER_PATH, type OfflineStart } from '../../src/shared/offline.ts';
+import { store } from './store.ts';
+
+/** Whether a worker controls this page, one is on its way, or there can be none (not a secure origin, or no support). */
+export const offlineStartAtom = atom<OfflineStart>('unavailable');
+
+export function installServiceWorker(): void {
+  if (!import.meta.env.PROD) return;
+  // Browsers give service workers only to secure origins (https, localhost): on http://<LAN address> there is none.
+  if (!window.isSecureContext || !('serviceWorker' in navigator)) return;
+  const container = navigator.serviceWorker;
+  const settle = () => store.set(offlineStartAtom, container.controller ? 'ready' : 'installing');
+  settle();
+  container.addEventListener('controllerchange', settle);
+
+  let registered = false;
+  const register = () => {
+    if (registered) return;
+    registered = true;
+    document.removeEventListener('playing', register, true);
+    clearTimeout(fallback);
+    container
+      .register(SERVICE_WORKER_PATH, { scope: '/' })
+      .then(settle)
+      .catch(() => store.set(offlineStartAtom, 'unavailable'));
+  };
+  // The first picture: a video that starts playing (the event does not bubble; capture sees every player's).
+  document.addEventListener('playing', register, true);
+  const fallback = setTimeout(register, INSTALL_AFTER_MS);
+}

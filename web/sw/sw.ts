@@ -1,0 +1,58 @@
+/// <reference lib="webworker" />
+/**
+ * The screens' service worker (issue 34): a wall or kiosk that starts while its server cannot be
+ * reached shows its last scene instead of the browser's error page.
+ *
+ * - Precaches the screen pages' shell (their code, styles, fonts and icons, and the bare page;
+ *   vite.config.ts lists it from the build's manifest), cleaned up build by build.
+ * - A screen page (src/shared/screen-paths.ts) is asked of the network first — the page is built
+ *   per request, with the state it will show — and answered from the cached shell when no answer
+ *   comes within SCREEN_PAGE_TIMEOUT_MS; the page then shows its last state from the browser's
+ *   storage (web/features/screen/last-state.ts) and connects by itself when the server is back.
+ * - Every other page (the console, public pages) is the network's only; without one, a page that
+ *   says plainly that the server cannot be reached (web/public/offline.html), never a stale console.
+ * - Nothing else is touched: the API, Socket.IO and the cameras' own media go to the network.
+ *
+ * A new build is a new worker: it takes over at once (skipWaiting, clients.claim) and drops the
+ * old precache, so once the server answers no screen stays on an old build.
+ */
+import { clientsClaim } from 'workbox-core';
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { matchScreenPath } from '../../src/shared/screen-paths.ts';
+import { OFFLINE_PAGE, SCREEN_PAGE_TIMEOUT_MS, SHELL_PAGE } from '../../src/shared/offline.ts';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
+
+self.skipWaiting();
+clientsClaim();
+cleanupOutdatedCaches();
+// Only the files themselves: by default Workbox also answers `/` with the cached index.html,
+// which would start every wall at `/` from the old shell, without the server's page.
+precacheAndRoute(self.__WB_MANIFEST, { directoryIndex: null, cleanURLs: false });
+
+/** The network's answer, or a failure after `ms` (a server that accepts but never answers is as good as gone). */
+function fetchWithin(request: Request, ms: number): Promise<Response> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  return fetch(request, { signal: controller.signal }).finally(() => clearTimeout(timer));
+}
+
+async function fromCache(page: string): Promise<Response> {
+  return (await matchPrecache(page)) ?? Response.error();
+}
+
+registerRoute(
+  new NavigationRoute(
+    async ({ request, url }) => {
+      const screen = matchScreenPath(url.pathname) !== null;
+      try {
+        return screen ? await fetchWithin(request, SCREEN_PAGE_TIMEOUT_MS) : await fetch(request);
+      } catch {
+        return fromCache(screen ? SHELL_PAGE : OFFLINE_PAGE);
+      }
+    },
+    // The API's own pages (its reference) and the hub are never pages of the app.
+    { denylist: [/^\/api(\/|$)/, /^\/socket\.io\//] },
+  ),
+);
