@@ -17,6 +17,7 @@
  * old precache, so once the server answers no screen stays on an old build.
  */
 import { clientsClaim } from 'workbox-core';
+import * as navigationPreload from 'workbox-navigation-preload';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { matchScreenPath } from '../../src/shared/screen-paths.ts';
@@ -26,16 +27,26 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url:
 
 self.skipWaiting();
 clientsClaim();
+// The page's request starts while the worker boots, not after: a screen's start is not slowed by it.
+navigationPreload.enable();
 cleanupOutdatedCaches();
 // Only the files themselves: by default Workbox also answers `/` with the cached index.html,
 // which would start every wall at `/` from the old shell, without the server's page.
 precacheAndRoute(self.__WB_MANIFEST, { directoryIndex: null, cleanURLs: false });
 
+/** The network's answer (the navigation preload's, when the browser made one). */
+async function fromNetwork(event: ExtendableEvent | undefined, request: Request): Promise<Response> {
+  const preloaded = (await (event as FetchEvent | undefined)?.preloadResponse) as Response | undefined;
+  return preloaded ?? fetch(request);
+}
+
 /** The network's answer, or a failure after `ms` (a server that accepts but never answers is as good as gone). */
-function fetchWithin(request: Request, ms: number): Promise<Response> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
-  return fetch(request, { signal: controller.signal }).finally(() => clearTimeout(timer));
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer in time')), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 async function fromCache(page: string): Promise<Response> {
@@ -44,10 +55,11 @@ async function fromCache(page: string): Promise<Response> {
 
 registerRoute(
   new NavigationRoute(
-    async ({ request, url }) => {
+    async ({ request, url, event }) => {
       const screen = matchScreenPath(url.pathname) !== null;
       try {
-        return screen ? await fetchWithin(request, SCREEN_PAGE_TIMEOUT_MS) : await fetch(request);
+        const network = fromNetwork(event, request);
+        return screen ? await within(network, SCREEN_PAGE_TIMEOUT_MS) : await network;
       } catch {
         return fromCache(screen ? SHELL_PAGE : OFFLINE_PAGE);
       }
