@@ -17,8 +17,11 @@
  *    and Node clocks are aligned by a round-trip calibration per page), and to the push
  *    arriving on the page's socket. Then the same with one page (one wall per screen).
  * 2. HLS first frame: ms from navigation start to the first decoded frame of a local live HLS
- *    stream on a kiosk (requestVideoFrameCallback), p50 of 10 cold loads (fresh context each)
- *    and of 10 warm ones (the same page again, the app's files cached).
+ *    stream on a kiosk (requestVideoFrameCallback), p50 of 10 cold loads (fresh context each),
+ *    of 10 warm ones (the same page again, the app's files cached) and of 10 through the
+ *    screens' service worker once it controls the page (issue 34; how every later start goes).
+ *    Then a kiosk that restarts while its server is away (issue 34): ms to its kept scene on
+ *    screen and to its camera's first frame, p50 of 10 reloads with the server stopped.
  * 3. JavaScript weight: the gzip size (level 9) of every script each of `/`, `/streams/1` and
  *    `/admin` loads, with and without the hls.js chunk, and whether admin code was among it.
  *
@@ -532,6 +535,7 @@ async function timeline(page: Page): Promise<string> {
 async function measureFirstFrame() {
   const cold: number[] = [];
   const warm: number[] = [];
+  const worker: number[] = [];
   const kiosk = `${server.base}/scenes/${world.scenes.morning.slug}/1`;
   const firstFrame = async (page: Page) => {
     const handle = await page.waitForFunction(() => (globalThis as unknown as { __firstFrame?: number }).__firstFrame, null, { timeout: 15_000 });
@@ -546,13 +550,66 @@ async function measureFirstFrame() {
     if (process.env.WALL_TIMELINE) log(await timeline(page));
     await page.goto(kiosk);
     warm.push(await firstFrame(page));
+    // Once its service worker has installed (issue 34: after the first picture) and controls the
+    // page: every later start of a kiosk goes through it.
+    await page.waitForFunction(() => (globalThis as unknown as { navigator: { serviceWorker: { controller: unknown } } }).navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+    await page.goto(kiosk);
+    worker.push(await firstFrame(page));
     await context.close();
   }
   const summary = (times: number[]) => {
     times.sort((a, b) => a - b);
     return { p50_ms: round(percentile(times, 50)), min_ms: round(times[0]!), max_ms: round(times.at(-1)!) };
   };
-  return { runs: RUNS, cold: summary(cold), warm: summary(warm) };
+  return { runs: RUNS, cold: summary(cold), warm: summary(warm), through_service_worker: summary(worker) };
+}
+
+/**
+ * A kiosk that restarts while its server is away (issue 34): a server of its own, one live HLS
+ * camera, the kiosk loaded until its service worker controls it; then the server stops and the
+ * kiosk reloads --runs times. Per load, ms from navigation start until its camera's name is on
+ * screen (from the state it kept) and until the first decoded frame (the camera's media server
+ * stays up). The server is started again and stopped at the end.
+ */
+async function measureOfflineStart() {
+  const away = await startServerProcess({ env: { SEED_DEMO: 'false', WEB_DIST: path.join(root, 'dist/web') } });
+  let stopped = false;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  try {
+    const awayApi = apiClient(away.base, BENCH_TOKEN);
+    const camera = await awayApi.createStream({ name: 'Offline start camera', url: media.hlsUrl, category: 'nature', recording_ok: true });
+    const scene = await awayApi.createScene({ name: 'Offline start', layout_type: 'grid', selection_algorithm: 'manual', max_streams: 5, stream_ids: [camera.id] });
+    await awayApi.setDefaultScene(scene.id);
+    await context.addInitScript(FIRST_FRAME);
+    await context.addInitScript(`
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('.kiosk__name')) return;
+        observer.disconnect();
+        window.__named = performance.now();
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    `);
+    const page = await context.newPage();
+    await page.goto(`${away.base}/streams/1`);
+    await page.waitForFunction(() => (globalThis as unknown as { navigator: { serviceWorker: { controller: unknown } } }).navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+    await away.stop();
+    stopped = true;
+    const named: number[] = [];
+    const frames: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      await page.reload();
+      const at = (name: string) => page.waitForFunction((n) => (globalThis as unknown as Record<string, number | undefined>)[n], name, { timeout: 15_000 }).then(async (h) => Number(await h.jsonValue()));
+      named.push(await at('__named'));
+      frames.push(await at('__firstFrame'));
+    }
+    const summary = (times: number[]) => {
+      times.sort((a, b) => a - b);
+      return { p50_ms: round(percentile(times, 50)), min_ms: round(times[0]!), max_ms: round(times.at(-1)!) };
+    };
+    return { runs: RUNS, last_scene_shown: summary(named), first_frame: summary(frames) };
+  } finally {
+    await context.close();
+    if (!stopped) await away.stop();
+  }
 }
 
 // ---- 3. JavaScript each route loads -------------------------------------------------------------
@@ -595,7 +652,8 @@ try {
     result = { scene_switch, scene_switch_one_wall };
   } else if (args.on('first-frame-only')) {
     const hls_first_frame = await measureFirstFrame();
-    result = { hls_first_frame, goals: { hls_first_frame_le_400ms: { cold: hls_first_frame.cold.p50_ms <= 400, warm: hls_first_frame.warm.p50_ms <= 400 } } };
+    const offline_start = await measureOfflineStart();
+    result = { hls_first_frame, offline_start, goals: { hls_first_frame_le_400ms: { cold: hls_first_frame.cold.p50_ms <= 400, warm: hls_first_frame.warm.p50_ms <= 400 } } };
   } else if (args.on('playback-only')) {
     const playback_skew = await measurePlaybackSkew();
     result = { playback_skew, goals: { playback_skew_p95_le_34ms: playback_skew.p95_ms <= 34 } };
@@ -627,6 +685,8 @@ try {
     const scene_switch_one_wall = await measureSwitch(1);
     log('HLS first frame');
     const hls_first_frame = await measureFirstFrame();
+    log('a kiosk restarting while its server is away');
+    const offline_start = await measureOfflineStart();
     log('JavaScript per route');
     await api.setDefaultScene(world.scenes.morning.id); // its position 1 is the HLS camera
     const javascript = {
@@ -645,7 +705,7 @@ try {
       viewer_and_kiosk_le_150kb_before_hls_without_admin_code:
         javascript['/'].gzip_kb_before_hls <= 150 && javascript['/streams/1'].gzip_kb_before_hls <= 150 && !javascript['/'].admin_code && !javascript['/streams/1'].admin_code,
     };
-    result = { in_step, in_step_symmetric, playback_skew, scene_switch, scene_switch_one_wall, hls_first_frame, javascript, goals, machine: { cpus: os.cpus().length } };
+    result = { in_step, in_step_symmetric, playback_skew, scene_switch, scene_switch_one_wall, hls_first_frame, offline_start, javascript, goals, machine: { cpus: os.cpus().length } };
   }
   }
 } finally {

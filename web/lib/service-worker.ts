@@ -1,12 +1,12 @@
 /**
  * Registers the screens' service worker (web/sw/sw.ts) — in a built app only, and after the page's
  * first picture: its precache downloads the screen pages' code once more, and a cold screen's
- * first frame (issue 30) comes first. A page with no picture to wait for (the console, a screen
- * with nothing to play) registers after INSTALL_AFTER_MS. Says whether this page could start
+ * first frame (issue 30) comes first, INSTALL_AFTER_PICTURE_MS after it. A page with no picture
+ * to wait for (the console, a screen with nothing to play) registers after INSTALL_AFTER_MS. Says whether this page could start
  * without its server (offlineStartAtom: the Screens tab shows it).
  */
 import { atom } from 'jotai';
-import { INSTALL_AFTER_MS, SERVICE_WORKER_PATH, type OfflineStart } from '../../src/shared/offline.ts';
+import { INSTALL_AFTER_MS, INSTALL_AFTER_PICTURE_MS, SERVICE_WORKER_PATH, type OfflineStart } from '../../src/shared/offline.ts';
 import { store } from './store.ts';
 
 /** Whether a worker controls this page, one is on its way, or there can be none (not a secure origin, or no support). */
@@ -25,7 +25,7 @@ export function installServiceWorker(): void {
   const register = () => {
     if (registered) return;
     registered = true;
-    document.removeEventListener('playing', register, true);
+    document.removeEventListener('playing', afterPicture, true);
     clearTimeout(fallback);
     container
       .register(SERVICE_WORKER_PATH, { scope: '/' })
@@ -33,6 +33,11 @@ export function installServiceWorker(): void {
       .catch(() => store.set(offlineStartAtom, 'unavailable'));
   };
   // The first picture: a video that starts playing (the event does not bubble; capture sees every player's).
-  document.addEventListener('playing', register, true);
+  const afterPicture = () => {
+    document.removeEventListener('playing', afterPicture, true);
+    clearTimeout(fallback);
+    setTimeout(register, INSTALL_AFTER_PICTURE_MS);
+  };
+  document.addEventListener('playing', afterPicture, true);
   const fallback = setTimeout(register, INSTALL_AFTER_MS);
 }
