@@ -25,6 +25,7 @@ import { Migration20261124192000_alerts } from './Migration20261124192000_alerts
 import { Migration20261124200000_team } from './Migration20261124200000_team.ts';
 import { Migration20261125210000_activity } from './Migration20261125210000_activity.ts';
 import { Migration20261125220000_judgements } from './Migration20261125220000_judgements.ts';
+import { Migration20261126020000_plays } from './Migration20261126020000_plays.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -49,4 +50,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124200000_team', class: Migration20261124200000_team },
   { name: 'Migration20261125210000_activity', class: Migration20261125210000_activity },
   { name: 'Migration20261125220000_judgements', class: Migration20261125220000_judgements },
+  { name: 'Migration20261126020000_plays', class: Migration20261126020000_plays },
 ];

@@ -10,6 +10,7 @@ import { discoveryModule } from './discovery/discovery.module.ts';
 import { evaluationModule } from './evaluation/evaluation.module.ts';
 import type { AnyModule } from './module.ts';
 import { platformsModule } from './platforms/platforms.module.ts';
+import { playsModule } from './plays/plays.module.ts';
 import { programmeModule } from './programme/programme.module.ts';
 import { qualityModule } from './quality/quality.module.ts';
 import { scenesModule } from './scenes/scenes.module.ts';
@@ -28,6 +29,7 @@ export const MODULES: readonly AnyModule[] = [
   scenesModule,
   programmeModule,
   screensModule,
+  playsModule,
   qualityModule,
   discoveryModule,
   submissionsModule,

@@ -6,7 +6,7 @@
  */
 import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
 import type { Logger } from '../logger.ts';
-import { ClockQuestion, HealthReport, Registration, type Ack, type ClockReport, type PlaybackState } from '../shared/events.ts';
+import { ClockQuestion, HealthReport, PlayReport, Registration, type Ack, type ClockReport, type PlaybackState } from '../shared/events.ts';
 import { serverNow } from './clock.ts';
 import type { HubServer, HubSocket } from './io-server.ts';
 import { messageBudget } from './message-budget.ts';
@@ -55,7 +55,7 @@ export function handleSockets(options: {
   function deliver(report: ScreenReport): void {
     for (const feature of reports) {
       try {
-        feature.onReport(report);
+        feature.onReport?.(report);
       } catch (err) {
         log.error({ err, feature: feature.name }, 'a feature failed on a screen report');
       }
@@ -153,6 +153,27 @@ export function handleSockets(options: {
     reply(ack, { data: { ok: true } });
   }
 
+  /** Proof of play: validated here, kept by the feature that keeps it, answered when kept. */
+  function onPlays(this: HubSocket, raw: unknown, ack: unknown): void {
+    if (!withinBudget(this, ack)) return;
+    const parsed = PlayReport.safeParse(raw);
+    if (!parsed.success) return reply(ack, { error: 'Invalid proof-of-play report' });
+    const p = this.data.presence;
+    if (!p) return reply(ack, { error: 'Register first' });
+    if ((p.kind !== 'wall' && p.kind !== 'kiosk') || !p.device) return reply(ack, { error: 'Proof of play is for walls and kiosks with a device id' });
+    const keeper = reports.find((f) => f.onPlays);
+    if (!keeper?.onPlays) return reply(ack, { error: 'Proof of play is not kept by this server' });
+    const screen = { id: this.id, kind: p.kind, device: p.device, sceneId: p.shows.scene_id, name: p.name, position: p.kind === 'kiosk' ? p.shows.position : null };
+    keeper.onPlays({ screen, records: parsed.data.records }).then(
+      (answer) => reply(ack, { data: answer }),
+      (err: unknown) => {
+        if (availability ? availability.noteFailure(err) : isDatabaseUnavailable(err)) return reply(ack, UNAVAILABLE);
+        log.error({ err }, 'proof of play could not be kept');
+        reply(ack, { error: 'Proof of play could not be kept; send it again later' });
+      },
+    );
+  }
+
   /** One clock sample: the server's time, read as late as possible (just before the answer). */
   function onClock(this: HubSocket, raw: unknown, ack: unknown): void {
     if (!clockBudget.take(this.id)) return reply(ack, { error: 'Too many clock questions; slow down' });
@@ -170,6 +191,7 @@ export function handleSockets(options: {
     (socket.conn as { request: unknown }).request = null;
     socket.on('screen:register', onRegister);
     socket.on('screen:health', onHealth);
+    socket.on('screen:plays', onPlays);
     socket.on('clock:sync', onClock);
     socket.on('disconnect', onDisconnect);
     // A recovered connection comes back with its rooms and no registration: check it again.

@@ -20,6 +20,17 @@ import type { AlertsOverviewDto } from './api/alerts.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
 import { OFFLINE_START_STATES } from './offline.ts';
 export type { OfflineStart } from './offline.ts';
+import type { PlayReport, PlayVerdict } from './plays.ts';
+export { PlayReport } from './plays.ts';
+export type { PlayRecord } from './plays.ts';
+
+/** The answer to a proof-of-play report: how many records were kept, clipped or refused. */
+export interface PlaysAnswer {
+  kept: number;
+  clipped: number;
+  refused: number;
+  verdicts: PlayVerdict[];
+}
 
 // Who connects, how its players do, and a screen as admins see it belong to the REST contract
 // too (GET /api/screens): declared there, once, as zod schemas.
@@ -202,6 +213,8 @@ export interface ServerToClientEvents {
 export interface ClientToServerEvents {
   'screen:register': (registration: Registration, ack: (result: Ack<RegistrationAnswer>) => void) => void;
   'screen:health': (report: HealthReport, ack?: (result: Ack<{ ok: true }>) => void) => void;
+  /** Proof of play (src/shared/plays.ts): what a wall or kiosk with a device id showed; answered once kept (or refused). */
+  'screen:plays': (report: PlayReport, ack: (result: Ack<PlaysAnswer>) => void) => void;
   /** One sample of the screen's clock estimate: the server's time (ms since the epoch, fractional) when it answered. */
   'clock:sync': (question: Record<string, never>, ack: (result: Ack<{ now: number }>) => void) => void;
 }

@@ -30,6 +30,12 @@ export async function missingStreams(em: EntityManager, ids: readonly number[]):
   return ids.filter((id) => !found.has(id));
 }
 
+/** The names of the streams among these ids that exist (proof of play keeps a stream's name with its records). */
+export async function streamNames(em: EntityManager, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  return new Map((await em.find(Stream, { id: { $in: [...new Set(ids)] } }, { fields: ['id', 'name'] })).map((s) => [s.id, s.name]));
+}
+
 /** Active streams, oldest first: id and name (a whole re-analysis). */
 export async function activeStreams(em: EntityManager): Promise<{ id: number; name: string }[]> {
   return (await em.find(Stream, { active: true }, { fields: ['id', 'name'], orderBy: { id: 'asc' } })).map((s) => ({ id: s.id, name: s.name }));

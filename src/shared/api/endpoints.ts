@@ -9,6 +9,7 @@ import { authEndpoints } from './auth.ts';
 import { defaultSceneEndpoints } from './config.ts';
 import { discoveryEndpoints } from './discovery.ts';
 import { evaluationEndpoints } from './evaluation.ts';
+import { playsEndpoints } from './plays.ts';
 import { programmeEndpoints } from './programme.ts';
 import { qualityEndpoints } from './quality.ts';
 import type { RouteName } from './routes.ts';
@@ -27,6 +28,7 @@ const byFeature = {
   defaultScene: defaultSceneEndpoints,
   discovery: discoveryEndpoints,
   evaluation: evaluationEndpoints,
+  plays: playsEndpoints,
   programme: programmeEndpoints,
   quality: qualityEndpoints,
   scene: sceneEndpoints,

@@ -17,6 +17,7 @@ export * from './screens.ts';
 export * from './uptime.ts';
 export * from './programme.ts';
 export * from './activity.ts';
+export * from './plays.ts';
 export * from './alerts.ts';
 export * from './system.ts';
 export * from './weather.ts';

@@ -19,6 +19,7 @@ import { lastFlipAtom, settlePendingFlip, startFlipScheduler } from './flip-sche
 import { createHealthReporter } from './health-reporter.ts';
 import { IDENTIFY_MS, identifyAtom, screenDevice, screenGroup, screenName } from './identity.ts';
 import { keepLastState, lastState } from './last-state.ts';
+import { recordPlays } from './plays.ts';
 import { healthReportAtom } from './playback.ts';
 import { offlineStartAtom } from '../../lib/service-worker.ts';
 import { screenRegistration, type ScreenParams } from './registration.ts';
@@ -74,6 +75,7 @@ function openSession(given: Registration, options: SessionOptions): () => void {
       if (message.type === 'state') {
         store.set(registrationErrorAtom, null);
         reporter.resend(); // a fresh registration starts with no health on the hub
+        plays?.flush(); // and what it showed while away goes now
       }
     },
     onStatus: (status) => store.set(connectionStatusAtom, status),
@@ -94,6 +96,13 @@ function openSession(given: Registration, options: SessionOptions): () => void {
     },
   });
   const reporter = createHealthReporter({ send: (report) => client.reportHealth(report) });
+  // Proof of play: walls and kiosks with a device id record what they show (plays.ts).
+  const plays = device && (given.kind === 'wall' || given.kind === 'kiosk') ? recordPlays(client) : null;
+  const playingStreams = () => new Set(store.get(healthReportAtom).streams.filter((s) => s.state === 'playing').map((s) => s.stream_id));
+  plays?.playing(playingStreams());
+  plays?.show(store.get(screenStateAtom));
+  const unsubscribeShown = plays ? store.sub(screenStateAtom, () => plays.show(store.get(screenStateAtom))) : () => {};
+  const unsubscribePlaying = plays ? store.sub(healthReportAtom, () => plays.playing(playingStreams())) : () => {};
   reporter.update(report());
   const unsubscribeHealth = store.sub(healthReportAtom, () => reporter.update(report()));
   const unsubscribeFlips = store.sub(lastFlipAtom, () => reporter.update(report()));
@@ -122,6 +131,9 @@ function openSession(given: Registration, options: SessionOptions): () => void {
     unsubscribeFlips();
     unsubscribeOffline();
     unsubscribeKept();
+    unsubscribeShown();
+    unsubscribePlaying();
+    plays?.stop();
     reporter.stop();
     client.close();
   };

@@ -1,0 +1,30 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/**
+ * What a wall or kiosk showed (proof of play): a stream at a position from one instant to another
+ * (never across a minute boundary: screens cut there), and for how much of it the picture was
+ * playing. Written by plays.service.ts after the rules of src/shared/plays.ts; kept
+ * PLAYS_RETENTION_DAYS. The stream's name is kept with it: proof of play outlives a deleted stream.
+ */
+export const PlaySchema = defineEntity({
+  name: 'Play',
+  tableName: 'play_records',
+  properties: {
+    id: p.bigint().primary(),
+    /** The screen's lasting device id. */
+    device: p.text(),
+    screenName: p.text().nullable(),
+    screenKind: p.text(),
+    streamId: p.integer().nullable(),
+    streamName: p.text(),
+    sceneId: p.integer().nullable(),
+    position: p.smallint(),
+    startedAt: p.datetime(),
+    endedAt: p.datetime(),
+    playingMs: p.integer(),
+    receivedAt: p.datetime().defaultRaw('now()'),
+  },
+});
+
+export class Play extends PlaySchema.class {}
+PlaySchema.setClass(Play);

@@ -1,0 +1,146 @@
+/**
+ * Proof of play, kept and counted: a screen's records go through the rules of
+ * src/shared/plays.ts (one screen at a time, under a lock on its device, so two reports cannot
+ * count the same second twice) and are written with the stream's name; the console reads totals
+ * per stream, per screen or per day, with days in the configured time zone.
+ */
+import type { EntityManager } from '../../db.ts';
+import type { PlayTotalDto, PlaysDto, PlaysQuery } from '../../shared/api/plays.ts';
+import { judgePlays, type PlayRecord, type PlayVerdict } from '../../shared/plays.ts';
+import { streamNames } from '../streams/stream-reads.ts';
+
+export interface PlayingScreen {
+  device: string;
+  name: string | null;
+  kind: 'wall' | 'kiosk';
+  /** A kiosk's own position (it may report no other); null for a wall. */
+  position: number | null;
+}
+
+export interface PlaySettings {
+  retentionDays: number;
+  timeZone: string;
+}
+
+const DAY_MS = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Keeps what a screen reports, after the rules; the verdict of each record sent, in order. */
+export async function recordPlays(em: EntityManager, screen: PlayingScreen, records: readonly PlayRecord[], settings: PlaySettings, now: number): Promise<PlayVerdict[]> {
+  return em.transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`plays:${screen.device}`], 'run');
+    const ends = await tx.execute<{ position: number; until: string }[]>(
+      'select position, max(ended_at) as until from play_records where device = ? group by position',
+      [screen.device],
+      'all',
+    );
+    const keptUntil = new Map(ends.map((e) => [Number(e.position), new Date(e.until).getTime()]));
+    const { keep, verdicts } = judgePlays(records, { now, position: screen.position, keptUntil, retentionMs: settings.retentionDays * DAY_MS });
+    const names = await streamNames(tx, keep.map((k) => k.record.stream_id));
+    const rows = [];
+    for (const { index, record: r } of keep) {
+      const name = names.get(r.stream_id);
+      if (name !== undefined) rows.push({ stream_id: r.stream_id, stream_name: name, position: r.position, scene_id: r.scene_id, started_at: iso(r.from), ended_at: iso(r.to), playing_ms: r.playing_ms });
+      else verdicts[index] = 'unknown-stream';
+    }
+    if (rows.length === 0) return verdicts;
+    await tx.execute(
+      `insert into play_records (device, screen_name, screen_kind, stream_id, stream_name, scene_id, position, started_at, ended_at, playing_ms)
+        select ?, ?, ?, v.stream_id, v.stream_name, v.scene_id, v.position, v.started_at, v.ended_at, v.playing_ms
+        from jsonb_to_recordset(?::jsonb) as v(stream_id int, stream_name text, position smallint, scene_id int, started_at timestamptz, ended_at timestamptz, playing_ms int)`,
+      [screen.device, screen.name, screen.kind, JSON.stringify(rows)],
+      'run',
+    );
+    return verdicts;
+  });
+}
+
+/** Deletes what is older than the retention. */
+export async function forgetPlays(em: EntityManager, retentionDays: number, now: number): Promise<number> {
+  const result = await em.execute<{ affectedRows?: number }>('delete from play_records where ended_at < ?::timestamptz', [iso(now - retentionDays * DAY_MS)], 'run');
+  return result.affectedRows ?? 0;
+}
+
+/** Today in `timeZone`, as YYYY-MM-DD. */
+export function dayIn(timeZone: string, at: number): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
+
+/** The days a query covers (default: the last seven, today included). */
+export function daysOf(query: Pick<PlaysQuery, 'from' | 'to'>, timeZone: string, now: number): { from: string; to: string } {
+  const to = query.to ?? dayIn(timeZone, now);
+  const from = query.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 6 * DAY_MS).toISOString().slice(0, 10);
+  return { from, to };
+}
+
+interface Row {
+  day: string;
+  device: string;
+  screen_name: string | null;
+  stream_id: number | null;
+  stream_name: string;
+  ms: string;
+  playing: string;
+}
+
+/** Totals per day, screen and stream (what every report is summed from). */
+async function dailyRows(em: EntityManager, days: { from: string; to: string }, timeZone: string): Promise<Row[]> {
+  return em.execute<Row[]>(
+    `select to_char(p.started_at at time zone ?, 'YYYY-MM-DD') as day, p.device,
+        (select q.screen_name from play_records q where q.device = p.device order by q.ended_at desc limit 1) as screen_name,
+        p.stream_id, max(p.stream_name) as stream_name,
+        sum(extract(epoch from p.ended_at - p.started_at) * 1000)::bigint as ms, sum(p.playing_ms)::bigint as playing
+      from play_records p
+      where p.started_at >= (?::date)::timestamp at time zone ? and p.started_at < (?::date + 1)::timestamp at time zone ?
+      group by 1, p.device, p.stream_id
+      order by 1, p.device, p.stream_id`,
+    [timeZone, days.from, timeZone, days.to, timeZone],
+    'all',
+  );
+}
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
+/** GET /api/plays: totals per stream, screen or day. */
+export async function playTotals(em: EntityManager, query: PlaysQuery, settings: PlaySettings, now: number, refused: number): Promise<PlaysDto> {
+  const days = daysOf(query, settings.timeZone, now);
+  const rows = await dailyRows(em, days, settings.timeZone);
+  const groups = new Map<string, { label: string; ms: number; playing: number; screens: Set<string>; streams: Set<string> }>();
+  for (const r of rows) {
+    const stream = r.stream_id === null ? `deleted:${r.stream_name}` : String(r.stream_id);
+    const [key, label] = query.group === 'stream' ? [stream, r.stream_name] : query.group === 'screen' ? [r.device, r.screen_name ?? r.device] : [r.day, r.day];
+    const g = groups.get(key) ?? { label, ms: 0, playing: 0, screens: new Set(), streams: new Set() };
+    g.ms += Number(r.ms);
+    g.playing += Number(r.playing);
+    g.screens.add(r.device);
+    g.streams.add(stream);
+    groups.set(key, g);
+  }
+  const out: PlayTotalDto[] = [...groups].map(([key, g]) => ({
+    key,
+    label: g.label,
+    seconds: seconds(g.ms),
+    playing_seconds: seconds(g.playing),
+    playing_share: g.ms > 0 ? Math.round((g.playing / g.ms) * 1000) / 1000 : null,
+    screens: g.screens.size,
+    streams: g.streams.size,
+  }));
+  if (query.group !== 'day') out.sort((a, b) => b.seconds - a.seconds || a.label.localeCompare(b.label));
+  return { group: query.group, ...days, time_zone: settings.timeZone, retention_days: settings.retentionDays, rows: out, refused };
+}
+
+/** A CSV field: quoted when it must be, and never read as a formula by a spreadsheet. */
+function csvField(value: string | number | null): string {
+  if (value === null) return '';
+  const text = typeof value === 'number' ? String(value) : /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** GET /api/plays/export.csv: one row per day, screen and stream. */
+export async function playsCsv(em: EntityManager, query: PlaysQuery, settings: PlaySettings, now: number): Promise<string> {
+  const days = daysOf(query, settings.timeZone, now);
+  const rows = await dailyRows(em, days, settings.timeZone);
+  const lines = [['day', 'screen_device', 'screen_name', 'stream_id', 'stream_name', 'seconds', 'playing_seconds'].join(',')];
+  for (const r of rows) lines.push([r.day, r.device, r.screen_name, r.stream_id, r.stream_name, seconds(Number(r.ms)), seconds(Number(r.playing))].map(csvField).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,58 @@
+/** Proof of play (issue 34): how long each stream was on which screen, per day, and how much of it played. */
+import { z } from 'zod';
+import { endpoint } from './contract.ts';
+import { ROUTES } from './routes.ts';
+import { PLAY_GROUPS } from '../plays.ts';
+
+/** A calendar day (in the report's time zone). */
+const Day = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'Expected a day as YYYY-MM-DD');
+
+export const PlaysQuery = z
+  .object({
+    group: z.enum(PLAY_GROUPS).default('stream').describe('What each row totals: a stream, a screen (device) or a day'),
+    from: Day.optional().describe('First day, inclusive (default: 6 days before `to`)'),
+    to: Day.optional().describe('Last day, inclusive (default: today)'),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] })
+  .refine((q) => !q.from || !q.to || Date.parse(q.to) - Date.parse(q.from) <= 366 * 86_400_000, { message: 'At most 366 days at once', path: ['to'] });
+export type PlaysQuery = z.output<typeof PlaysQuery>;
+
+export const PlayTotalDto = z.strictObject({
+  key: z.string().describe('The stream id, the screen\'s device id, or the day (YYYY-MM-DD)'),
+  label: z.string().describe('The stream\'s name, the screen\'s name, or the day'),
+  seconds: z.number().describe('Seconds on screen (a stream on two screens at once counts twice)'),
+  playing_seconds: z.number().describe('Of those, seconds the picture was playing'),
+  playing_share: z.number().min(0).max(1).nullable().describe('playing_seconds / seconds (null when nothing was on screen)'),
+  screens: z.number().int().describe('Screens that showed it'),
+  streams: z.number().int().describe('Streams it showed'),
+});
+export type PlayTotalDto = z.output<typeof PlayTotalDto>;
+
+export const PlaysDto = z.strictObject({
+  group: z.enum(PLAY_GROUPS),
+  from: Day,
+  to: Day,
+  time_zone: z.string().describe('The time zone days are counted in (PLAYS_TIME_ZONE)'),
+  retention_days: z.number().int(),
+  rows: z.array(PlayTotalDto),
+  refused: z.number().int().describe('Records screens sent that were refused or clipped since this server started (see the metrics)'),
+});
+export type PlaysDto = z.output<typeof PlaysDto>;
+
+export const playsEndpoints = {
+  totals: endpoint({
+    ...ROUTES['plays.totals'],
+    summary: 'Proof of play: seconds on screen per stream, per screen or per day, with the share the picture was playing',
+    access: 'viewer',
+    query: PlaysQuery,
+    responses: { 200: PlaysDto },
+  }),
+  export: endpoint({
+    ...ROUTES['plays.export'],
+    summary: 'Proof of play as CSV: one row per day, screen and stream (same query as GET /api/plays, `group` ignored)',
+    access: 'viewer',
+    query: PlaysQuery,
+    responses: { 200: z.string().describe('text/csv: day, screen device, screen name, stream id, stream name, seconds, playing seconds') },
+    produces: 'text/csv',
+  }),
+};

@@ -1,0 +1,92 @@
+/**
+ * Proof of play (issue 34): what a wall or kiosk says it showed — a stream at a position from one
+ * instant to another, and how much of that its picture was playing — and the rules the server
+ * applies before it keeps any of it, as plain functions (table-tested in tests/unit/plays.test.ts).
+ *
+ * A screen cuts what it shows into records of at most PLAY_CUT_MS (so a screen that dies loses
+ * little), keeps them while its server is away, and sends them with its heartbeats. The server
+ * never takes a screen's word for more time than has passed: a record is refused when it is not
+ * the screen's own (a kiosk reports only its position), malformed, from the future or older than
+ * the retention; it is clipped when it ends after now, overlaps time already kept for that
+ * screen and position, or claims more playing than its length.
+ */
+import { z } from 'zod';
+import { Id } from './api/common.ts';
+import { MAX_SCENE_STREAMS } from './constants.ts';
+
+/** A screen closes its open records this often (ms) and starts new ones. */
+export const PLAY_CUT_MS = 60_000;
+/** A record longer than this is not a screen's (a cut is PLAY_CUT_MS, plus a late timer). */
+export const MAX_PLAY_RECORD_MS = 5 * 60_000;
+/** How far ahead of the server's clock a record may end (screens' clocks drift; theirs is corrected by the estimate). */
+export const PLAY_CLOCK_TOLERANCE_MS = 5_000;
+/** Records in one report at most (a screen away for long sends its backlog over several). */
+export const PLAYS_PER_REPORT = 120;
+/** Records a screen keeps while its server is away: 5 positions × a minute each for over 13 hours. */
+export const PLAYS_BUFFERED = 4_000;
+/** Days proof of play is kept by default (PLAYS_RETENTION_DAYS). */
+export const PLAYS_RETENTION_DAYS = 90;
+
+/** One record as a screen sends it (times in ms since the epoch, on the server's clock as the screen estimates it). */
+export const PlayRecord = z.strictObject({
+  stream_id: Id,
+  position: z.number().int().min(1).max(MAX_SCENE_STREAMS),
+  scene_id: Id.nullable(),
+  from: z.number().int().nonnegative(),
+  to: z.number().int().nonnegative(),
+  playing_ms: z.number().int().nonnegative(),
+});
+export type PlayRecord = z.output<typeof PlayRecord>;
+
+export const PlayReport = z.strictObject({ records: z.array(PlayRecord).min(1).max(PLAYS_PER_REPORT) });
+export type PlayReport = z.output<typeof PlayReport>;
+
+/** Why a record was refused or clipped (counted per reason: the metrics and the logs say which). */
+export type PlayVerdict = 'kept' | 'clipped' | 'not-its-position' | 'empty' | 'too-long' | 'future' | 'too-old' | 'covered' | 'unknown-stream';
+
+export interface PlayRules {
+  now: number;
+  /** A kiosk reports only its own position; a wall any. */
+  position: number | null;
+  /** Where each position's kept time ends for this screen (records before it were already counted). */
+  keptUntil: ReadonlyMap<number, number>;
+  retentionMs: number;
+}
+
+/**
+ * The records to keep, clipped (each with its index in `records`), and a verdict for each record
+ * sent (in order). Records of one
+ * position are taken in time order, each starting no earlier than the last kept end, so no second
+ * of a position is counted twice, however often it is sent.
+ */
+export function judgePlays(records: readonly PlayRecord[], rules: PlayRules): { keep: { index: number; record: PlayRecord }[]; verdicts: PlayVerdict[] } {
+  const verdicts: PlayVerdict[] = new Array(records.length);
+  const keep: { index: number; record: PlayRecord }[] = [];
+  const until = new Map(rules.keptUntil);
+  const order = records.map((r, i) => i).sort((a, b) => records[a]!.from - records[b]!.from || a - b);
+  for (const i of order) {
+    const r = records[i]!;
+    if (rules.position !== null && r.position !== rules.position) verdicts[i] = 'not-its-position';
+    else if (r.to <= r.from) verdicts[i] = 'empty';
+    else if (r.to - r.from > MAX_PLAY_RECORD_MS) verdicts[i] = 'too-long';
+    else if (r.from > rules.now + PLAY_CLOCK_TOLERANCE_MS) verdicts[i] = 'future';
+    else if (r.to < rules.now - rules.retentionMs) verdicts[i] = 'too-old';
+    else {
+      const from = Math.max(r.from, until.get(r.position) ?? -Infinity);
+      const to = Math.min(r.to, rules.now);
+      if (to <= from) {
+        verdicts[i] = 'covered';
+        continue;
+      }
+      const playing = Math.min(r.playing_ms, to - from);
+      verdicts[i] = from !== r.from || to !== r.to || playing !== r.playing_ms ? 'clipped' : 'kept';
+      keep.push({ index: i, record: { ...r, from, to, playing_ms: playing } });
+      until.set(r.position, to);
+    }
+  }
+  return { keep, verdicts };
+}
+
+/** What the console's report groups by. */
+export const PLAY_GROUPS = ['stream', 'screen', 'day'] as const;
+export type PlayGroup = (typeof PLAY_GROUPS)[number];

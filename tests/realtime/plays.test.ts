@@ -1,0 +1,148 @@
+/**
+ * Proof of play over real sockets and a real database (issue 34): a wall shows scene A for a
+ * known time and scene B for another, its play log (the one screens run) cuts the records, and
+ * it sends them over its socket — half before a disconnect, the rest (and the first half again,
+ * as if an answer was lost) after it reconnects. The totals per stream, screen and day match what
+ * it showed within a second. And what the server does not believe: other positions, the future,
+ * unknown streams, screens without a device id, malformed reports.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PlaysAnswer, Ack } from '../../src/shared/events.ts';
+import type { PlaysDto } from '../../src/shared/api/index.ts';
+import { createPlayLog, nextCut } from '../../src/shared/play-log.ts';
+import type { PlayRecord } from '../../src/shared/plays.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { buildScene, buildStream } from '../support/factories.ts';
+import { screenPool, type TestScreen } from '../support/screens.ts';
+
+let app: TestApp;
+const screens = screenPool();
+
+beforeAll(async () => {
+  app = await startTestApp({ hub: true });
+});
+afterEach(screens.closeAll);
+afterAll(async () => app?.close());
+
+function send(screen: TestScreen, report: unknown): Promise<Ack<PlaysAnswer>> {
+  return new Promise((resolve) => screen.client.socket.emit('screen:plays', report as never, resolve as never));
+}
+
+async function registered(screen: TestScreen): Promise<TestScreen> {
+  await screen.waitFor((s) => s !== null);
+  return screen;
+}
+
+const byKey = (dto: PlaysDto) => new Map(dto.rows.map((r) => [r.key, r]));
+
+describe('proof of play', () => {
+  it('totals what a wall showed, per stream, screen and day, within a second — across a disconnect and a resend', async () => {
+    const em = app.orm.em.fork();
+    const [a1, a2, b1] = [await buildStream(em, { name: 'Proof A1' }), await buildStream(em, { name: 'Proof A2' }), await buildStream(em, { name: 'Proof B1' })];
+    const sceneA = await buildScene(em, { name: 'Proof scene A', streams: [a1, a2] });
+    const sceneB = await buildScene(em, { name: 'Proof scene B', streams: [b1] });
+    const device = 'proof-wall-0001';
+
+    // Scene A for 150.4 s (A2 stalled for 20 s of it), then B for 130.2 s, ending 20 s ago.
+    const A_MS = 150_400;
+    const B_MS = 130_200;
+    const end = Date.now() - 20_000;
+    const start = end - A_MS - B_MS;
+    const log = createPlayLog();
+    const cutsUntil = (from: number, to: number) => {
+      for (let at = nextCut(from); at < to; at = nextCut(at)) log.cut(at);
+    };
+    log.playing(new Set([a1.id, a2.id]), start);
+    log.show([{ position: 1, stream_id: a1.id, scene_id: sceneA.id }, { position: 2, stream_id: a2.id, scene_id: sceneA.id }], start);
+    cutsUntil(start, start + 40_000);
+    log.playing(new Set([a1.id]), start + 40_000);
+    cutsUntil(start + 40_000, start + 60_000);
+    log.playing(new Set([a1.id, a2.id, b1.id]), start + 60_000);
+    cutsUntil(start + 60_000, start + A_MS);
+    log.show([{ position: 1, stream_id: b1.id, scene_id: sceneB.id }], start + A_MS);
+    cutsUntil(start + A_MS, end);
+    log.show([], end);
+    const records = log.pending(1_000);
+    expect(records.length).toBeGreaterThan(6);
+
+    // Half, then the connection drops; the rest after it is back — and the first half again.
+    const half = Math.floor(records.length / 2);
+    const first = await registered(screens.open(app.baseUrl, { kind: 'wall', name: 'Proof wall', device }));
+    const answer1 = await send(first, { records: records.slice(0, half) });
+    expect(answer1).toMatchObject({ data: { kept: half, clipped: 0, refused: 0 } });
+    first.client.close();
+    const again = await registered(screens.open(app.baseUrl, { kind: 'wall', name: 'Proof wall', device }));
+    expect(await send(again, { records: records.slice(half) })).toMatchObject({ data: { kept: records.length - half, refused: 0 } });
+    const resent = await send(again, { records: records.slice(0, half) });
+    expect(resent).toMatchObject({ data: { kept: 0, refused: half } }); // covered: counted once
+
+    const totals = async (group: string) => (await app.request<PlaysDto>('GET', `/api/plays?group=${group}`)).body;
+    const streams = byKey(await totals('stream'));
+    expect(streams.get(String(a1.id))!.seconds).toBeCloseTo(A_MS / 1000, 0);
+    expect(streams.get(String(a1.id))!.playing_seconds).toBeCloseTo(A_MS / 1000, 0);
+    expect(streams.get(String(a2.id))!.seconds).toBeCloseTo(A_MS / 1000, 0);
+    expect(streams.get(String(a2.id))!.playing_seconds).toBeCloseTo((A_MS - 20_000) / 1000, 0);
+    expect(streams.get(String(b1.id))!.seconds).toBeCloseTo(B_MS / 1000, 0);
+    expect(streams.get(String(b1.id))!).toMatchObject({ label: 'Proof B1', screens: 1, streams: 1, playing_share: 1 });
+    for (const [id, ms] of [[a1.id, A_MS], [a2.id, A_MS], [b1.id, B_MS]] as const) expect(Math.abs(streams.get(String(id))!.seconds * 1000 - ms)).toBeLessThanOrEqual(1_000);
+
+    const screen = byKey(await totals('screen')).get(device)!;
+    expect(screen).toMatchObject({ label: 'Proof wall', screens: 1, streams: 3 });
+    expect(Math.abs(screen.seconds * 1000 - (2 * A_MS + B_MS))).toBeLessThanOrEqual(1_000);
+    const days = await totals('day');
+    expect(days.rows.reduce((s, r) => s + r.seconds, 0) * 1000).toBeCloseTo(2 * A_MS + B_MS, -3);
+    expect(days).toMatchObject({ retention_days: 90, time_zone: expect.any(String) });
+
+    const csv = await app.request<string>('GET', '/api/plays/export.csv');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = String(csv.body).trim().split('\r\n');
+    expect(lines[0]).toBe('day,screen_device,screen_name,stream_id,stream_name,seconds,playing_seconds');
+    // One row per day, screen and stream; its seconds add up to the stream's total.
+    const b1Rows = lines.filter((l) => l.includes(',Proof B1,'));
+    expect(b1Rows.length).toBeGreaterThanOrEqual(1);
+    expect(b1Rows.reduce((sum, l) => sum + Number(l.split(',')[5]), 0)).toBeCloseTo(B_MS / 1000, 0);
+  });
+
+  it('refuses what is not the screen\'s own or not believable, and counts it', async () => {
+    const em = app.orm.em.fork();
+    const stream = await buildStream(em, { name: 'Proof kiosk cam' });
+    await buildScene(em, { name: 'Proof kiosk scene', streams: [stream] });
+    const now = Date.now();
+    const record = (extra: Partial<PlayRecord>): PlayRecord => ({ stream_id: stream.id, position: 1, scene_id: null, from: now - 60_000, to: now - 30_000, playing_ms: 30_000, ...extra });
+
+    const kiosk = await registered(screens.open(app.baseUrl, { kind: 'kiosk', position: 1, device: 'proof-kiosk-0001' }));
+    const answer = await send(kiosk, {
+      records: [
+        record({}),
+        record({ position: 2 }),
+        record({ from: now + 60_000, to: now + 90_000 }),
+        record({ stream_id: 2_000_000_000, from: now - 120_000, to: now - 90_000 }),
+        record({ from: now - 20_000, to: now + 3_000, playing_ms: 600_000 }),
+      ],
+    });
+    expect(answer).toEqual({ data: { kept: 1, clipped: 1, refused: 3, verdicts: ['kept', 'not-its-position', 'future', 'unknown-stream', 'clipped'] } });
+
+    expect(await send(kiosk, { records: [] })).toEqual({ error: 'Invalid proof-of-play report' });
+    expect(await send(kiosk, { records: [{ ...record({}), extra: 1 }] })).toEqual({ error: 'Invalid proof-of-play report' });
+    expect(await send(kiosk, { records: [record({ from: -1 })] })).toEqual({ error: 'Invalid proof-of-play report' });
+    expect(await send(kiosk, 'not a report')).toEqual({ error: 'Invalid proof-of-play report' });
+
+    const anonymous = await registered(screens.open(app.baseUrl, { kind: 'wall' }));
+    expect(await send(anonymous, { records: [record({})] })).toEqual({ error: 'Proof of play is for walls and kiosks with a device id' });
+
+    const totals = (await app.request<PlaysDto>('GET', '/api/plays?group=stream')).body;
+    expect(totals.refused).toBeGreaterThanOrEqual(4);
+    const kept = totals.rows.find((r) => r.key === String(stream.id))!;
+    expect(kept.seconds).toBeCloseTo(30 + 20, 0); // the kept half minute and the clipped 20 s, nothing of the rest
+    expect(kept.playing_seconds).toBeCloseTo(50, 0);
+  });
+
+  it('answers bad queries with 400 and a readable message', async () => {
+    for (const query of ['group=screens', 'from=2026-13-01', 'from=2026-11-20&to=2026-11-01', 'from=2024-01-01&to=2026-01-01', 'to=2026-11-2\u0000']) {
+      const answer = await app.request<{ error: string }>('GET', `/api/plays?${query}`);
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.error, query).toEqual(expect.any(String));
+    }
+  });
+});

@@ -1,0 +1,97 @@
+/** Proof of play's rules (src/shared/plays.ts) and a screen's play log (src/shared/play-log.ts), as plain functions. */
+import { describe, expect, it } from 'vitest';
+import { createPlayLog, nextCut } from '../../src/shared/play-log.ts';
+import { judgePlays, MAX_PLAY_RECORD_MS, PLAY_CLOCK_TOLERANCE_MS, PLAYS_BUFFERED, type PlayRecord } from '../../src/shared/plays.ts';
+
+const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
+const DAY = 86_400_000;
+const rec = (from: number, to: number, extra: Partial<PlayRecord> = {}): PlayRecord => ({ stream_id: 7, position: 1, scene_id: 3, from, to, playing_ms: to - from, ...extra });
+const rules = (extra: Partial<Parameters<typeof judgePlays>[1]> = {}) => ({ now: NOW, position: null, keptUntil: new Map<number, number>(), retentionMs: 90 * DAY, ...extra });
+
+describe('what the server believes of a screen (judgePlays)', () => {
+  it.each([
+    ['a minute that has passed', rec(NOW - 120_000, NOW - 60_000), 'kept', [NOW - 120_000, NOW - 60_000, 60_000]],
+    ['one that ends after now: clipped to now', rec(NOW - 30_000, NOW + 4_000), 'clipped', [NOW - 30_000, NOW, 30_000]],
+    ['more playing than its length: clipped to its length', rec(NOW - 60_000, NOW - 30_000, { playing_ms: 45_000 }), 'clipped', [NOW - 60_000, NOW - 30_000, 30_000]],
+    ['nothing long', rec(NOW - 60_000, NOW - 60_000), 'empty', null],
+    ['backwards', rec(NOW - 60_000, NOW - 61_000), 'empty', null],
+    ['longer than a screen cuts', rec(NOW - MAX_PLAY_RECORD_MS - 60_000, NOW - 59_000), 'too-long', null],
+    ['starting in the future', rec(NOW + PLAY_CLOCK_TOLERANCE_MS + 1, NOW + PLAY_CLOCK_TOLERANCE_MS + 30_000), 'future', null],
+    ['older than the retention', rec(NOW - 91 * DAY, NOW - 91 * DAY + 60_000), 'too-old', null],
+  ] as const)('%s', (_name, record, verdict, kept) => {
+    const { keep, verdicts } = judgePlays([record], rules());
+    expect(verdicts).toEqual([verdict]);
+    expect(keep.map((k) => [k.record.from, k.record.to, k.record.playing_ms])).toEqual(kept ? [kept] : []);
+  });
+
+  it('lets a kiosk report only its own position', () => {
+    const { verdicts } = judgePlays([rec(NOW - 60_000, NOW, { position: 2 }), rec(NOW - 60_000, NOW, { position: 3 })], rules({ position: 3 }));
+    expect(verdicts).toEqual(['not-its-position', 'kept']);
+  });
+
+  it('never counts a second of a position twice: resent, overlapping or already kept', () => {
+    const a = rec(NOW - 180_000, NOW - 120_000);
+    const b = rec(NOW - 150_000, NOW - 60_000); // overlaps a by 30 s
+    const { keep, verdicts } = judgePlays([b, a, a], rules({ keptUntil: new Map([[1, NOW - 170_000]]) }));
+    // In time order: a (clipped to start where the kept time ends), a again (covered), b (clipped after a).
+    expect(verdicts).toEqual(['clipped', 'clipped', 'covered']);
+    const total = keep.reduce((sum, k) => sum + (k.record.to - k.record.from), 0);
+    expect(total).toBe(110_000); // from NOW-170 s to NOW-60 s, once
+    expect(keep.map((k) => k.index)).toEqual([1, 0]);
+  });
+
+  it('keeps positions apart: a wall shows five things at once', () => {
+    const { verdicts } = judgePlays([rec(NOW - 60_000, NOW, { position: 1 }), rec(NOW - 60_000, NOW, { position: 2 })], rules());
+    expect(verdicts).toEqual(['kept', 'kept']);
+  });
+});
+
+describe('a screen\'s play log (createPlayLog)', () => {
+  const T = Date.UTC(2026, 10, 26, 9, 0, 10); // ten seconds past a minute
+
+  it('closes a position when it shows something else, and counts its playing time', () => {
+    const log = createPlayLog();
+    log.playing(new Set([7]), T);
+    log.show([{ position: 1, stream_id: 7, scene_id: 3 }, { position: 2, stream_id: 8, scene_id: 3 }], T);
+    log.playing(new Set([7, 8]), T + 4_000); // the second picture started after 4 s
+    log.playing(new Set([8]), T + 20_000); // the first stalled for 10 s
+    log.playing(new Set([7, 8]), T + 30_000);
+    log.show([{ position: 1, stream_id: 9, scene_id: 4 }, { position: 2, stream_id: 8, scene_id: 4 }], T + 40_000);
+    expect(log.pending(10)).toEqual([
+      { stream_id: 7, position: 1, scene_id: 3, from: T, to: T + 40_000, playing_ms: 30_000 },
+      { stream_id: 8, position: 2, scene_id: 3, from: T, to: T + 40_000, playing_ms: 36_000 },
+    ]);
+    log.sent(2);
+    log.show([], T + 45_000);
+    expect(log.pending(10)).toEqual([
+      { stream_id: 9, position: 1, scene_id: 4, from: T + 40_000, to: T + 45_000, playing_ms: 0 },
+      { stream_id: 8, position: 2, scene_id: 4, from: T + 40_000, to: T + 45_000, playing_ms: 5_000 },
+    ]);
+  });
+
+  it('cuts at whole minutes, so the totals of the pieces are the whole', () => {
+    const log = createPlayLog();
+    log.show([{ position: 1, stream_id: 7, scene_id: null }], T);
+    let at = T;
+    for (let i = 0; i < 3; i++) {
+      at = nextCut(at);
+      log.cut(at);
+    }
+    log.show([], at + 5_000);
+    const pieces = log.pending(10);
+    expect(pieces.map((p) => p.from % 60_000 === 0 || p.from === T)).toEqual([true, true, true, true]);
+    expect(pieces.reduce((s, p) => s + p.to - p.from, 0)).toBe(at + 5_000 - T);
+    expect(nextCut(T)).toBe(T - 10_000 + 60_000);
+  });
+
+  it('keeps at most its bound while the server is away, dropping the oldest', () => {
+    const log = createPlayLog([], 3);
+    for (let i = 0; i < 5; i++) {
+      log.show([{ position: 1, stream_id: 10 + i, scene_id: null }], T + i * 1_000);
+    }
+    log.show([], T + 5_000);
+    expect(log.size()).toBe(3);
+    expect(log.pending(10).map((p) => p.stream_id)).toEqual([12, 13, 14]);
+    expect(PLAYS_BUFFERED).toBeGreaterThan(1_000);
+  });
+});
