@@ -163,7 +163,9 @@ export function handleSockets(options: {
     if ((p.kind !== 'wall' && p.kind !== 'kiosk') || !p.device) return reply(ack, { error: 'Proof of play is for walls and kiosks with a device id' });
     const keeper = reports.find((f) => f.onPlays);
     if (!keeper?.onPlays) return reply(ack, { error: 'Proof of play is not kept by this server' });
-    const screen = { id: this.id, kind: p.kind, device: p.device, sceneId: p.shows.scene_id, name: p.name, position: p.kind === 'kiosk' ? p.shows.position : null };
+    // One browser may run a wall and kiosks side by side: each counts as a screen of its own.
+    const position = p.kind === 'kiosk' ? p.shows.position : null;
+    const screen = { id: this.id, kind: p.kind, device: position === null ? p.device : `${p.device}#kiosk-${position}`, sceneId: p.shows.scene_id, name: p.name, position };
     keeper.onPlays({ screen, records: parsed.data.records }).then(
       (answer) => reply(ack, { data: answer }),
       (err: unknown) => {

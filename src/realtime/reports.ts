@@ -25,7 +25,11 @@ export interface ReportingScreen {
 
 export type ScreenReport = { kind: 'playback'; screen: ReportingScreen; changes: PlaybackChange[] };
 
-/** A wall's or kiosk's proof of play (only screens with a device id send it). */
+/**
+ * A wall's or kiosk's proof of play (only screens with a device id send it). `screen.device` is
+ * the screen's key: its device id, and for a kiosk `<device>#kiosk-<position>` (one browser may
+ * run a wall and kiosks side by side).
+ */
 export interface PlaysReport {
   screen: ReportingScreen & { device: string; kind: 'wall' | 'kiosk'; name: string | null; position: number | null };
   records: PlayRecord[];

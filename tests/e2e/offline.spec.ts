@@ -20,6 +20,8 @@ import { test, expect, type Page } from '@playwright/test';
 import { apiClient } from './support/api.ts';
 import { ROOT, startNatureWall, type NatureWallProcess } from './support/server.ts';
 import { videoTime } from './support/fixtures.ts';
+import { signIn } from './support/admin.ts';
+import type { PlaysDto } from '../../src/shared/api/index.ts';
 
 const TOKEN = 'offline-spec-admin-token-0123456789';
 const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
@@ -75,7 +77,7 @@ test('a wall and a kiosk start without their server, and come back to it by them
   const port = String(await freePort());
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nw-offline-data-'));
   const newDist = await mkdtemp(path.join(os.tmpdir(), 'nw-offline-dist-'));
-  const env = { PORT: port, DATA_DIR: dataDir, ADMIN_API_TOKEN: TOKEN, QUALITY_SWEEP_CRON: 'off', QUALITY_RECHECK_SECONDS: '3600', RANKED_RECHECK_MINUTES: '0' };
+  const env = { PORT: port, DATA_DIR: dataDir, ADMIN_API_TOKEN: TOKEN, ADMIN_PASSWORD: 'some-test-password', QUALITY_SWEEP_CRON: 'off', QUALITY_RECHECK_SECONDS: '3600', RANKED_RECHECK_MINUTES: '0' };
   let server: NatureWallProcess | null = await startNatureWall(env);
   const api = apiClient(server.base, TOKEN);
   const context = await browser.newContext({ baseURL: server.base, serviceWorkers: 'allow', viewport: { width: 1440, height: 900 } });
@@ -88,7 +90,8 @@ test('a wall and a kiosk start without their server, and come back to it by them
 
     const wall = await context.newPage();
     const kiosk = await context.newPage();
-    await wall.goto('/');
+    // Installed as a screen (its address names it): it keeps proof of play, as the kiosk does.
+    await wall.goto('/?name=Visitor%20centre%20wall');
     await kiosk.goto('/streams/1');
     const heading = wall.getByRole('heading', { level: 1 });
     const kioskName = kiosk.locator('.kiosk__name');
@@ -137,6 +140,26 @@ test('a wall and a kiosk start without their server, and come back to it by them
     await expect.poll(() => pageBuild(kiosk), { timeout: 30_000 }).toBe(deployed);
     await expect(heading).toHaveText(harbour.name);
     await expect(kioskName).toHaveText(live.name);
+
+    // Proof of play: both screens reported what they showed (what they showed while the server was
+    // away included: it was kept in their storage and sent when they re-registered).
+    const screensReported = async () => (await api.request<PlaysDto>('GET', '/plays?group=screen')).rows.map((r) => r.label).sort();
+    await expect.poll(screensReported, { timeout: 45_000 }).toEqual(['Kiosk 1', 'Visitor centre wall']);
+    const byStream = await api.request<PlaysDto>('GET', '/plays?group=stream');
+    expect(byStream.rows.find((r) => r.label === live.name)).toMatchObject({ screens: 2, seconds: expect.any(Number) });
+    const admin = await context.newPage();
+    await signIn(admin, '/admin/plays');
+    await expect(admin.getByRole('heading', { name: 'Proof of play' })).toBeVisible();
+    await expect(admin.getByRole('cell', { name: live.name })).toBeVisible();
+    await admin.screenshot({ path: path.join(ARTIFACTS, 'plays-tab-1440.png') });
+    await admin.getByLabel('By').selectOption('screen');
+    await expect(admin.getByRole('cell', { name: 'Visitor centre wall' })).toBeVisible();
+    await admin.setViewportSize({ width: 820, height: 1180 });
+    await admin.screenshot({ path: path.join(ARTIFACTS, 'plays-tab-tablet.png') });
+    const csv = await admin.request.get('/api/plays/export.csv');
+    expect(csv.headers()['content-type']).toMatch(/^text\/csv/);
+    expect(await csv.text()).toContain(live.name);
+    await admin.close();
 
     // And the worker kept is the new build's: a restart without the server starts on it too.
     await expect.poll(() => wall.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting === null), { timeout: 30_000 }).toBe(true);

@@ -34,6 +34,7 @@ export const adminApi = {
   setDefaultScene: (sceneId: number) => call('defaultScene.set', { body: { scene_id: sceneId } }),
 
   screens: () => call('screen.list', { query: { include_offline: 'true' } }),
+  plays: (query: z.input<Endpoints['plays.totals']['query']>) => call('plays.totals', { query }),
   screenUptime: (id: string) => call('screen.uptime', { params: { id } }),
   streamUptime: (id: number) => call('stream.uptime', { params: { id } }),
 

@@ -44,3 +44,11 @@ export function clockText(clock: { offset_ms: number; error_ms: number }): strin
   const bound = clock.error_ms < 10 ? clock.error_ms.toFixed(1) : String(Math.round(clock.error_ms));
   return `${own} · in step to ±${bound} ms`;
 }
+
+/** Seconds on screen as people read them: 3 h 05 min, 12 min 40 s, 38 s. */
+export function durationText(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+}

@@ -20,6 +20,7 @@ export const ADMIN_TABS: readonly AdminTab[] = [
   { path: 'scenes', label: 'Scenes', load: () => import('./scenes/ScenesTab.tsx') },
   { path: 'screens', label: 'Screens', load: () => import('./screens/ScreensTab.tsx') },
   { path: 'schedule', label: 'Schedule', load: () => import('./schedule/ScheduleTab.tsx') },
+  { path: 'plays', label: 'Proof of play', load: () => import('./plays/PlaysTab.tsx') },
   { path: 'discovery', label: 'Discovery', load: () => import('./discovery/DiscoveryTab.tsx') },
   { path: 'submissions', label: 'Submissions', load: () => import('./submissions/SubmissionsTab.tsx') },
   { path: 'ratings', label: 'Ratings', load: () => import('./ratings/RatingsTab.tsx') },

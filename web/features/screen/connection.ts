@@ -96,8 +96,11 @@ function openSession(given: Registration, options: SessionOptions): () => void {
     },
   });
   const reporter = createHealthReporter({ send: (report) => client.reportHealth(report) });
-  // Proof of play: walls and kiosks with a device id record what they show (plays.ts).
-  const plays = device && (given.kind === 'wall' || given.kind === 'kiosk') ? recordPlays(client) : null;
+  // Proof of play (plays.ts): kiosks, and walls installed as screens — their address names them
+  // (?name=) or puts them in a group (?group=) — record what they show; a visitor's browser on
+  // the public viewer does not.
+  const installed = given.kind === 'kiosk' || (given.kind === 'wall' && (group !== undefined || new URLSearchParams(location.search).has('name')));
+  const plays = device && installed ? recordPlays(client, stateKey(given)) : null;
   const playingStreams = () => new Set(store.get(healthReportAtom).streams.filter((s) => s.state === 'playing').map((s) => s.stream_id));
   plays?.playing(playingStreams());
   plays?.show(store.get(screenStateAtom));

@@ -12,24 +12,24 @@ import type { ScreenClient } from '../../../src/shared/screen-client.ts';
 import { store } from '../../lib/store.ts';
 import { clockAtom } from './atoms.ts';
 
-const BUFFER_KEY = 'nw:plays';
+const BUFFER_PREFIX = 'nw:plays:';
 /** How often a screen sends what it has (its heartbeat's cadence). */
 export const PLAYS_SEND_EVERY_MS = 30_000;
 /** How long a report may wait for its answer before it is sent again. */
 const ANSWER_TIMEOUT_MS = 15_000;
 
-function loadBuffer(): PlayRecord[] {
+function loadBuffer(key: string): PlayRecord[] {
   try {
-    const saved = JSON.parse(localStorage.getItem(BUFFER_KEY) ?? '[]') as unknown;
+    const saved = JSON.parse(localStorage.getItem(BUFFER_PREFIX + key) ?? '[]') as unknown;
     return Array.isArray(saved) ? (saved as PlayRecord[]) : [];
   } catch {
     return [];
   }
 }
 
-function saveBuffer(records: readonly PlayRecord[]): void {
+function saveBuffer(key: string, records: readonly PlayRecord[]): void {
   try {
-    localStorage.setItem(BUFFER_KEY, JSON.stringify(records));
+    localStorage.setItem(BUFFER_PREFIX + key, JSON.stringify(records));
   } catch {
     /* storage full or refused: kept in memory only */
   }
@@ -57,9 +57,12 @@ export interface PlayRecorder {
   stop(): void;
 }
 
-/** Records what this screen shows while it is open; `client` sends. */
-export function recordPlays(client: ScreenClient): PlayRecorder {
-  const buffer = loadBuffer();
+/**
+ * Records what this screen shows while it is open; `client` sends. `key` names the screen page
+ * (its registration): pages of one browser keep their records apart.
+ */
+export function recordPlays(client: ScreenClient, key: string): PlayRecorder {
+  const buffer = loadBuffer(key);
   const log = createPlayLog(buffer);
   let sending = false;
   let stopped = false;
@@ -73,7 +76,7 @@ export function recordPlays(client: ScreenClient): PlayRecorder {
       // Answered (kept, clipped or refused for good): done with them. No answer or an error: again later.
       if (err || 'error' in result) return;
       log.sent(records.length);
-      saveBuffer(buffer);
+      saveBuffer(key, buffer);
       if (log.size() > 0) send();
     });
   };
@@ -83,7 +86,7 @@ export function recordPlays(client: ScreenClient): PlayRecorder {
     const at = serverNow();
     cutTimer = setTimeout(() => {
       log.cut(serverNow());
-      saveBuffer(buffer);
+      saveBuffer(key, buffer);
       scheduleCut();
     }, Math.max(0, nextCut(at) - at));
   };
@@ -92,14 +95,14 @@ export function recordPlays(client: ScreenClient): PlayRecorder {
   // A page that goes away (a reload, a new build) keeps what it showed until then.
   const onHide = () => {
     log.cut(serverNow());
-    saveBuffer(buffer);
+    saveBuffer(key, buffer);
   };
   window.addEventListener('pagehide', onHide);
 
   return {
     show(state) {
       log.show(shownOf(state), serverNow());
-      saveBuffer(buffer);
+      saveBuffer(key, buffer);
     },
     playing(streams) {
       log.playing(streams, serverNow());
@@ -107,7 +110,7 @@ export function recordPlays(client: ScreenClient): PlayRecorder {
     flush: send,
     stop() {
       log.show([], serverNow()); // it shows nothing any more: every record closes
-      saveBuffer(buffer);
+      saveBuffer(key, buffer);
       stopped = true;
       clearTimeout(cutTimer);
       clearInterval(sender);
