@@ -13,12 +13,11 @@
  */
 import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
 import { apiClient } from './support/api.ts';
-import { ROOT, startNatureWall, type NatureWallProcess } from './support/server.ts';
+import { freePort, ROOT, startNatureWall, type NatureWallProcess } from './support/server.ts';
 import { videoTime } from './support/fixtures.ts';
 import { signIn } from './support/admin.ts';
 import type { PlaysDto } from '../../src/shared/api/index.ts';
@@ -28,17 +27,6 @@ const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 const MEDIA = process.env.NW_MEDIA_URL ?? '';
 
 test.use({ serviceWorkers: 'allow' });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The same build under another id: what a deploy while the screens were away looks like to them. */
 async function anotherBuild(into: string): Promise<string> {

@@ -138,8 +138,16 @@ describe('proof of play', () => {
     expect(kept.playing_seconds).toBeCloseTo(50, 0);
   });
 
+  it('answers a range that ends before it starts, or lies beyond any record, with no rows', async () => {
+    for (const query of ['from=2026-11-20&to=2026-11-01', 'from=0001-01-01&to=0001-12-31', 'from=9999-01-01&to=9999-12-31']) {
+      const answer = await app.request<PlaysDto>('GET', `/api/plays?${query}`);
+      expect(answer.status, query).toBe(200);
+      expect(answer.body.rows, query).toEqual([]);
+    }
+  });
+
   it('answers bad queries with 400 and a readable message', async () => {
-    for (const query of ['group=screens', 'from=2026-13-01', 'from=2026-11-20&to=2026-11-01', 'from=2024-01-01&to=2026-01-01', 'to=2026-11-2\u0000']) {
+    for (const query of ['group=screens', 'from=2026-13-01', 'from=2026-02-30', 'to=2026-11-2\u0000', 'to=26-11-20']) {
       const answer = await app.request<{ error: string }>('GET', `/api/plays?${query}`);
       expect(answer.status, query).toBe(400);
       expect(answer.body.error, query).toEqual(expect.any(String));

@@ -66,10 +66,15 @@ export function dayIn(timeZone: string, at: number): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 }
 
+/** Days the database is asked about: no record is older than the epoch or from after 2999 (any day outside names none). */
+const FIRST_DAY = '1970-01-01';
+const LAST_DAY = '2999-12-31';
+const within = (day: string) => (day < FIRST_DAY ? FIRST_DAY : day > LAST_DAY ? LAST_DAY : day);
+
 /** The days a query covers (default: the last seven, today included). */
 export function daysOf(query: Pick<PlaysQuery, 'from' | 'to'>, timeZone: string, now: number): { from: string; to: string } {
   const to = query.to ?? dayIn(timeZone, now);
-  const from = query.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 6 * DAY_MS).toISOString().slice(0, 10);
+  const from = query.from ?? new Date(Date.parse(`${within(to)}T00:00:00Z`) - 6 * DAY_MS).toISOString().slice(0, 10);
   return { from, to };
 }
 
@@ -94,7 +99,7 @@ async function dailyRows(em: EntityManager, days: { from: string; to: string }, 
       where p.started_at >= (?::date)::timestamp at time zone ? and p.started_at < (?::date + 1)::timestamp at time zone ?
       group by 1, p.device, p.stream_id
       order by 1, p.device, p.stream_id`,
-    [timeZone, days.from, timeZone, days.to, timeZone],
+    [timeZone, within(days.from), timeZone, within(days.to), timeZone],
     'all',
   );
 }

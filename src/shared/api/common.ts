@@ -68,7 +68,8 @@ export function queryNumber(min: number, max: number, label: string) {
   return documentedAs(
     z
       .string({ error: rule })
-      .regex(/^-?(0|[1-9][0-9]{0,15})(\.[0-9]{1,20})?([eE][+-]?[0-9]{1,3})?$/, rule)
+      // JavaScript writes numbers down to 1e-7 in full: up to 6 zeros and 17 digits after the point.
+      .regex(/^-?(0|[1-9][0-9]{0,15})(\.[0-9]{1,30})?([eE][+-]?[0-9]{1,3})?$/, rule)
       .transform(Number)
       .pipe(z.number().min(min, rule).max(max, rule)),
     { type: 'number', minimum: min, maximum: max },
