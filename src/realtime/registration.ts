@@ -161,6 +161,8 @@ export function handleSockets(options: {
     const p = this.data.presence;
     if (!p) return reply(ack, { error: 'Register first' });
     if ((p.kind !== 'wall' && p.kind !== 'kiosk') || !p.device) return reply(ack, { error: 'Proof of play is for walls and kiosks with a device id' });
+    // A kiosk mid-registration does not know its position yet: its records wait for the next send.
+    if (p.kind === 'kiosk' && p.shows.position === null) return reply(ack, { error: 'Registering; send it again shortly' });
     const keeper = reports.find((f) => f.onPlays);
     if (!keeper?.onPlays) return reply(ack, { error: 'Proof of play is not kept by this server' });
     // One browser may run a wall and kiosks side by side: each counts as a screen of its own.

@@ -31,8 +31,8 @@ export interface PlayLog {
   cut(at: number): void;
   /** The oldest closed records, up to `max`, to send. */
   pending(max: number): PlayRecord[];
-  /** The server kept (or refused for good) the first `count` pending records. */
-  sent(count: number): void;
+  /** The server kept (or refused for good) these pending records (the ones `pending` gave). */
+  sent(records: readonly PlayRecord[]): void;
   /** Records waiting to be sent. */
   size(): number;
 }
@@ -81,8 +81,10 @@ export function createPlayLog(buffer: PlayRecord[] = [], limit = PLAYS_BUFFERED)
       }
     },
     pending: (max) => buffer.slice(0, max),
-    sent(count) {
-      buffer.splice(0, count);
+    sent(records) {
+      // By identity: while a report was out, the bound may have dropped some of it (and moved the rest).
+      const done = new Set(records);
+      for (let i = buffer.length - 1; i >= 0; i--) if (done.has(buffer[i]!)) buffer.splice(i, 1);
     },
     size: () => buffer.length,
   };

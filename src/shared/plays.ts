@@ -24,6 +24,12 @@ export const PLAY_CLOCK_TOLERANCE_MS = 5_000;
 export const PLAYS_PER_REPORT = 120;
 /** Records a screen keeps while its server is away: 5 positions × a minute each for over 13 hours. */
 export const PLAYS_BUFFERED = 4_000;
+/**
+ * How old a record may be when it arrives: a screen keeps at most PLAYS_BUFFERED (13 hours of
+ * five positions) while its server is away, so a week is generous; older is not a screen's
+ * backlog (and a fresh device id cannot write months of history).
+ */
+export const MAX_PLAY_AGE_MS = 7 * 86_400_000;
 /** Days proof of play is kept by default (PLAYS_RETENTION_DAYS). */
 export const PLAYS_RETENTION_DAYS = 90;
 
@@ -70,7 +76,7 @@ export function judgePlays(records: readonly PlayRecord[], rules: PlayRules): { 
     else if (r.to <= r.from) verdicts[i] = 'empty';
     else if (r.to - r.from > MAX_PLAY_RECORD_MS) verdicts[i] = 'too-long';
     else if (r.from > rules.now + PLAY_CLOCK_TOLERANCE_MS) verdicts[i] = 'future';
-    else if (r.to < rules.now - rules.retentionMs) verdicts[i] = 'too-old';
+    else if (r.to < rules.now - Math.min(rules.retentionMs, MAX_PLAY_AGE_MS)) verdicts[i] = 'too-old';
     else {
       const from = Math.max(r.from, until.get(r.position) ?? -Infinity);
       const to = Math.min(r.to, rules.now);

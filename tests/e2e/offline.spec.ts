@@ -94,7 +94,8 @@ test('a wall and a kiosk start without their server, and come back to it by them
     await server.stop();
     server = null;
     const started = Date.now();
-    await Promise.all([wall.reload(), kiosk.reload()]);
+    // What a visitor sees is asserted below; a page's `load` may wait on a request to the server that is gone.
+    await Promise.all([wall.reload({ waitUntil: 'commit' }), kiosk.reload({ waitUntil: 'commit' })]);
     await expect(heading).toHaveText(harbour.name);
     const shownAfter = Date.now() - started;
     await expect(wall.locator('.stream-card')).toHaveCount(2);
@@ -150,10 +151,15 @@ test('a wall and a kiosk start without their server, and come back to it by them
     await admin.close();
 
     // And the worker kept is the new build's: a restart without the server starts on it too.
-    await expect.poll(() => wall.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting === null), { timeout: 30_000 }).toBe(true);
+    const workerState = () =>
+      wall.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        return registration ? { active: registration.active?.state ?? null, waiting: registration.waiting?.state ?? null, installing: registration.installing?.state ?? null } : null;
+      });
+    await expect.poll(workerState, { timeout: 30_000 }).toEqual({ active: 'activated', waiting: null, installing: null });
     await server.stop();
     server = null;
-    await wall.reload();
+    await wall.reload({ waitUntil: 'commit' });
     await expect(heading).toHaveText(harbour.name);
     expect(await pageBuild(wall)).toBe(deployed);
   } finally {
@@ -179,7 +185,7 @@ test('a console page without its server says so plainly, and is back when the se
     await expect.poll(() => controlled(page), { timeout: 40_000 }).toBe(true);
     await server.stop();
     server = null;
-    await page.reload();
+    await page.reload({ waitUntil: 'commit' });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('The server cannot be reached');
     await page.screenshot({ path: path.join(ARTIFACTS, 'offline-console-1440.png') });
     await page.setViewportSize({ width: 820, height: 1180 });

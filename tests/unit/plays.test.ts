@@ -18,6 +18,8 @@ describe('what the server believes of a screen (judgePlays)', () => {
     ['longer than a screen cuts', rec(NOW - MAX_PLAY_RECORD_MS - 60_000, NOW - 59_000), 'too-long', null],
     ['starting in the future', rec(NOW + PLAY_CLOCK_TOLERANCE_MS + 1, NOW + PLAY_CLOCK_TOLERANCE_MS + 30_000), 'future', null],
     ['older than the retention', rec(NOW - 91 * DAY, NOW - 91 * DAY + 60_000), 'too-old', null],
+    ['older than any backlog a screen keeps', rec(NOW - 8 * DAY, NOW - 8 * DAY + 60_000), 'too-old', null],
+    ['six days old: a backlog', rec(NOW - 6 * DAY, NOW - 6 * DAY + 60_000), 'kept', [NOW - 6 * DAY, NOW - 6 * DAY + 60_000, 60_000]],
   ] as const)('%s', (_name, record, verdict, kept) => {
     const { keep, verdicts } = judgePlays([record], rules());
     expect(verdicts).toEqual([verdict]);
@@ -61,7 +63,7 @@ describe('a screen\'s play log (createPlayLog)', () => {
       { stream_id: 7, position: 1, scene_id: 3, from: T, to: T + 40_000, playing_ms: 30_000 },
       { stream_id: 8, position: 2, scene_id: 3, from: T, to: T + 40_000, playing_ms: 36_000 },
     ]);
-    log.sent(2);
+    log.sent(log.pending(2));
     log.show([], T + 45_000);
     expect(log.pending(10)).toEqual([
       { stream_id: 9, position: 1, scene_id: 4, from: T + 40_000, to: T + 45_000, playing_ms: 0 },
@@ -93,5 +95,16 @@ describe('a screen\'s play log (createPlayLog)', () => {
     expect(log.size()).toBe(3);
     expect(log.pending(10).map((p) => p.stream_id)).toEqual([12, 13, 14]);
     expect(PLAYS_BUFFERED).toBeGreaterThan(1_000);
+  });
+
+  it('drops only what was sent when the bound dropped records while a report was out', () => {
+    const log = createPlayLog([], 3);
+    for (let i = 0; i < 3; i++) log.show([{ position: 1, stream_id: 10 + i, scene_id: null }], T + i * 1_000);
+    log.show([], T + 3_000); // 10, 11, 12 closed
+    const out = log.pending(2); // 10 and 11 sent
+    log.show([{ position: 1, stream_id: 13, scene_id: null }], T + 4_000);
+    log.show([], T + 5_000); // 13 closes: the bound drops 10
+    log.sent(out);
+    expect(log.pending(10).map((p) => p.stream_id)).toEqual([12, 13]);
   });
 });

@@ -26,6 +26,8 @@ import { OFFLINE_PAGE, SCREEN_PAGE_TIMEOUT_MS, SHELL_PAGE } from '../../src/shar
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
 self.skipWaiting();
+// Again once installed (the flag set while the script first runs is not kept by every browser).
+self.addEventListener('install', () => void self.skipWaiting());
 clientsClaim();
 // The page's request starts while the worker boots, not after: a screen's start is not slowed by it.
 navigationPreload.enable();

@@ -30,7 +30,7 @@ export const playsModule = defineModule<PlaySettings, PlaysKeeper>({
         .string()
         .trim()
         .optional()
-        .refine((v) => !v || isValidTimezone(v), 'Expected an IANA time zone name, e.g. Europe/Berlin'),
+        .refine((v) => !v || (isValidTimezone(v) && !/^[+-]/.test(v)), 'Expected an IANA time zone name, e.g. Europe/Berlin (PostgreSQL reads offsets like +01 the other way round)'),
     },
     read: (e) => ({ retentionDays: e.PLAYS_RETENTION_DAYS as number, timeZone: (e.PLAYS_TIME_ZONE as string | undefined) || processZone() }),
   },

@@ -23,7 +23,7 @@ import { recordPlays } from './plays.ts';
 import { healthReportAtom } from './playback.ts';
 import { offlineStartAtom } from '../../lib/service-worker.ts';
 import { screenRegistration, type ScreenParams } from './registration.ts';
-import { watchVersion } from './version-watch.ts';
+import { forgetLastReload, watchVersion } from './version-watch.ts';
 import { holdWakeLock } from './wake-lock.ts';
 import { SCREEN_STATE_ELEMENT, type ScreenPageName } from '../../../src/shared/screen-pages.ts';
 
@@ -100,7 +100,9 @@ function openSession(given: Registration, options: SessionOptions): () => void {
   // (?name=) or puts them in a group (?group=) — record what they show; a visitor's browser on
   // the public viewer does not.
   const installed = given.kind === 'kiosk' || (given.kind === 'wall' && (group !== undefined || new URLSearchParams(location.search).has('name')));
-  const plays = device && installed ? recordPlays(client, stateKey(given)) : null;
+  // Its records are kept under the screen the server counts them for (a wall, or a kiosk's position), whatever address it came by.
+  const playsKey = given.kind === 'kiosk' ? `kiosk-${given.position}` : 'wall';
+  const plays = device && installed ? recordPlays(client, playsKey) : null;
   const playingStreams = () => new Set(store.get(healthReportAtom).streams.filter((s) => s.state === 'playing').map((s) => s.stream_id));
   plays?.playing(playingStreams());
   plays?.show(store.get(screenStateAtom));
@@ -142,8 +144,8 @@ function openSession(given: Registration, options: SessionOptions): () => void {
   };
 }
 
-/** Where a screen's last state is kept: its page's registration (what it follows), not its device or name. */
-const stateKey = (registration: Registration) => JSON.stringify(registration);
+/** Where a screen's last state is kept: its page's registration (what it follows) and the group in its address, not its device or name. */
+const stateKey = (registration: Registration) => JSON.stringify([registration, screenGroup() ?? null]);
 
 const sessionKey = (registration: Registration, options: SessionOptions) => JSON.stringify([registration, options.resyncEveryMs ?? null]);
 
@@ -176,6 +178,9 @@ export function connectEarly(page: ScreenPageName, params: ScreenParams): void {
   }
   const kept = lastState(stateKey(screen.registration));
   if (kept) store.set(screenMessageAtom, { type: 'state', state: kept });
+  // Started from the cached shell: a reload meant to bring this screen onto a new build did not
+  // reach it (the server was away or slow), so the next one may go ahead at once when it answers.
+  forgetLastReload();
 }
 
 /**

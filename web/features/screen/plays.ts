@@ -1,13 +1,15 @@
 /**
  * Proof of play on a wall or kiosk with a device id (issue 34): what it shows and whether each
- * picture plays go into its play log (src/shared/play-log.ts), on the server's clock as the screen
- * estimates it; closed records are kept in the browser's storage (a reload or a reboot while the
- * server is away loses none) and sent with the heartbeats, and dropped once the server answered.
+ * picture plays go into its play log (src/shared/play-log.ts), timed by the device's own clock
+ * and moved onto the server's (by the screen's clock estimate) when sent, so a record never
+ * straddles the moment the estimate arrives; closed records are kept in the browser's storage (a
+ * reload or a reboot while the server is away loses none), sent with the heartbeats, and dropped
+ * once the server answered.
  */
 import type { ScreenState } from '../../../src/shared/events.ts';
 import { serverTimeAt } from '../../../src/shared/clock.ts';
 import { createPlayLog, nextCut, type Shown } from '../../../src/shared/play-log.ts';
-import { PLAYS_PER_REPORT, type PlayRecord } from '../../../src/shared/plays.ts';
+import { PlayRecord, PLAYS_PER_REPORT } from '../../../src/shared/plays.ts';
 import type { ScreenClient } from '../../../src/shared/screen-client.ts';
 import { store } from '../../lib/store.ts';
 import { clockAtom } from './atoms.ts';
@@ -21,7 +23,8 @@ const ANSWER_TIMEOUT_MS = 15_000;
 function loadBuffer(key: string): PlayRecord[] {
   try {
     const saved = JSON.parse(localStorage.getItem(BUFFER_PREFIX + key) ?? '[]') as unknown;
-    return Array.isArray(saved) ? (saved as PlayRecord[]) : [];
+    // Only well-formed records: one the server would call malformed would hold up the rest for ever.
+    return Array.isArray(saved) ? saved.filter((r): r is PlayRecord => PlayRecord.safeParse(r).success) : [];
   } catch {
     return [];
   }
@@ -43,11 +46,12 @@ export function shownOf(state: ScreenState | null): Shown[] {
   return state.stream ? [{ position: state.position, stream_id: state.stream.id, scene_id: scene }] : [];
 }
 
-/** The server's time now, by the screen's clock estimate (its own clock until it has one). */
-const serverNow = () => {
+/** How far the server's clock is ahead of this device's, by the screen's estimate (0 until it has one). */
+const serverOffset = () => {
   const clock = store.get(clockAtom);
-  return clock ? serverTimeAt(clock, performance.now()) : Date.now();
+  return clock ? Math.round(serverTimeAt(clock, performance.now()) - Date.now()) : 0;
 };
+const deviceNow = () => Date.now();
 
 export interface PlayRecorder {
   show(state: ScreenState | null): void;
@@ -70,12 +74,14 @@ export function recordPlays(client: ScreenClient, key: string): PlayRecorder {
   const send = () => {
     if (sending || stopped || log.size() === 0 || !client.socket.connected) return;
     const records = log.pending(PLAYS_PER_REPORT);
+    const offset = serverOffset();
+    const onServerClock = records.map((r) => ({ ...r, from: Math.max(0, r.from + offset), to: Math.max(0, r.to + offset) }));
     sending = true;
-    client.socket.timeout(ANSWER_TIMEOUT_MS).emit('screen:plays', { records }, (err, result) => {
+    client.socket.timeout(ANSWER_TIMEOUT_MS).emit('screen:plays', { records: onServerClock }, (err, result) => {
       sending = false;
       // Answered (kept, clipped or refused for good): done with them. No answer or an error: again later.
       if (err || 'error' in result) return;
-      log.sent(records.length);
+      log.sent(records);
       saveBuffer(key, buffer);
       if (log.size() > 0) send();
     });
@@ -83,9 +89,11 @@ export function recordPlays(client: ScreenClient, key: string): PlayRecorder {
 
   let cutTimer: ReturnType<typeof setTimeout> | undefined;
   const scheduleCut = () => {
-    const at = serverNow();
+    // At the server's whole minutes (as estimated now), so a record does not span midnight there.
+    const offset = serverOffset();
+    const at = deviceNow() + offset;
     cutTimer = setTimeout(() => {
-      log.cut(serverNow());
+      log.cut(deviceNow());
       saveBuffer(key, buffer);
       scheduleCut();
     }, Math.max(0, nextCut(at) - at));
@@ -94,22 +102,22 @@ export function recordPlays(client: ScreenClient, key: string): PlayRecorder {
   const sender = setInterval(send, PLAYS_SEND_EVERY_MS);
   // A page that goes away (a reload, a new build) keeps what it showed until then.
   const onHide = () => {
-    log.cut(serverNow());
+    log.cut(deviceNow());
     saveBuffer(key, buffer);
   };
   window.addEventListener('pagehide', onHide);
 
   return {
     show(state) {
-      log.show(shownOf(state), serverNow());
+      log.show(shownOf(state), deviceNow());
       saveBuffer(key, buffer);
     },
     playing(streams) {
-      log.playing(streams, serverNow());
+      log.playing(streams, deviceNow());
     },
     flush: send,
     stop() {
-      log.show([], serverNow()); // it shows nothing any more: every record closes
+      log.show([], deviceNow()); // it shows nothing any more: every record closes
       saveBuffer(key, buffer);
       stopped = true;
       clearTimeout(cutTimer);

@@ -20,6 +20,15 @@ function lastReload(): LastReload | null {
   }
 }
 
+/** A reload for a new build that did not reach it (the page came from the cache): the next may go ahead. */
+export function forgetLastReload(): void {
+  try {
+    sessionStorage.removeItem(LAST_RELOAD_KEY);
+  } catch {
+    /* no storage: nothing was kept */
+  }
+}
+
 export interface VersionWatch {
   /** The server's build, from a registration's answer. */
   serverBuild(build: string): void;

@@ -18,22 +18,19 @@ const GROUP_TEXT: Record<PlayGroup, string> = { stream: 'Stream', screen: 'Scree
 /** Reports come in every half minute: the table follows at this pace. */
 const REFRESH_MS = 60_000;
 
-const localDay = (offsetDays = 0) => {
-  const d = new Date(Date.now() + offsetDays * 86_400_000);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
-
 export default function PlaysTab() {
   const [group, setGroup] = useState<PlayGroup>('stream');
-  const [from, setFrom] = useState(localDay(-6));
-  const [to, setTo] = useState(localDay());
+  // Unset until chosen: the server's last seven days, in its time zone (not this browser's).
+  const [chosen, setChosen] = useState<{ from?: string; to?: string }>({});
   const [tick, setTick] = useState(0);
   useEffect(() => {
     const timer = setInterval(() => setTick((t) => t + 1), REFRESH_MS);
     return () => clearInterval(timer);
   }, []);
-  const query = { group, from, to };
+  const query = { group, ...chosen };
   const { value, error } = useLiveFetch(() => adminApi.plays(query), JSON.stringify(query), tick, 'Failed to load proof of play');
+  const from = chosen.from ?? value?.from ?? '';
+  const to = chosen.to ?? value?.to ?? '';
   const total = value?.rows.reduce((sum, r) => sum + r.seconds, 0) ?? 0;
   const playing = value?.rows.reduce((sum, r) => sum + r.playing_seconds, 0) ?? 0;
 
@@ -60,13 +57,13 @@ export default function PlaysTab() {
           </label>
           <label className="field">
             From
-            <input type="date" value={from} max={to} onChange={(e) => e.target.value && setFrom(e.target.value)} />
+            <input type="date" value={from} max={to} onChange={(e) => e.target.value && setChosen({ from: e.target.value, to })} />
           </label>
           <label className="field">
             To
-            <input type="date" value={to} min={from} onChange={(e) => e.target.value && setTo(e.target.value)} />
+            <input type="date" value={to} min={from} onChange={(e) => e.target.value && setChosen({ from, to: e.target.value })} />
           </label>
-          <a className="button button--ghost" href={urlOf(playsEndpoints.export, { query: { from, to } })} download>
+          <a className="button button--ghost" href={urlOf(playsEndpoints.export, { query: chosen })} download>
             Download CSV
           </a>
         </div>
