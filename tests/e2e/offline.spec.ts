@@ -159,9 +159,12 @@ test('a wall and a kiosk start without their server, and come back to it by them
     await expect.poll(workerState, { timeout: 30_000 }).toEqual({ active: 'activated', waiting: null, installing: null });
     await server.stop();
     server = null;
-    await wall.reload({ waitUntil: 'commit' });
-    await expect(heading).toHaveText(harbour.name);
-    expect(await pageBuild(wall)).toBe(deployed);
+    // The wall restarts as a fresh page (the window a browser crash leaves): the worker it finds is the new build's.
+    await wall.close();
+    const restarted = await context.newPage();
+    await restarted.goto('/?name=Visitor%20centre%20wall', { waitUntil: 'commit' });
+    await expect(restarted.getByRole('heading', { level: 1 })).toHaveText(harbour.name);
+    expect(await pageBuild(restarted)).toBe(deployed);
   } finally {
     await context.close();
     await server?.stop();

@@ -9,8 +9,9 @@ import { PLAYS_RETENTION_DAYS } from '../../shared/plays.ts';
 import { isValidTimezone } from '../../shared/streams/location.ts';
 import { defineModule } from '../module.ts';
 import { Play } from './play.entity.ts';
-import { playRecordsTotal } from './plays.metrics.ts';
-import { playsKeeper, type PlaysKeeper } from './plays.reports.ts';
+import { playRecordsDoubted, playRecordsTotal } from './plays.metrics.ts';
+import type { FeatureReports } from '../../realtime/reports.ts';
+import { playsKeeper } from './plays.reports.ts';
 import { playsRouter } from './plays.routes.ts';
 import { forgetPlays, type PlaySettings } from './plays.service.ts';
 
@@ -20,7 +21,7 @@ const FORGET_EVERY_MS = 60 * 60_000;
 /** The process's own zone (TZ), UTC where it has none. */
 const processZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-export const playsModule = defineModule<PlaySettings, PlaysKeeper>({
+export const playsModule = defineModule<PlaySettings, FeatureReports>({
   name: 'plays',
   entities: [Play],
   settings: {
@@ -36,7 +37,7 @@ export const playsModule = defineModule<PlaySettings, PlaysKeeper>({
   },
   setup: ({ orm, logger, settings, now }) => playsKeeper({ orm, logger, settings, now }),
   reports: (_context, keeper) => keeper,
-  routes: ({ settings, now }, keeper) => [playsRouter({ settings, now, refused: () => keeper.refused() })],
+  routes: ({ settings, now }) => [playsRouter({ settings, now, refused: playRecordsDoubted })],
   metrics: () => [playRecordsTotal],
   jobs: ({ orm, logger, settings, now }) => {
     let timer: ReturnType<typeof setInterval> | undefined;

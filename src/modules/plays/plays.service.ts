@@ -88,18 +88,24 @@ interface Row {
   playing: string;
 }
 
-/** Totals per day, screen and stream (what every report is summed from). */
+/** Totals per day, screen and stream (what every report is summed from), each screen under its newest name. */
 async function dailyRows(em: EntityManager, days: { from: string; to: string }, timeZone: string): Promise<Row[]> {
   return em.execute<Row[]>(
-    `select to_char(p.started_at at time zone ?, 'YYYY-MM-DD') as day, p.device,
-        (select q.screen_name from play_records q where q.device = p.device order by q.ended_at desc limit 1) as screen_name,
+    `with p as (
+        select * from play_records
+        where started_at >= (?::date)::timestamp at time zone ? and started_at < (?::date + 1)::timestamp at time zone ?
+      ),
+      names as (
+        select distinct on (device) device, screen_name from play_records
+        where device in (select device from p) order by device, ended_at desc
+      )
+      select to_char(p.started_at at time zone ?, 'YYYY-MM-DD') as day, p.device, min(n.screen_name) as screen_name,
         p.stream_id, (array_agg(p.stream_name order by p.ended_at desc))[1] as stream_name,
         sum(extract(epoch from p.ended_at - p.started_at) * 1000)::bigint as ms, sum(p.playing_ms)::bigint as playing
-      from play_records p
-      where p.started_at >= (?::date)::timestamp at time zone ? and p.started_at < (?::date + 1)::timestamp at time zone ?
+      from p join names n on n.device = p.device
       group by 1, p.device, p.stream_id, case when p.stream_id is null then p.stream_name end
       order by 1, p.device, p.stream_id`,
-    [timeZone, within(days.from), timeZone, within(days.to), timeZone],
+    [within(days.from), timeZone, within(days.to), timeZone, timeZone],
     'all',
   );
 }

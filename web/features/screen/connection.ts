@@ -9,6 +9,7 @@ import { atom } from 'jotai';
 import { useLayoutEffect } from 'react';
 import { flushSync } from 'react-dom';
 import type { Registration } from '../../../src/shared/events.ts';
+import { later } from '../../lib/later.ts';
 import { openSocket } from '../../lib/socket.ts';
 import { screenTargetOf } from '../../../src/shared/screen-state.ts';
 import { store } from '../../lib/store.ts';
@@ -26,6 +27,9 @@ import { screenRegistration, type ScreenParams } from './registration.ts';
 import { forgetLastReload, watchVersion } from './version-watch.ts';
 import { holdWakeLock } from './wake-lock.ts';
 import { SCREEN_STATE_ELEMENT, type ScreenPageName } from '../../../src/shared/screen-pages.ts';
+
+/** How long after a change a screen writes what it shows to its storage (off the flip's frame). */
+const KEEP_AFTER_MS = 1_000;
 
 /** How long a screen waits for its first state before it offers Retry. */
 export const FIRST_STATE_TIMEOUT_MS = 10_000;
@@ -112,10 +116,12 @@ function openSession(given: Registration, options: SessionOptions): () => void {
   const unsubscribeHealth = store.sub(healthReportAtom, () => reporter.update(report()));
   const unsubscribeFlips = store.sub(lastFlipAtom, () => reporter.update(report()));
   const unsubscribeOffline = store.sub(offlineStartAtom, () => reporter.update(report()));
-  // What it shows is what it starts from next time, should its server be away then.
-  const keep = () => keepLastState(stateKey(given), store.get(screenStateAtom));
-  keep();
-  const unsubscribeKept = store.sub(screenStateAtom, keep);
+  // What it shows is what it starts from next time, should its server be away then (written
+  // after the flip's frame, not in it).
+  const keep = later(() => keepLastState(stateKey(given), store.get(screenStateAtom)), KEEP_AFTER_MS);
+  keep.ask();
+  const unsubscribeKept = store.sub(screenStateAtom, keep.ask);
+  window.addEventListener('pagehide', keep.now);
   // Safety net (spec: kiosks refetch every 30 minutes): register again on the open socket.
   // The answer goes through the version rule, so an unchanged state is no re-render.
   const resync = options.resyncEveryMs
@@ -136,6 +142,8 @@ function openSession(given: Registration, options: SessionOptions): () => void {
     unsubscribeFlips();
     unsubscribeOffline();
     unsubscribeKept();
+    window.removeEventListener('pagehide', keep.now);
+    keep.now();
     unsubscribeShown();
     unsubscribePlaying();
     plays?.stop();

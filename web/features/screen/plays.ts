@@ -11,6 +11,7 @@ import { serverTimeAt } from '../../../src/shared/clock.ts';
 import { createPlayLog, nextCut, type Shown } from '../../../src/shared/play-log.ts';
 import { PlayRecord, PLAYS_PER_REPORT } from '../../../src/shared/plays.ts';
 import type { ScreenClient } from '../../../src/shared/screen-client.ts';
+import { later } from '../../lib/later.ts';
 import { store } from '../../lib/store.ts';
 import { clockAtom } from './atoms.ts';
 
@@ -68,6 +69,8 @@ export interface PlayRecorder {
 export function recordPlays(client: ScreenClient, key: string): PlayRecorder {
   const buffer = loadBuffer(key);
   const log = createPlayLog(buffer);
+  // Written a second after a change, not in the flip's frame that made it (and at once when the page goes).
+  const save = later(() => saveBuffer(key, buffer), 1_000);
   let sending = false;
   let stopped = false;
 
@@ -82,7 +85,7 @@ export function recordPlays(client: ScreenClient, key: string): PlayRecorder {
       // Answered (kept, clipped or refused for good): done with them. No answer or an error: again later.
       if (err || 'error' in result) return;
       log.sent(records);
-      saveBuffer(key, buffer);
+      save.ask();
       if (log.size() > 0) send();
     });
   };
@@ -94,7 +97,7 @@ export function recordPlays(client: ScreenClient, key: string): PlayRecorder {
     const at = deviceNow() + offset;
     cutTimer = setTimeout(() => {
       log.cut(deviceNow());
-      saveBuffer(key, buffer);
+      save.ask();
       scheduleCut();
     }, Math.max(0, nextCut(at) - at));
   };
@@ -103,14 +106,14 @@ export function recordPlays(client: ScreenClient, key: string): PlayRecorder {
   // A page that goes away (a reload, a new build) keeps what it showed until then.
   const onHide = () => {
     log.cut(deviceNow());
-    saveBuffer(key, buffer);
+    save.now();
   };
   window.addEventListener('pagehide', onHide);
 
   return {
     show(state) {
       log.show(shownOf(state), deviceNow());
-      saveBuffer(key, buffer);
+      save.ask();
     },
     playing(streams) {
       log.playing(streams, deviceNow());
@@ -118,7 +121,7 @@ export function recordPlays(client: ScreenClient, key: string): PlayRecorder {
     flush: send,
     stop() {
       log.show([], deviceNow()); // it shows nothing any more: every record closes
-      saveBuffer(key, buffer);
+      save.now();
       stopped = true;
       clearTimeout(cutTimer);
       clearInterval(sender);
