@@ -20,8 +20,9 @@ import type { AlertsOverviewDto } from './api/alerts.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
 import { OFFLINE_START_STATES } from './offline.ts';
 export type { OfflineStart } from './offline.ts';
-import type { PlayReport, PlayVerdict } from './plays.ts';
-export { PlayReport } from './plays.ts';
+import type { PlayVerdict } from './plays.ts';
+import type { PlayReport } from './api/plays.ts';
+export { PlayReport } from './api/plays.ts';
 export type { PlayRecord } from './plays.ts';
 
 /** The answer to a proof-of-play report: how many records were kept, clipped or refused. */

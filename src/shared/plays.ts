@@ -10,9 +10,20 @@
  * the retention; it is clipped when it ends after now, overlaps time already kept for that
  * screen and position, or claims more playing than its length.
  */
-import { z } from 'zod';
-import { Id } from './api/common.ts';
-import { MAX_SCENE_STREAMS } from './constants.ts';
+/**
+ * One record as a screen sends it (times in ms since the epoch, on the server's clock as the
+ * screen estimates it). The socket contract's schema (src/shared/api/plays.ts) is checked against
+ * it by the compiler; it is declared here so the screens' code needs no zod.
+ */
+export interface PlayRecord {
+  stream_id: number;
+  /** 1–5. */
+  position: number;
+  scene_id: number | null;
+  from: number;
+  to: number;
+  playing_ms: number;
+}
 
 /** A screen closes its open records this often (ms) and starts new ones. */
 export const PLAY_CUT_MS = 60_000;
@@ -32,20 +43,6 @@ export const PLAYS_BUFFERED = 4_000;
 export const MAX_PLAY_AGE_MS = 7 * 86_400_000;
 /** Days proof of play is kept by default (PLAYS_RETENTION_DAYS). */
 export const PLAYS_RETENTION_DAYS = 90;
-
-/** One record as a screen sends it (times in ms since the epoch, on the server's clock as the screen estimates it). */
-export const PlayRecord = z.strictObject({
-  stream_id: Id,
-  position: z.number().int().min(1).max(MAX_SCENE_STREAMS),
-  scene_id: Id.nullable(),
-  from: z.number().int().nonnegative(),
-  to: z.number().int().nonnegative(),
-  playing_ms: z.number().int().nonnegative(),
-});
-export type PlayRecord = z.output<typeof PlayRecord>;
-
-export const PlayReport = z.strictObject({ records: z.array(PlayRecord).min(1).max(PLAYS_PER_REPORT) });
-export type PlayReport = z.output<typeof PlayReport>;
 
 /** Why a record was refused or clipped (counted per reason: the metrics and the logs say which). */
 export type PlayVerdict = 'kept' | 'clipped' | 'not-its-position' | 'empty' | 'too-long' | 'future' | 'too-old' | 'covered' | 'unknown-stream';

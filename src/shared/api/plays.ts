@@ -2,7 +2,27 @@
 import { z } from 'zod';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
-import { PLAY_GROUPS } from '../plays.ts';
+import { Id } from './common.ts';
+import { MAX_SCENE_STREAMS } from '../constants.ts';
+import { PLAY_GROUPS, PLAYS_PER_REPORT, type PlayRecord as PlayRecordFields } from '../plays.ts';
+
+// What screens send (the socket contract, src/shared/events.ts): declared here, beside the
+// answers, so the screens' own code (src/shared/plays.ts, play-log.ts) stays free of zod.
+
+
+/** One record as a screen sends it (times in ms since the epoch, on the server's clock as the screen estimates it). */
+export const PlayRecord = z.strictObject({
+  stream_id: Id,
+  position: z.number().int().min(1).max(MAX_SCENE_STREAMS),
+  scene_id: Id.nullable(),
+  from: z.number().int().nonnegative(),
+  to: z.number().int().nonnegative(),
+  playing_ms: z.number().int().nonnegative(),
+}) satisfies z.ZodType<PlayRecordFields>;
+export type PlayRecord = z.output<typeof PlayRecord>;
+
+export const PlayReport = z.strictObject({ records: z.array(PlayRecord).min(1).max(PLAYS_PER_REPORT) });
+export type PlayReport = z.output<typeof PlayReport>;
 
 /** A calendar day (in the report's time zone). */
 const Day = z.iso.date({ error: 'Expected a day as YYYY-MM-DD' });

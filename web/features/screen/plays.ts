@@ -9,7 +9,7 @@
 import type { ScreenState } from '../../../src/shared/events.ts';
 import { serverTimeAt } from '../../../src/shared/clock.ts';
 import { createPlayLog, nextCut, type Shown } from '../../../src/shared/play-log.ts';
-import { PlayRecord, PLAYS_PER_REPORT } from '../../../src/shared/plays.ts';
+import { PLAYS_PER_REPORT, type PlayRecord } from '../../../src/shared/plays.ts';
 import type { ScreenClient } from '../../../src/shared/screen-client.ts';
 import { later } from '../../lib/later.ts';
 import { store } from '../../lib/store.ts';
@@ -21,11 +21,19 @@ export const PLAYS_SEND_EVERY_MS = 30_000;
 /** How long a report may wait for its answer before it is sent again. */
 const ANSWER_TIMEOUT_MS = 15_000;
 
+const WHOLE = ['stream_id', 'position', 'from', 'to', 'playing_ms'] as const;
+function isRecord(r: unknown): r is PlayRecord {
+  if (typeof r !== 'object' || r === null) return false;
+  const o = r as Record<string, unknown>;
+  return WHOLE.every((k) => Number.isSafeInteger(o[k]) && (o[k] as number) >= 0) && (o.scene_id === null || Number.isSafeInteger(o.scene_id)) && Object.keys(o).length === 6;
+}
+
 function loadBuffer(key: string): PlayRecord[] {
   try {
     const saved = JSON.parse(localStorage.getItem(BUFFER_PREFIX + key) ?? '[]') as unknown;
     // Only well-formed records: one the server would call malformed would hold up the rest for ever.
-    return Array.isArray(saved) ? saved.filter((r): r is PlayRecord => PlayRecord.safeParse(r).success) : [];
+    // (A shape check, not the contract's schema: that would bring zod into every screen's code.)
+    return Array.isArray(saved) ? saved.filter(isRecord) : [];
   } catch {
     return [];
   }
