@@ -10,9 +10,8 @@
 import type { EntityManager, Orm } from '../../db.ts';
 import { runCommand, type CommandDeps } from '../../domain/command.ts';
 import type { Logger } from '../../logger.ts';
-import { judge, type Comparison, type Judgements, type Rating } from '../../shared/evaluation/judgements.ts';
+import { judge, MIN_HISTORY, type Comparison, type Judgements, type Rating } from '../../shared/evaluation/judgements.ts';
 import { itemVerdict, pairsToAsk, standingOf, type Standing } from '../../shared/evaluation/queue-rules.ts';
-import { MIN_HISTORY } from '../../shared/evaluation/reliability.ts';
 import { recordHumanScores } from '../streams/stream-quality.ts';
 import { pendingPairs, pendingRateItems, queuePairs, settleItems } from './evaluation-queries.ts';
 

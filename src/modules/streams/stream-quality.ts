@@ -1,14 +1,14 @@
 /**
  * The quality fields of a stream, written only here: an automatic check (its score, its
  * faults, the health they lead to with hysteresis) and the raters' score, each fused with the
- * other half into `quality_score` by the one fusion rule (src/shared/evaluation/reliability.ts).
+ * other half into `quality_score` by the one fusion rule (src/shared/evaluation/fusion.ts).
  * Every change is a `stream.updated`, so scenes showing the stream (or choosing among the pool)
  * re-resolve and admins see it.
  */
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '../../db.ts';
 import type { Changes } from '../../domain/changes.ts';
-import { fuseScores } from '../../shared/evaluation/reliability.ts';
+import { fuseScores } from '../../shared/evaluation/fusion.ts';
 import { nextHealth } from '../../shared/quality/health.ts';
 import { ACTIVITY_HISTORY, type ActivityBasis, type LoopEvidence } from '../../shared/quality/activity.ts';
 import type { QualityFault } from '../../shared/quality/score.ts';

@@ -11,8 +11,8 @@
  *
  * Log-posterior: −k0/2 Σ (q_i − μ0)² − Σ_abs w_r/2 (x − q_i)² + Σ_pairs w_r [y log σ(d/S) + (1−y) log σ(−d/S)],
  * maximised by Newton steps on each q_i (concave: it always converges). With absolute ratings only
- * the answer is the old closed form s_i = (k0·μ0 + Σ w_r·x_ri) / (k0 + Σ w_r), so absolute-only
- * estimates are unchanged (src/shared/evaluation/reliability.ts keeps those rules and their tests).
+ * the answer is the closed form s_i = (k0·μ0 + Σ w_r·x_ri) / (k0 + Σ w_r) (the estimator this
+ * model replaced gave exactly that; tests/unit/judgements.test.ts checks it).
  *
  * Rater weights: w_r = 1 / (msd_r + ε)², msd_r = (Σ dev² + α·σ0²) / (n_r + α) over both kinds:
  *   absolute dev = x − q_i^(−r)  (the consensus of the others);
@@ -33,9 +33,31 @@
  * weight × p(1−p)/S²) and falls with disagreement, as before: c_i = W_i/(W_i + κ) · 1/(1 + v_i).
  * Pure: no database, no clock.
  */
-import { EPSILON, KAPPA, MIN_HISTORY, NEWCOMER_SHARE, PRIOR_MEAN, PRIOR_VARIANCE, PRIOR_WEIGHT, SHRINK, type Rating } from './reliability.ts';
 
-export type { Rating };
+/** One absolute rating. */
+export interface Rating {
+  item: number;
+  rater: string;
+  /** 1–5. */
+  value: number;
+}
+
+/** μ0: the prior's mean, the middle of 1–5. */
+export const PRIOR_MEAN = 3;
+/** k0: the prior is worth half a rating of "average". */
+export const PRIOR_WEIGHT = 0.5;
+/** σ0²: a rater with no history is assumed about as noisy as uniform guessing on 1–5. */
+export const PRIOR_VARIANCE = 2;
+/** α: answers' worth of σ0² in each rater's deviation (a short history is not taken at its word). */
+export const SHRINK = 1;
+/** ε in w = 1/(msd + ε)²: no rater's weight is unbounded. */
+export const EPSILON = 0.1;
+/** κ: the information at which an item's confidence is half its agreement share. */
+export const KAPPA = 2;
+/** Answers a rater needs before they are judged (fewer: a newcomer). */
+export const MIN_HISTORY = 3;
+/** Newcomers' combined weight on an item is at most this share of its established raters' weight. */
+export const NEWCOMER_SHARE = 0.1;
 
 /** One "which looks better?" answer. */
 export interface Comparison {
