@@ -7,6 +7,7 @@
 import autocannon from 'autocannon';
 import { benchArgs } from './args.ts';
 import { startServerProcess } from './server-process.ts';
+import { NoSamplesError } from './stats.ts';
 
 const { duration, connections } = benchArgs({ duration: 10, connections: 50 });
 
@@ -25,12 +26,17 @@ try {
   await run(sceneUrl);
   const health = await run(`${server.base}/healthz`);
   const scene = await run(sceneUrl);
-  const summary = (r: autocannon.Result) => ({
-    rps: Math.round(r.requests.average),
-    p50_ms: r.latency.p50,
-    p99_ms: r.latency.p99,
-    errors: r.errors + r.non2xx,
-  });
+  // autocannon's own percentiles (of its latency histogram), not bench/stats.ts's: it keeps no
+  // list of samples. A run of no answered request would still give 0 ms; that is refused.
+  const summary = (r: autocannon.Result) => {
+    if (r.requests.total === 0) throw new NoSamplesError(`the latency of ${r.url}`);
+    return {
+      rps: Math.round(r.requests.average),
+      p50_ms: r.latency.p50,
+      p99_ms: r.latency.p99,
+      errors: r.errors + r.non2xx,
+    };
+  };
   const result = {
     connections,
     duration_s: duration,

@@ -20,8 +20,9 @@ import { performance } from 'node:perf_hooks';
 import { FAULT_TOKEN, startOwnedPostgres } from '../tests/faults/support.ts';
 import { startNginx } from '../tests/cluster/nginx-harness.ts';
 import { failed, rest, restLoop, type RestAnswer } from '../tests/cluster/rest-traffic.ts';
-import { openWalls, percentile, sawSceneAt, until, type ClusterWall } from '../tests/cluster/walls.ts';
+import { openWalls, sawSceneAt, until, type ClusterWall } from '../tests/cluster/walls.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { highest, percentile } from './stats.ts';
 
 const { values } = parseArgs({
   options: { screens: { type: 'string', default: '3000' }, changes: { type: 'string', default: '20' }, adapter: { type: 'string', default: 'both' } },
@@ -70,8 +71,7 @@ async function fanout(base: string, walls: ClusterWall[], sceneIds: number[], co
     }
     await sleep(Math.max(0, 1000 - (performance.now() - start)));
   }
-  latencies.sort((a, b) => a - b);
-  return { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(latencies.at(-1) ?? NaN), missed };
+  return { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(highest(latencies)), missed };
 }
 
 async function runAdapter(adapter: 'redis' | 'postgres') {

@@ -30,6 +30,7 @@ import { connectScreen, type ScreenClient } from '../src/shared/screen-client.ts
 import { applyScreenMessage, type ScreenMessage } from '../src/shared/screen-state.ts';
 import { benchArgs } from './args.ts';
 import { benchAuth, startServerProcess, type Memory, type ServerProcess } from './server-process.ts';
+import { highest, median, percentile } from './stats.ts';
 
 const { clients: CLIENTS, changes: CHANGES } = benchArgs({ clients: 1000, changes: 30 });
 const BATCH = 250;
@@ -125,11 +126,6 @@ async function connectWalls(base: string, count = CLIENTS): Promise<Wall[]> {
     if (!(await until(() => batch.every((w) => w.state !== null), 30_000))) throw new Error('walls did not register');
   }
   return walls;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 const WARMUP = 5;
@@ -250,10 +246,10 @@ function series(walls: Wall[], trigger: (i: number) => Promise<void>, sceneOf: (
     result() {
       const a = attribute(walls, changes, performance.now());
       for (const wall of walls) wall.pushes = null; // stop recording
-      const latencies = [...a.latencies].sort((x, y) => x - y);
       return {
         attribution: a,
-        figures: { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(latencies.at(-1) ?? NaN), missed: a.missed },
+        /** Asked only of a run that is not refused (below): a broken one may have no latency at all. */
+        figures: () => ({ p50_ms: round(percentile(a.latencies, 50)), p99_ms: round(percentile(a.latencies, 99)), max_ms: round(highest(a.latencies)), missed: a.missed }),
         pushes: {
           matched: a.matched,
           late: a.late,
@@ -276,7 +272,6 @@ interface Sampled {
 }
 
 const SAMPLES = 5;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function sample(server: ServerProcess): Promise<Sampled> {
   const taken: Memory[] = [];
@@ -381,8 +376,6 @@ for (let i = 0; i < WARMUP + CHANGES; i++) {
 }
 const nwRun = nw.result();
 const bareRun = floor.result();
-const nwResult = nwRun.figures;
-const bareResult = bareRun.figures;
 bareWalls.forEach((w) => w.client.close());
 await bare.stop();
 const pushes = { nature_wall: nwRun.pushes, bare_engine: bareRun.pushes };
@@ -397,6 +390,8 @@ if (broken.length > 0) {
   console.log(JSON.stringify({ clients: CLIENTS, changes: CHANGES, refused: broken, pushes }));
   process.exit(1);
 }
+const nwResult = nwRun.figures();
+const bareResult = bareRun.figures();
 
 // Kill and restart: every wall must reconnect and get a fresh snapshot.
 log('killing and restarting Nature Wall');
@@ -409,8 +404,8 @@ const resynced = await until(() => nwWalls.every((w) => w.lastSnapshotAt > kille
 const resyncedAt = performance.now();
 /** From the server's readiness: when the walls came back (their client's backoff) and when each had its snapshot (the server's answer). */
 const spread = (times: number[]) => {
-  const sorted = times.map((t) => Math.round((t - readyAt) / 100) / 10).sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), max: sorted.at(-1) ?? null };
+  const seconds = times.map((t) => Math.round((t - readyAt) / 100) / 10);
+  return { p50: percentile(seconds, 50), p90: percentile(seconds, 90), max: highest(seconds) };
 };
 const resync = {
   all_resynced: resynced,
@@ -432,10 +427,7 @@ console.log(
     bare_engine: bareResult,
     p99_ratio: Math.round((nwResult.p99_ms / bareResult.p99_ms) * 100) / 100,
     default_switch_write_ms: Object.fromEntries(
-      Object.entries(writeMs).map(([k, v]) => {
-        const sorted = [...v].sort((a, b) => a - b);
-        return [k, { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)) }];
-      }),
+      Object.entries(writeMs).map(([k, v]) => [k, { p50: round(percentile(v, 50)), p99: round(percentile(v, 99)) }]),
     ),
     idle_kb_per_client: { nature_wall: nwMemory.perClient, bare_engine: bareMemory.perClient },
     /** Heap per idle wall after a full GC (KB): Nature Wall, the bare engine, and what Nature Wall adds. */

@@ -25,6 +25,7 @@ import { loadSceneSnapshot } from '../src/modules/scenes/scene-queries.ts';
 import { streamPage } from '../src/modules/streams/stream-pages.ts';
 import { presentStream, streamColumns, type StreamFields } from '../src/modules/streams/stream.presenter.ts';
 import { preparedRead } from '../src/database/prepared-read.ts';
+import { percentile } from './stats.ts';
 
 const { streams, connections, requests, rounds } = benchArgs({ streams: 10_000, connections: 20, requests: 2_000, rounds: 4 });
 if (rounds < 1 || requests < rounds) throw new Error('--rounds must be at least 1 and at most --requests');
@@ -33,9 +34,7 @@ const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nw-bench-pool-'));
 const db = await startEmbeddedPostgres({ dataDir, port: await freePort(), logger, onGiveUp: (reason) => { throw new Error(reason); } });
 const orm = await initORM({ url: db.url, poolMax: connections, logger });
 
-function percentile(sorted: number[], p: number): number {
-  return Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(2));
-}
+const ms = (n: number) => Number(n.toFixed(2));
 
 /**
  * `count` calls of `call`, `connections` at a time, from call number `from` on; the latencies
@@ -78,8 +77,8 @@ async function measureAll<K extends string>(calls: Record<K, (i: number) => Prom
   }
   return Object.fromEntries(
     names.map((name) => {
-      const sorted = latencies[name].sort((a, b) => a - b);
-      return [name, { p50_ms: percentile(sorted, 50), p99_ms: percentile(sorted, 99) }];
+      const taken = latencies[name];
+      return [name, { p50_ms: ms(percentile(taken, 50)), p99_ms: ms(percentile(taken, 99)) }];
     }),
   ) as Record<K, { p50_ms: number; p99_ms: number }>;
 }

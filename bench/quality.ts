@@ -37,6 +37,7 @@ import { serveCorpus } from '../tests/support/quality-corpus.ts';
 import { openScreen } from '../tests/support/screens.ts';
 import { benchArgs } from './args.ts';
 import { benchAuth, startServerProcess } from './server-process.ts';
+import { median } from './stats.ts';
 
 const { runs } = benchArgs({ runs: 5 });
 const TICKS = 100; // USER_HZ on Linux
@@ -49,7 +50,6 @@ function cpuSeconds(): number {
   return (utime! + stime! + cutime! + cstime!) / TICKS;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const round = (n: number) => Math.round(n * 100) / 100;
 
 const corpus = await serveCorpus();

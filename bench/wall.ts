@@ -48,6 +48,7 @@ import { buildWorld } from '../tests/e2e/support/world.ts';
 import { benchArgs } from './args.ts';
 import { BENCH_TOKEN, startServerProcess } from './server-process.ts';
 import { startDelayProxy } from './delay-proxy.ts';
+import { highest, lowest, percentile } from './stats.ts';
 import { connectScreen } from '../src/shared/screen-client.ts';
 
 const quick = process.argv.includes('--quick');
@@ -59,10 +60,6 @@ const WARMUP = 3;
 const root = path.resolve(import.meta.dirname, '..');
 const log = (...parts: unknown[]) => console.error('[wall]', ...parts);
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 const round = (n: number) => Math.round(n * 10) / 10;
 const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 
@@ -181,14 +178,12 @@ async function measureSwitch(pageCount: number) {
     await new Promise((r) => setTimeout(r, 250));
   }
   await context.close();
-  latencies.sort((a, b) => a - b);
-  pushes.sort((a, b) => a - b);
   return {
     pages: pageCount,
     changes: CHANGES,
     p50_ms: round(percentile(latencies, 50)),
     p95_ms: round(percentile(latencies, 95)),
-    max_ms: round(latencies.at(-1) ?? NaN),
+    max_ms: round(highest(latencies)),
     missed,
     /** REST call → the push arriving on the page's socket (the hub's share of the above). */
     push_p50_ms: round(percentile(pushes, 50)),
@@ -387,12 +382,8 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
       if (process.env.NW_BENCH_DEBUG) log(links, 'lates', flips.map((f, p) => (f?.rendered ? round(f.rendered - offsets[p]! + server_offset - f.at) : null)).join(' '), 'render ms', flips.map((f) => (f?.renderMs == null ? null : round(f.renderMs))).join(' '));
       await new Promise((r) => setTimeout(r, 300));
     }
-    const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
-    const spread = (values: number[]) => {
-      const s = sorted(values);
-      return { p50_ms: round(percentile(s, 50)), p95_ms: round(percentile(s, 95)), max_ms: round(s.at(-1) ?? NaN) };
-    };
-    const late = (values: number[]) => ({ p50_ms: round(percentile(sorted(values), 50)), p95_ms: round(percentile(sorted(values.map(Math.abs)), 95)) });
+    const spread = (values: number[]) => ({ p50_ms: round(percentile(values, 50)), p95_ms: round(percentile(values, 95)), max_ms: round(highest(values)) });
+    const late = (values: number[]) => ({ p50_ms: round(percentile(values, 50)), p95_ms: round(percentile(values.map(Math.abs), 95)) });
     // What no exchange of messages can see: half the difference of each wall's two delays.
     const blind = walls.map((w) => (w.up - w.down) / 2);
     const floor = round(Math.max(...blind) - Math.min(...blind));
@@ -487,8 +478,7 @@ async function measurePlaybackSkew() {
       const times = [t0, ...shown.slice(1).map((m) => m.get(n))];
       if (times.every((t) => t !== undefined)) spreads.push(Math.max(...(times as number[])) - Math.min(...(times as number[])));
     }
-    spreads.sort((a, b) => a - b);
-    return { walls: pages.length, frames_compared: spreads.length, p50_ms: round(percentile(spreads, 50)), p95_ms: round(percentile(spreads, 95)), max_ms: round(spreads.at(-1) ?? NaN) };
+    return { walls: pages.length, frames_compared: spreads.length, p50_ms: round(percentile(spreads, 50)), p95_ms: round(percentile(spreads, 95)), max_ms: round(highest(spreads)) };
   } finally {
     await Promise.all(contexts.map((c) => c.close()));
   }
@@ -557,10 +547,7 @@ async function measureFirstFrame() {
     worker.push(await firstFrame(page));
     await context.close();
   }
-  const summary = (times: number[]) => {
-    times.sort((a, b) => a - b);
-    return { p50_ms: round(percentile(times, 50)), min_ms: round(times[0]!), max_ms: round(times.at(-1)!) };
-  };
+  const summary = (times: number[]) => ({ p50_ms: round(percentile(times, 50)), min_ms: round(lowest(times)), max_ms: round(highest(times)) });
   return { runs: RUNS, cold: summary(cold), warm: summary(warm), through_service_worker: summary(worker) };
 }
 
@@ -601,10 +588,7 @@ async function measureOfflineStart() {
       named.push(await at('__named'));
       frames.push(await at('__firstFrame'));
     }
-    const summary = (times: number[]) => {
-      times.sort((a, b) => a - b);
-      return { p50_ms: round(percentile(times, 50)), min_ms: round(times[0]!), max_ms: round(times.at(-1)!) };
-    };
+    const summary = (times: number[]) => ({ p50_ms: round(percentile(times, 50)), min_ms: round(lowest(times)), max_ms: round(highest(times)) });
     return { runs: RUNS, last_scene_shown: summary(named), first_frame: summary(frames) };
   } finally {
     await context.close();
