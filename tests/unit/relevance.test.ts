@@ -28,7 +28,10 @@ describe('assessRelevance: not nature cams', () => {
 
 describe('assessRelevance: nature cams', () => {
   it.each([
-    ['Monterey Bay Aquarium Live Cam', 'Monterey Bay Aquarium Live Cam', {}, 'ocean'],
+    // Its category is the one rule's (tests/unit/category-words.test.ts): "aquarium" is a nature
+    // word but not among §9's ocean keywords.
+    ['an aquarium is a nature cam', 'Monterey Bay Aquarium Live Cam', {}, 'nature'],
+    ['an aquarium with a §9 ocean word', 'Monterey Bay Aquarium Coral Reef Cam', {}, 'ocean'],
     ['Kīlauea volcano webcam (accents)', 'Kīlauea volcano webcam', {}, 'volcano'],
     ['Explore.org Brown Bear Cam', 'Explore.org Brown Bear Cam', {}, 'wildlife'],
     ['a camera word in camelCase', 'BrooksFallsBearCam', {}, 'wildlife'],
@@ -37,7 +40,8 @@ describe('assessRelevance: nature cams', () => {
     ['a camera network\'s host makes it a camera', 'Decorah Eagles North Nest', { url: 'https://explore.org/livecams/birds/decorah-eagles' }, 'wildlife'],
     ['"marine animal" is wildlife (spec order)', 'Marine animal cam', {}, 'wildlife'],
     ['words in the address count', 'Channel 7', { url: 'https://cams.example.org/coral-reef-cam/index.m3u8' }, 'ocean'],
-    ['an Outdoor group is fine', 'Osprey nest cam', { group: 'Outdoor' }, 'wildlife'],
+    ['an Outdoor group is fine', 'Osprey nest cam', { group: 'Outdoor' }, 'nature'],
+    ['a bird word of §9 makes it wildlife', 'Osprey nest bird cam', { group: 'Outdoor' }, 'wildlife'],
   ])('%s', (_rule, name, extra, category) => {
     expect(list(name, extra)).toEqual({ relevant: true, category, reason: 'nature cam' });
   });

@@ -8,31 +8,30 @@
  * - Off-topic words name what a general TV list is full of (news, shopping, worship, music,
  *   sport, films, cooking, children's TV…); one is enough to leave the entry out ("Cooking
  *   Panda" is not a panda cam). An iptv-org group-title of those genres counts the same.
- * - Nature words: the spec's category keywords and the wider vocabulary of each category
- *   (aquarium, lava, osprey, niagara…) plus general outdoor words (forest, mountain, lake…).
+ * - Nature words: the category words (src/shared/streams/category-words.ts), the wider
+ *   vocabulary of wildlife and the sea (osprey, aquarium…) plus general outdoor words (forest,
+ *   mountain, lake…).
  * - Camera words: cam, webcam, camera, live cam, and the hosts of camera networks (explore.org,
  *   earthcam…). A search of a live platform (YouTube, Twitch, Vimeo live events) only finds
  *   live streams, so there the camera is implied ("Decorah Eagles – North Nest").
  *
- * The category comes from the same words, in the spec's order (wildlife, ocean, volcano,
- * waterfall; otherwise nature), so a "marine animal" is wildlife as §9 says.
+ * The category is the one rule every stream gets (categoryOfWords, spec §9's keywords in §9's
+ * order first), over all of these words: "Niagara Falls" is waterfall here as in URL analysis,
+ * a "marine animal" wildlife. The wider vocabulary below makes a find a nature find but picks no
+ * category: §9's lists of wildlife and ocean words are its contract.
  */
 import type { Category } from '../../shared/constants.ts';
+import { categoryOfWords } from '../../shared/streams/category-words.ts';
 import { hasTerm, wordsOf } from '../../shared/streams/words.ts';
 
-const CATEGORY_TERMS: [Category, string[]][] = [
-  ['wildlife', [
-    'wildlife', 'animal', 'zoo', 'safari', 'bird', 'eagle', 'panda', 'bear', 'osprey', 'owl', 'falcon', 'hawk', 'heron', 'stork',
-    'puffin', 'penguin', 'nest', 'feeder', 'wolf', 'wolves', 'fox', 'deer', 'moose', 'elk', 'bison', 'buffalo', 'elephant',
-    'giraffe', 'lion', 'tiger', 'leopard', 'cheetah', 'rhino', 'hippo', 'zebra', 'gorilla', 'monkey', 'koala', 'kangaroo',
-    'sloth', 'otter', 'beaver', 'badger', 'squirrel', 'hummingbird', 'waterhole', 'watering hole', 'sanctuary', 'rescue', 'kitten', 'puppy',
-  ]],
-  ['ocean', [
-    'ocean', 'sea', 'beach', 'wave', 'coral', 'reef', 'marine', 'aquarium', 'underwater', 'shark', 'whale', 'dolphin', 'seal',
-    'jellyfish', 'octopus', 'kelp', 'surf', 'coast', 'harbor', 'harbour', 'lighthouse', 'pier', 'tide', 'lagoon',
-  ]],
-  ['volcano', ['volcano', 'volcanic', 'lava', 'eruption', 'crater', 'kilauea', 'etna', 'stromboli', 'vesuvius', 'fagradalsfjall', 'popocatepetl', 'sakurajima']],
-  ['waterfall', ['waterfall', 'falls', 'cascade', 'niagara', 'iguazu', 'yosemite falls']],
+/** Words of wildlife and the sea that §9's lists do not hold: nature words, not category words. */
+const WILD_AND_SEA = [
+  'osprey', 'owl', 'falcon', 'hawk', 'heron', 'stork', 'puffin', 'penguin', 'nest', 'feeder', 'wolf', 'wolves', 'fox', 'deer',
+  'moose', 'elk', 'bison', 'buffalo', 'elephant', 'giraffe', 'lion', 'tiger', 'leopard', 'cheetah', 'rhino', 'hippo', 'zebra',
+  'gorilla', 'monkey', 'koala', 'kangaroo', 'sloth', 'otter', 'beaver', 'badger', 'squirrel', 'hummingbird', 'waterhole',
+  'watering hole', 'sanctuary', 'rescue', 'kitten', 'puppy',
+  'aquarium', 'underwater', 'shark', 'whale', 'dolphin', 'seal', 'jellyfish', 'octopus', 'kelp', 'surf', 'coast', 'harbor',
+  'harbour', 'lighthouse', 'pier', 'tide', 'lagoon',
 ];
 
 const GENERAL_NATURE = [
@@ -91,12 +90,6 @@ function hostOf(url: string): string {
   }
 }
 
-/** The category the words suggest, in the spec's order; nature when none. */
-export function categoryOfWords(words: readonly string[]): Category {
-  for (const [category, terms] of CATEGORY_TERMS) if (any(words, terms)) return category;
-  return 'nature';
-}
-
 export function assessRelevance(input: RelevanceInput): Relevance {
   const host = hostOf(input.url);
   let path = '';
@@ -113,7 +106,7 @@ export function assessRelevance(input: RelevanceInput): Relevance {
   // Off-topic is judged on what the entry says of itself and its group, not on its address
   // (a CDN path may hold "news" or "live-sports" for a perfectly good camera).
   if (any(described, OFF_TOPIC) || any(group, OFF_TOPIC) || any(group, OFF_TOPIC_GROUPS)) return { relevant: false, category, reason: 'off-topic' };
-  const nature = CATEGORY_TERMS.some(([, terms]) => any(all, terms)) || any(all, GENERAL_NATURE);
+  const nature = category !== 'nature' || any(all, WILD_AND_SEA) || any(all, GENERAL_NATURE);
   if (!nature) return { relevant: false, category, reason: 'no nature words' };
   const camera = input.livePlatform || any(all, CAMERA_TERMS) || CAMERA_HOSTS.some((h) => host === h || host.endsWith(`.${h}`));
   if (!camera) return { relevant: false, category, reason: 'not a camera' };

@@ -3,8 +3,10 @@
  * recognising platforms, validating, normalising for duplicate detection and building the
  * autoplaying embed address a player shows.
  */
-import { LIMITS, type Category } from '../constants.ts';
-import { hasTerm, wordsOf } from './words.ts';
+import { LIMITS } from '../constants.ts';
+
+/** Spec §9's keyword rules on a URL: one rule for URL analysis and discovery, in category-words.ts. */
+export { suggestCategory } from './category-words.ts';
 
 export type StreamFormat =
   | 'youtube'
@@ -203,25 +205,6 @@ export function normalizeStreamUrl(input: string): string {
   const port = url.port ? `:${url.port}` : '';
   const path = url.pathname.replace(/\/+$/, '');
   return `${host}${port}${path}${url.search}`;
-}
-
-const CATEGORY_KEYWORDS: [Category, string[]][] = [
-  ['wildlife', ['wildlife', 'animal', 'zoo', 'safari', 'bird', 'eagle', 'panda', 'bear']],
-  ['ocean', ['ocean', 'sea', 'beach', 'wave', 'coral', 'reef', 'marine']],
-  ['volcano', ['volcano']],
-  ['waterfall', ['waterfall']],
-];
-
-/**
- * Spec §9 keyword rules on the URL (or any text), in that order; otherwise nature. Keywords
- * match whole words (a plain plural counts): "Freeform" is not a reef, "Zoom" not a zoo.
- */
-export function suggestCategory(text: string): Category {
-  const words = wordsOf(text);
-  for (const [category, keywords] of CATEGORY_KEYWORDS) {
-    if (keywords.some((keyword) => hasTerm(words, keyword))) return category;
-  }
-  return 'nature';
 }
 
 function titleCase(words: string): string {
