@@ -10,6 +10,7 @@ import { runCommand, type CommandDeps } from '../../domain/command.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../logger.ts';
 import { nextBoundary, windowsBetween } from '../../shared/schedules/windows.ts';
+import { sceneNames } from '../scenes/scene-reads.ts';
 import { ProgrammeBoundary, ScheduleEntry, Takeover } from './programme.entity.ts';
 import { loadProgramme } from './programme.service.ts';
 
@@ -51,14 +52,16 @@ export function createProgrammeJobs(deps: { orm: Orm; queue: JobQueue; commands:
   /** What starts and ends at `at`, for the Activity log: "Started: Ocean mornings · Ended: Volcano talk". */
   async function describe(at: number): Promise<string> {
     const em = orm.em.fork();
-    const [entries, takeover] = await Promise.all([em.find(ScheduleEntry, {}, { populate: ['scene'] }), em.findOne(Takeover, { id: 1 })]);
+    const [entries, takeover] = await Promise.all([em.find(ScheduleEntry, {}), em.findOne(Takeover, { id: 1 })]);
+    const crossing = entries.flatMap((entry) => windowsBetween(entry.when, at - 1, at + 1).map(([start, end]) => ({ entry, start, end })));
+    // Unnamed entries go by their scene's name, asked of the scenes module (only for those at this boundary).
+    const sceneName = await sceneNames(em, crossing.filter(({ entry }) => entry.name === null).map(({ entry }) => entry.scene.id));
+    const nameOf = (entry: ScheduleEntry) => entry.name ?? sceneName.get(entry.scene.id) ?? `Scene ${entry.scene.id}`;
     const started: string[] = [];
     const ended: string[] = [];
-    for (const entry of entries) {
-      for (const [start, end] of windowsBetween(entry.when, at - 1, at + 1)) {
-        if (start === at) started.push(entry.name ?? entry.scene.name);
-        if (end === at) ended.push(entry.name ?? entry.scene.name);
-      }
+    for (const { entry, start, end } of crossing) {
+      if (start === at) started.push(nameOf(entry));
+      if (end === at) ended.push(nameOf(entry));
     }
     const parts = [started.length ? `Started: ${started.join(', ')}` : '', ended.length ? `Ended: ${ended.join(', ')}` : '', takeover?.endsAt?.getTime() === at ? 'Takeover ended' : ''].filter(Boolean);
     return parts.join(' · ') || 'Schedule boundary';

@@ -11,6 +11,7 @@ import type { AssignmentInput, GroupInput, GroupUpdate, ScheduleInput, ScheduleU
 import type { Programme } from '../../shared/schedules/precedence.ts';
 import type { ScheduleRule } from '../../shared/schedules/windows.ts';
 import { slugify } from '../../shared/scenes/slug.ts';
+import { sceneNames } from '../scenes/scene-reads.ts';
 import { activeScene } from '../scenes/scenes.service.ts';
 import { ScheduleEntry, ScreenGroup, ScreenPlacement, Takeover } from './programme.entity.ts';
 
@@ -120,11 +121,12 @@ export async function updateSchedule(em: EntityManager, changes: Changes, input:
 }
 
 export async function deleteSchedule(em: EntityManager, changes: Changes, id: number): Promise<void> {
-  const entry = await em.findOne(ScheduleEntry, { id }, { populate: ['scene'] });
+  const entry = await em.findOne(ScheduleEntry, { id });
   if (!entry) throw notFound(`Schedule entry not found: ${id}`);
+  const name = entry.name ?? (await sceneNames(em, [entry.scene.id])).get(entry.scene.id) ?? `Scene ${entry.scene.id}`;
   em.remove(entry);
   await em.flush();
-  changes.push({ type: 'schedule.deleted', scheduleId: id, name: entry.name ?? entry.scene.name });
+  changes.push({ type: 'schedule.deleted', scheduleId: id, name });
 }
 
 export async function startTakeover(em: EntityManager, changes: Changes, input: TakeoverInput, startedBy: string, now: number): Promise<Takeover> {
@@ -150,11 +152,13 @@ export async function startTakeover(em: EntityManager, changes: Changes, input: 
 
 /** Ends the takeover; false when there was none. */
 export async function releaseTakeover(em: EntityManager, changes: Changes): Promise<boolean> {
-  const takeover = await em.findOne(Takeover, { id: 1 }, { populate: ['scene'] });
+  const takeover = await em.findOne(Takeover, { id: 1 });
   if (!takeover) return false;
+  const sceneId = takeover.scene.id;
+  const name = (await sceneNames(em, [sceneId])).get(sceneId) ?? `Scene ${sceneId}`;
   em.remove(takeover);
   await em.flush();
-  changes.push({ type: 'takeover.released', sceneId: takeover.scene.id, name: takeover.scene.name });
+  changes.push({ type: 'takeover.released', sceneId, name });
   return true;
 }
 
