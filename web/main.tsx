@@ -40,7 +40,7 @@ function screenPageHere(): { name: ScreenPageName; params: Record<string, string
 
 const screen = screenPageHere();
 if (screen) {
-  import('./features/screen/connection.ts')
+  import('./features/screen/session.ts')
     .then(({ connectEarly }) => connectEarly(screen.name, screen.params))
     .catch(() => {}) // the page connects by itself when it mounts
     .finally(render);

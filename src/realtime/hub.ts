@@ -2,7 +2,7 @@
  * The hub: one Socket.IO server on the app's HTTP server that carries messages and decides
  * nothing about them, made of
  * - io-server.ts: the server, its limits, the adapter and the origin check;
- * - registration.ts: what sockets may say (register, health, clock), validated and rate-limited;
+ * - registration.ts: what sockets may say (register, clock, declared reports), validated and rate-limited;
  * - fanout.ts: publish after commit, the cluster notice, the version, feature pushes;
  * - presence.ts: who is connected, cluster-wide, pushed to admins.
  * What walls and kiosks show is a feature (`screens`, screen-feature.ts: the programme module's);
@@ -24,7 +24,7 @@ import { createIoServer, type HubServer } from './io-server.ts';
 import { createPresence, type PresenceJournal, type ScreenList } from './presence.ts';
 import type { FeaturePushes } from './pushes.ts';
 import { handleSockets, type Authorize } from './registration.ts';
-import type { FeatureReports } from './reports.ts';
+import { emptyReports, reportTable, type FeatureReports } from './reports.ts';
 import { accountRoom, KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { ScreenFeatureFactory } from './screen-feature.ts';
 import type { PushVersions } from './versions.ts';
@@ -55,7 +55,7 @@ export interface HubOptions {
   presenceTimeoutMs?: number;
   /** Remembers screens beyond their connection (offline ones stay listed as "last seen"). */
   presenceJournal?: PresenceJournal;
-  /** The features that hear what screens report (playback health…), see reports.ts. */
+  /** What features declare and hear of screens' reports (playback, clock, proof of play…), see reports.ts. */
   reports?: readonly FeatureReports[];
   /** The id of the web build this node serves (dist/web/build.json): screens on another one reload. */
   build?: string | undefined;
@@ -96,8 +96,10 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const node = randomBytes(4).toString('hex');
 
   const io = createIoServer(options.server, { adapter: options.adapter, allowedOrigins: options.allowedOrigins ?? [] });
+  const reports = reportTable(options.reports ?? []);
   const presence = createPresence(io, {
     node,
+    emptyReports: emptyReports(reports),
     logger: log,
     debounceMs: options.presenceDebounceMs,
     timeoutMs: options.presenceTimeoutMs,
@@ -126,7 +128,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     availability: options.availability,
   });
   appliedVersion = fanout.appliedVersion;
-  const sockets = handleSockets({ io, node, screens, appliedVersion: fanout.appliedVersion, presence, logger: log, authorize: options.authorize, availability: options.availability, reports: options.reports, build: options.build });
+  const sockets = handleSockets({ io, node, screens, appliedVersion: fanout.appliedVersion, presence, logger: log, authorize: options.authorize, availability: options.availability, reports, build: options.build });
 
   // The resyncs the hub starts itself query the database after a short wait, outside the
   // fan-out queue that idle() drains: closing starts none and waits for one under way, since a

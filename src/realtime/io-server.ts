@@ -6,7 +6,7 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Server, type Socket } from 'socket.io';
 import { isAllowedOrigin } from '../http/origin.ts';
-import type { ClientToServerEvents, OfflineStart, ClockReport, FlipReport, PlaybackState, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
+import type { ClientToServerEvents, ScreenPresence, ServerToClientEvents } from '../shared/events.ts';
 import type { AdapterSetup } from './adapter.ts';
 import type { ChangeNotice, Shows } from './notice.ts';
 
@@ -32,14 +32,10 @@ export interface Presence {
   /** What it shows and why, as the screen feature says (screen-feature.ts). */
   shows: Shows;
   connectedAt: number;
+  /** Its last report of any kind: screens report in periodically, so that is their heartbeat. */
   heartbeatAt: number;
-  health: Record<string, PlaybackState> | null;
-  /** The screen's last clock report. */
-  clock: ClockReport | null;
-  /** Its last flip, as it reported it. */
-  flip: FlipReport | null;
-  /** Whether it could start without its server, as it reported it. */
-  offlineStart: OfflineStart | null;
+  /** The latest value of each kept report, by report name (reports.ts: what the screen says it is now). */
+  reported: Record<string, unknown>;
   node: string;
 }
 

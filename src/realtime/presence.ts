@@ -56,7 +56,8 @@ export function screenKey(screen: Pick<ScreenPresence, 'id' | 'device' | 'kind' 
 
 const PresenceAnswerShape = z.object({ requestId: z.string(), node: z.string(), screens: z.array(z.unknown()) });
 
-function present(id: string, p: Presence): ScreenPresence {
+/** A screen as admins see it: who it is, what it shows, and what it last said of itself (each kept report, `empty` until it reports). */
+function present(id: string, p: Presence, empty: Readonly<Record<string, unknown>>): ScreenPresence {
   return {
     id,
     device: p.device,
@@ -66,25 +67,32 @@ function present(id: string, p: Presence): ScreenPresence {
     ...p.shows,
     connected_at: new Date(p.connectedAt).toISOString(),
     last_heartbeat: new Date(p.heartbeatAt).toISOString(),
-    health: p.health ?? {},
-    clock: p.clock,
-    flip: p.flip,
-    offline_start: p.offlineStart,
+    ...empty,
+    ...p.reported,
     node: p.node,
-  };
+  } as ScreenPresence;
 }
 
 export function createPresence(
   io: HubServer,
-  options: { node: string; logger: Logger; debounceMs?: number | undefined; timeoutMs?: number | undefined; journal?: PresenceJournal | undefined },
+  options: {
+    node: string;
+    logger: Logger;
+    debounceMs?: number | undefined;
+    timeoutMs?: number | undefined;
+    journal?: PresenceJournal | undefined;
+    /** What each kept report says of a screen that has not made it yet (reports.ts), by report name. */
+    emptyReports?: Readonly<Record<string, unknown>> | undefined;
+  },
 ): PresenceTracker {
   const { node, logger: log } = options;
+  const empty = options.emptyReports ?? {};
   const timeoutMs = options.timeoutMs ?? 1_000;
   const debounceMs = options.debounceMs ?? 1_000;
 
   function localScreens(): ScreenPresence[] {
     const list: ScreenPresence[] = [];
-    for (const [id, socket] of io.of('/').sockets) if (socket.data.presence) list.push(present(id, socket.data.presence));
+    for (const [id, socket] of io.of('/').sockets) if (socket.data.presence) list.push(present(id, socket.data.presence, empty));
     return list;
   }
 
@@ -142,7 +150,7 @@ export function createPresence(
   const record = (what: 'seen' | 'gone', id: string, p: Presence) => {
     // Only screens are remembered once gone: an admin tab that closed is not an outage.
     if (!options.journal || (p.kind !== 'wall' && p.kind !== 'kiosk')) return;
-    const write = options.journal[what](present(id, p)).catch((err: unknown) => log.debug({ err }, 'presence not journaled'));
+    const write = options.journal[what](present(id, p, empty)).catch((err: unknown) => log.debug({ err }, 'presence not journaled'));
     writing.add(write);
     void write.finally(() => writing.delete(write));
   };

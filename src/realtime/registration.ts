@@ -1,29 +1,22 @@
 /**
  * What a socket may say: `screen:register` (join the rooms of what it follows, answered with
- * its full state) and `screen:health` (playback health, which is also its heartbeat). Every
- * message is validated and counted against a per-socket budget. The handlers are shared by
- * every socket (`this` is the socket): no closures per idle screen.
+ * its full state), `clock:sync` (the server's time), and every report a feature declares
+ * (reports.ts: `screen:<name>`, validated against its declaration, checked for who sent it, kept
+ * and handed to its owner and listeners). Every message is counted against a per-socket budget;
+ * any report is a heartbeat. The handlers are shared by every socket (`this` is the socket): no
+ * closures per idle screen.
  */
 import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
 import type { Logger } from '../logger.ts';
-import { ClockQuestion, HealthReport, PlayReport, Registration, type Ack, type ClockReport, type PlaybackState } from '../shared/events.ts';
+import { ClockQuestion, Registration, type Ack } from '../shared/events.ts';
+import { reportEvent } from '../shared/reports.ts';
 import { serverNow } from './clock.ts';
 import type { HubServer, HubSocket } from './io-server.ts';
 import { messageBudget } from './message-budget.ts';
 import type { Presence, PresenceTracker } from './presence.ts';
-import type { FeatureReports, ScreenReport } from './reports.ts';
+import type { AnyReportDeclaration, AnyReportListener, ReportingScreen, ReportTable } from './reports.ts';
 import { accountRoom, KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { ScreenFeature } from './screen-feature.ts';
-
-/**
- * Whether a clock report is news for the admins' list: the first one, or one that moved by more
- * than 10 ms (each refresh moves it by a fraction; pushing every one would be noise).
- */
-function clockChanged(before: ClockReport | null, after: ClockReport | undefined): boolean {
-  if (!after) return false;
-  if (!before) return true;
-  return Math.abs(after.offset_ms - before.offset_ms) > 10 || Math.abs(after.error_ms - before.error_ms) > 10;
-}
 
 export type Authorization = { ok: true; sessionHash?: string | undefined; accountId?: number | undefined } | { ok: false; error: string };
 export type Authorize = (registration: Registration, handshake: HubSocket['handshake']) => Promise<Authorization>;
@@ -42,25 +35,15 @@ export function handleSockets(options: {
   logger: Logger;
   authorize?: Authorize | undefined;
   availability?: DatabaseAvailability | undefined;
-  /** The features that hear screens' reports (reports.ts). */
-  reports?: readonly FeatureReports[] | undefined;
+  /** The reports features declare and hear (reports.ts). */
+  reports: ReportTable;
   /** The id of the web build this node serves, told with every registration's answer. */
   build?: string | undefined;
 }): { accessChecked(): Promise<void> } {
   const { io, node, screens, presence, logger: log, authorize, availability } = options;
   /** Access re-checks of recovered connections under way (hub.idle() waits for them). */
   const checks = new Set<Promise<void>>();
-  const reports = options.reports ?? [];
-
-  function deliver(report: ScreenReport): void {
-    for (const feature of reports) {
-      try {
-        feature.onReport?.(report);
-      } catch (err) {
-        log.error({ err, feature: feature.name }, 'a feature failed on a screen report');
-      }
-    }
-  }
+  const table = options.reports;
   const budget = messageBudget(30, 10_000);
   // Clock samples have a budget of their own: a burst at every (re)connect and every refresh.
   const clockBudget = messageBudget(40, 10_000);
@@ -95,17 +78,15 @@ export function handleSockets(options: {
       await socket.join(rooms);
 
       const now = Date.now();
+      const before = socket.data.presence;
       const p: Presence = {
         kind: registration.kind,
         device: registration.device ?? null,
         name: registration.name ?? null,
         shows: { follows: null, scene_id: null, group_id: null, rule: null, position: null },
-        connectedAt: socket.data.presence?.connectedAt ?? now,
+        connectedAt: before?.connectedAt ?? now,
         heartbeatAt: now,
-        health: null,
-        clock: socket.data.presence?.clock ?? null,
-        flip: socket.data.presence?.flip ?? null,
-        offlineStart: socket.data.presence?.offlineStart ?? null,
+        reported: keptAcrossRegistration(before?.reported),
         node,
       };
       socket.data.presence = p;
@@ -122,60 +103,68 @@ export function handleSockets(options: {
     }
   }
 
+  /** What a re-registration keeps of what the screen reported: all but what depends on what it registered for. */
+  function keptAcrossRegistration(reported: Record<string, unknown> | undefined): Record<string, unknown> {
+    const kept: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(reported ?? {})) if (!table.get(name)?.declaration.keep?.perRegistration) kept[name] = value;
+    return kept;
+  }
+
   function onRegister(this: HubSocket, raw: unknown, ack: unknown): Promise<void> {
     return register(this, raw, ack);
   }
 
-  function onHealth(this: HubSocket, raw: unknown, ack: unknown): void {
-    if (!withinBudget(this, ack)) return;
-    const parsed = HealthReport.safeParse(raw);
-    if (!parsed.success) return reply(ack, { error: 'Invalid health report' });
-    const p = this.data.presence;
-    if (!p) return reply(ack, { error: 'Register first' });
-    const health: Record<string, PlaybackState> = {};
-    for (const entry of parsed.data.streams) health[String(entry.stream_id)] = entry.state;
-    const changed = JSON.stringify(health) !== JSON.stringify(p.health ?? {});
-    if (changed && reports.length > 0) {
-      const changes = Object.entries(health)
-        .filter(([id, state]) => p.health?.[id] !== state)
-        .map(([id, state]) => ({ streamId: Number(id), state, previous: p.health?.[id] ?? null }));
-      if (changes.length > 0) deliver({ kind: 'playback', screen: { id: this.id, kind: p.kind, device: p.device, sceneId: p.shows.scene_id }, changes });
-    }
-    p.health = health;
-    const clockMoved = clockChanged(p.clock, parsed.data.clock);
-    if (parsed.data.clock) p.clock = parsed.data.clock;
-    const flipped = parsed.data.flip !== undefined && JSON.stringify(parsed.data.flip) !== JSON.stringify(p.flip);
-    if (parsed.data.flip) p.flip = parsed.data.flip;
-    const offlineMoved = parsed.data.offline_start !== undefined && parsed.data.offline_start !== p.offlineStart;
-    if (parsed.data.offline_start) p.offlineStart = parsed.data.offline_start;
-    p.heartbeatAt = Date.now(); // screens report in periodically: that is their heartbeat
-    if (changed || clockMoved || flipped || offlineMoved) presence.seen(this.id, p);
-    reply(ack, { data: { ok: true } });
+  /** The handler of one declared report, shared by every socket. */
+  function reportHandler(declaration: AnyReportDeclaration, listeners: readonly AnyReportListener[]) {
+    const { name, keep } = declaration;
+    return function onReport(this: HubSocket, raw: unknown, ack: unknown): void {
+      if (!withinBudget(this, ack)) return;
+      const parsed = declaration.schema.safeParse(raw);
+      if (!parsed.success) return reply(ack, { error: `Invalid ${declaration.title} report` });
+      const p = this.data.presence;
+      if (!p) return reply(ack, { error: 'Register first' });
+      if (!declaration.from.includes(p.kind)) return reply(ack, { error: `A ${p.kind} does not send ${declaration.title} reports` });
+      const screen: ReportingScreen = { id: this.id, kind: p.kind, device: p.device, name: p.name, shows: p.shows };
+      const refused = declaration.refuse?.(screen);
+      if (refused) return reply(ack, { error: refused });
+      p.heartbeatAt = Date.now();
+      const before = keep ? ((p.reported[name] as unknown) ?? null) : null;
+      if (keep) {
+        const after = keep.value(parsed.data);
+        p.reported[name] = after;
+        if (keep.changed ? keep.changed(before, after) : JSON.stringify(before) !== JSON.stringify(after)) presence.seen(this.id, p);
+      }
+      for (const listener of listeners) {
+        try {
+          listener.hear(parsed.data, screen, before);
+        } catch (err) {
+          log.error({ err, report: name }, 'a feature failed on a screen report');
+        }
+      }
+      let answer: unknown;
+      try {
+        answer = declaration.receive?.(parsed.data, screen);
+      } catch (err) {
+        answer = Promise.reject(err);
+      }
+      if (!(answer instanceof Promise)) return reply(ack, { data: answer ?? { ok: true } });
+      answer.then(
+        (data: unknown) => reply(ack, { data }),
+        (err: unknown) => {
+          if (availability ? availability.noteFailure(err) : isDatabaseUnavailable(err)) return reply(ack, UNAVAILABLE);
+          log.error({ err, report: name }, 'a screen report could not be taken');
+          reply(ack, { error: declaration.failure ?? `The ${declaration.title} report could not be taken; send it again later` });
+        },
+      );
+    };
   }
+  const reportHandlers = [...table.values()].map(({ declaration, listeners }) => [reportEvent(declaration.name), reportHandler(declaration, listeners)] as const);
+  const declared = new Set<string>(reportHandlers.map(([event]) => event));
 
-  /** Proof of play: validated here, kept by the feature that keeps it, answered when kept. */
-  function onPlays(this: HubSocket, raw: unknown, ack: unknown): void {
-    if (!withinBudget(this, ack)) return;
-    const parsed = PlayReport.safeParse(raw);
-    if (!parsed.success) return reply(ack, { error: 'Invalid proof-of-play report' });
-    const p = this.data.presence;
-    if (!p) return reply(ack, { error: 'Register first' });
-    if ((p.kind !== 'wall' && p.kind !== 'kiosk') || !p.device) return reply(ack, { error: 'Proof of play is for walls and kiosks with a device id' });
-    // A kiosk mid-registration does not know its position yet: its records wait for the next send.
-    if (p.kind === 'kiosk' && p.shows.position === null) return reply(ack, { error: 'Registering; send it again shortly' });
-    const keeper = reports.find((f) => f.onPlays);
-    if (!keeper?.onPlays) return reply(ack, { error: 'Proof of play is not kept by this server' });
-    // One browser may run a wall and kiosks side by side: each counts as a screen of its own.
-    const position = p.kind === 'kiosk' ? p.shows.position : null;
-    const screen = { id: this.id, kind: p.kind, device: position === null ? p.device : `${p.device}#kiosk-${position}`, sceneId: p.shows.scene_id, name: p.name, position };
-    keeper.onPlays({ screen, records: parsed.data.records }).then(
-      (answer) => reply(ack, { data: answer }),
-      (err: unknown) => {
-        if (availability ? availability.noteFailure(err) : isDatabaseUnavailable(err)) return reply(ack, UNAVAILABLE);
-        log.error({ err }, 'proof of play could not be kept');
-        reply(ack, { error: 'Proof of play could not be kept; send it again later' });
-      },
-    );
+  /** A report nobody declares is answered, not left hanging (a screen of another build, a typo). */
+  function onUnknown(this: HubSocket, event: unknown, ...args: unknown[]): void {
+    if (typeof event !== 'string' || declared.has(event) || !event.startsWith('screen:') || event === 'screen:register') return;
+    reply(args.at(-1), { error: `This server takes no ${event.slice('screen:'.length)} reports` });
   }
 
   /** One clock sample: the server's time, read as late as possible (just before the answer). */
@@ -194,8 +183,8 @@ export function handleSockets(options: {
     // socket.handshake keeps the headers we need.
     (socket.conn as { request: unknown }).request = null;
     socket.on('screen:register', onRegister);
-    socket.on('screen:health', onHealth);
-    socket.on('screen:plays', onPlays);
+    for (const [event, handler] of reportHandlers) socket.on(event as 'screen:register', handler);
+    socket.onAny(onUnknown);
     socket.on('clock:sync', onClock);
     socket.on('disconnect', onDisconnect);
     // A recovered connection comes back with its rooms and no registration: check it again.

@@ -1,18 +1,16 @@
 /**
- * How features hear what screens report — the extension point beside pushes (pushes.ts). A
- * feature hands the hub a `FeatureReports`; the hub calls it with every report a screen on this
- * node makes, validated, with only what changed. Adding a kind of report is a change to
- * src/shared/events.ts and to the features that want it; the hub is not edited to plug one in.
+ * How screens' reports reach features — the extension point beside pushes (pushes.ts). A report
+ * is named, with what it carries and what it is answered, in the shared contract
+ * (src/shared/reports.ts); the feature that owns it declares here the rest, once: the schema it
+ * is checked against, who may send it, whether its latest value is kept on the screen (admins see
+ * it with the screen), and what the owner does with it (its answer is the acknowledgement). Other
+ * features may hear a declared report too. The hub validates any declared report, checks who
+ * sent it, and hands it on; it names none, and is not edited to plug one in.
  */
-import type { PlaybackState, PlayRecord, PlaysAnswer, ScreenKind } from '../shared/events.ts';
-
-/** A stream whose playback a screen reports in a new state. */
-export interface PlaybackChange {
-  streamId: number;
-  state: PlaybackState;
-  /** What the screen reported before (null: first report of that stream). */
-  previous: PlaybackState | null;
-}
+import type { z } from 'zod';
+import type { Shows } from './notice.ts';
+import type { ScreenKind } from '../shared/api/screens.ts';
+import type { AnswerOf, Noted, ReportName, ReportOf } from '../shared/reports.ts';
 
 /** Who reported. */
 export interface ReportingScreen {
@@ -20,29 +18,104 @@ export interface ReportingScreen {
   id: string;
   kind: ScreenKind;
   device: string | null;
-  sceneId: number | null;
+  name: string | null;
+  /** What it shows and why, as the screen feature decided it. */
+  shows: Shows;
 }
 
-export type ScreenReport = { kind: 'playback'; screen: ReportingScreen; changes: PlaybackChange[] };
+/** A report whose latest value says how the screen is now: kept on the screen's presence, under the report's name. */
+export interface KeptReport<K extends ReportName, V> {
+  /** What is kept of a report. */
+  value(report: ReportOf<K>): V;
+  /** What the screen's presence says before any report (null: not reported). */
+  empty: V | null;
+  /** Whether a new value is news for the admins' list (default: it differs). */
+  changed?(before: V | null, after: V): boolean;
+  /** What it says depends on what the screen registered for: a new registration starts without it. */
+  perRegistration?: boolean;
+}
+
+interface DeclarationBase<K extends ReportName, V> {
+  name: K;
+  /** In the hub's answers: "Invalid <title> report". */
+  title: string;
+  /** What the report must be (from the shared contract). */
+  schema: z.ZodType<ReportOf<K>>;
+  /** The kinds of registered screen that may send it. */
+  from: readonly ScreenKind[];
+  /** The rest of who may send it: the sentence to answer when this screen may not (yet), else null. */
+  refuse?(screen: ReportingScreen): string | null;
+  keep?: KeptReport<K, V>;
+  /** The answer when `receive` fails for another reason than the database being away. */
+  failure?: string;
+}
 
 /**
- * A wall's or kiosk's proof of play (only screens with a device id send it). `screen.device` is
- * the screen's key: its device id, and for a kiosk `<device>#kiosk-<position>` (one browser may
- * run a wall and kiosks side by side).
+ * What the owner does with each report it accepts (on the node the screen is connected to):
+ * its answer is the acknowledgement's data; a promise makes the acknowledgement wait for it. A
+ * report that is only kept needs none (answered `{ ok: true }`).
  */
-export interface PlaysReport {
-  screen: ReportingScreen & { device: string; kind: 'wall' | 'kiosk'; name: string | null; position: number | null };
-  records: PlayRecord[];
+export type ReportDeclaration<K extends ReportName, V = unknown> = DeclarationBase<K, V> &
+  (AnswerOf<K> extends Noted
+    ? { receive?(report: ReportOf<K>, screen: ReportingScreen): void }
+    : { receive(report: ReportOf<K>, screen: ReportingScreen): AnswerOf<K> | Promise<AnswerOf<K>> });
+
+/** Another feature hearing a report (after it was accepted and kept); must not throw, must not wait. */
+export interface ReportListener<K extends ReportName, V = unknown> {
+  report: K;
+  /** `before`: the value kept for this screen before this report (null: none). */
+  hear(report: ReportOf<K>, screen: ReportingScreen, before: V | null): void;
 }
 
+/** A declaration or a listener, whatever its report (what the hub loops over). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each one is typed where it is declared (declareReport, hearReport)
+export type AnyReportDeclaration = ReportDeclaration<any, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+export type AnyReportListener = ReportListener<any, any>;
+
+/** A report declared with its types checked against the contract. */
+export function declareReport<K extends ReportName, V = never>(declaration: ReportDeclaration<K, V>): AnyReportDeclaration {
+  return declaration as AnyReportDeclaration;
+}
+
+/** A report heard, with its types checked against the contract and the value its owner keeps. */
+export function hearReport<K extends ReportName, V = never>(listener: ReportListener<K, V>): AnyReportListener {
+  return listener as AnyReportListener;
+}
+
+/** What a feature says about reports: those it owns, and those of others it hears. */
 export interface FeatureReports {
   /** A name for logs. */
   name: string;
-  /** Called on the node the screen is connected to; must not throw, must not wait. */
-  onReport?(report: ScreenReport): void;
-  /**
-   * Proof of play (one feature keeps it): the screen drops its records once answered, so the
-   * answer comes when they are kept — or with an error, and the screen sends them again later.
-   */
-  onPlays?(report: PlaysReport): Promise<PlaysAnswer>;
+  declares?: readonly AnyReportDeclaration[];
+  hears?: readonly AnyReportListener[];
+}
+
+/** Each declared report with the listeners that hear it, by name. */
+export type ReportTable = ReadonlyMap<string, { declaration: AnyReportDeclaration; listeners: readonly AnyReportListener[] }>;
+
+/** The table of what features say; throws on a report declared twice, or heard and declared nowhere. */
+export function reportTable(features: readonly FeatureReports[]): ReportTable {
+  const table = new Map<string, { declaration: AnyReportDeclaration; listeners: AnyReportListener[] }>();
+  for (const feature of features) {
+    for (const declaration of feature.declares ?? []) {
+      if (table.has(declaration.name)) throw new Error(`The report "${declaration.name}" is declared twice (again by ${feature.name})`);
+      table.set(declaration.name, { declaration, listeners: [] });
+    }
+  }
+  for (const feature of features) {
+    for (const listener of feature.hears ?? []) {
+      const entry = table.get(listener.report);
+      if (!entry) throw new Error(`${feature.name} hears the report "${listener.report}", which no module declares`);
+      entry.listeners.push(listener);
+    }
+  }
+  return table;
+}
+
+/** What each kept report says of a screen that has not made it yet, by name (presence shows it so). */
+export function emptyReports(table: ReportTable): Record<string, unknown> {
+  const empty: Record<string, unknown> = {};
+  for (const [name, { declaration }] of table) if (declaration.keep) empty[name] = declaration.keep.empty;
+  return empty;
 }

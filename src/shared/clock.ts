@@ -73,3 +73,13 @@ export function serverTimeAt(estimate: Pick<ClockEstimate, 'offsetMs'>, localNow
 export function localTimeOf(estimate: Pick<ClockEstimate, 'offsetMs'>, serverTime: number): number {
   return serverTime - estimate.offsetMs;
 }
+
+/**
+ * Whether a screen's clock report (how far its own clock is from the server's, and the bound) is
+ * news: the first one, or one that moved by more than 10 ms — each refresh of the estimate moves
+ * it by a fraction, and saying every one would be noise. The screen sends, and the Screens tab is
+ * told, by this one rule.
+ */
+export function clockMoved(before: { offset_ms: number; error_ms: number } | null, after: { offset_ms: number; error_ms: number }): boolean {
+  return !before || Math.abs(after.offset_ms - before.offset_ms) > 10 || Math.abs(after.error_ms - before.error_ms) > 10;
+}

@@ -9,8 +9,7 @@
  */
 import { z } from 'zod';
 import type { SceneDto, SceneStreamDto, StreamDto } from './api/index.ts';
-import { FlipReport, PLAYBACK_STATES, type ScreenCommandName, type ScreenPresence } from './api/screens.ts';
-import { Id } from './api/common.ts';
+import type { ScreenCommandName, ScreenPresence } from './api/screens.ts';
 import { line, name } from './api/text.ts';
 import type { SubmissionDto } from './api/submissions.ts';
 import type { DiscoveryProgressDto, DiscoverySourceDto } from './api/discovery.ts';
@@ -18,24 +17,15 @@ import type { QualityProgressDto, QualityQueueDto } from './api/quality.ts';
 import type { ProgrammeDto } from './api/programme.ts';
 import type { AlertsOverviewDto } from './api/alerts.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
-import { OFFLINE_START_STATES } from './offline.ts';
 export type { OfflineStart } from './offline.ts';
-import type { PlayVerdict } from './plays.ts';
-import type { PlayReport } from './api/plays.ts';
-export { PlayReport } from './api/plays.ts';
-export type { PlayRecord } from './plays.ts';
-
-/** The answer to a proof-of-play report: how many records were kept, clipped or refused. */
-export interface PlaysAnswer {
-  kept: number;
-  clipped: number;
-  refused: number;
-  verdicts: PlayVerdict[];
-}
+export type { PlaysAnswer } from './api/plays.ts';
+import type { Ack } from './ack.ts';
+import type { ReportEvents } from './reports.ts';
+export type { Ack } from './ack.ts';
 
 // Who connects, how its players do, and a screen as admins see it belong to the REST contract
 // too (GET /api/screens): declared there, once, as zod schemas.
-export type { FlipReport, PlaybackState, ScreenKind, ScreenPresence } from './api/screens.ts';
+export type { ClockReport, FlipReport, HealthReport, PlaybackState, ScreenCommandName, ScreenKind, ScreenPresence } from './api/screens.ts';
 
 /** A browser's own lasting id (kept in localStorage): a screen stays one screen across reconnects. */
 const device = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Expected 8-64 letters, digits, - or _').optional();
@@ -70,31 +60,8 @@ export const Registration = z.discriminatedUnion('kind', [
 ]);
 export type Registration = z.infer<typeof Registration>;
 
-/**
- * How far the screen's own wall clock (`Date`) is from the server's, by its clock estimate
- * (src/shared/clock.ts), and the bound of that estimate: shown to admins, never used by the server.
- */
-export const ClockReport = z.strictObject({
-  offset_ms: z.number().min(-366 * 86_400_000).max(366 * 86_400_000),
-  error_ms: z.number().min(0).max(3_600_000),
-});
-export type ClockReport = z.infer<typeof ClockReport>;
-
-/** A screen's report of how its players are doing (presence for admins), and of its clock. */
-export const HealthReport = z.object({
-  streams: z
-    .array(z.object({ stream_id: Id, state: z.enum(PLAYBACK_STATES) }))
-    .max(MAX_SCENE_STREAMS * 2),
-  clock: ClockReport.optional(),
-  /** Its last flip: how long the frame took to render, and how late it was presented. */
-  flip: FlipReport.optional(),
-  /** Whether it could start without its server (a service worker controls it; src/shared/offline.ts). */
-  offline_start: z.enum(OFFLINE_START_STATES).optional(),
-});
-
 /** A clock question carries nothing: the answer is the server's time when it was read. */
 export const ClockQuestion = z.strictObject({});
-export type HealthReport = z.infer<typeof HealthReport>;
 
 /** Why a screen has nothing to show. */
 export type ScreenProblem = 'no-default-scene' | 'scene-not-found' | 'no-stream-at-position';
@@ -143,12 +110,6 @@ export type ScreenState = WallState | KioskState | ConsoleState;
  * reloads itself at its next flip; an admin console offers to (web/lib/new-version.ts).
  */
 export type RegistrationAnswer = ScreenState & { build?: string };
-
-/**
- * Acknowledgements: data, or a readable error. `retryAfterMs` marks a passing failure (the
- * database is away): the client asks again after that long.
- */
-export type Ack<T> = { data: T } | { error: string; retryAfterMs?: number };
 
 export interface SceneStatePayload {
   version: number;
@@ -211,13 +172,16 @@ export interface ServerToClientEvents {
   'evaluation:queue': (payload: { pending: number; completedToday: number }) => void;
 }
 
-export interface ClientToServerEvents {
+/**
+ * What a client says: the hub's own two — register, and ask the server's time — and every report
+ * the features declare (src/shared/reports.ts: `screen:health`, `screen:plays`, …).
+ */
+export interface CoreClientEvents {
   'screen:register': (registration: Registration, ack: (result: Ack<RegistrationAnswer>) => void) => void;
-  'screen:health': (report: HealthReport, ack?: (result: Ack<{ ok: true }>) => void) => void;
-  /** Proof of play (src/shared/plays.ts): what a wall or kiosk with a device id showed; answered once kept (or refused). */
-  'screen:plays': (report: PlayReport, ack: (result: Ack<PlaysAnswer>) => void) => void;
   /** One sample of the screen's clock estimate: the server's time (ms since the epoch, fractional) when it answered. */
   'clock:sync': (question: Record<string, never>, ack: (result: Ack<{ now: number }>) => void) => void;
 }
+
+export type ClientToServerEvents = CoreClientEvents & ReportEvents;
 
 export { SOCKET_OPTIONS } from './socket-options.ts';

@@ -4,7 +4,7 @@
  * position shows something else, and cuts every record at each whole minute (so no record spans
  * midnight in any time zone, and a screen that dies loses under a minute). Closed records wait in
  * its buffer (at most PLAYS_BUFFERED, the oldest dropped) until the server has kept them.
- * The screen (web/features/screen/plays.ts) persists the buffer and sends it; the server's rules
+ * The screen (web/features/screen/parts/plays.ts) persists the buffer and sends it; the server's rules
  * are in src/shared/plays.ts.
  */
 import { PLAY_CUT_MS, PLAYS_BUFFERED, type PlayRecord } from './plays.ts';

@@ -10,20 +10,9 @@
  * the retention; it is clipped when it ends after now, overlaps time already kept for that
  * screen and position, or claims more playing than its length.
  */
-/**
- * One record as a screen sends it (times in ms since the epoch, on the server's clock as the
- * screen estimates it). The socket contract's schema (src/shared/api/plays.ts) is checked against
- * it by the compiler; it is declared here so the screens' code needs no zod.
- */
-export interface PlayRecord {
-  stream_id: number;
-  /** 1–5. */
-  position: number;
-  scene_id: number | null;
-  from: number;
-  to: number;
-  playing_ms: number;
-}
+import type { PlayRecord } from './api/play-record.ts';
+
+export type { PlayRecord } from './api/play-record.ts';
 
 /** A screen closes its open records this often (ms) and starts new ones. */
 export const PLAY_CUT_MS = 60_000;
@@ -88,6 +77,20 @@ export function judgePlays(records: readonly PlayRecord[], rules: PlayRules): { 
     }
   }
   return { keep, verdicts };
+}
+
+/**
+ * Which screen proof of play is counted for — one rule for the screen that records and the server
+ * that keeps: a wall, or a kiosk at its position, of a browser with a device id. One browser may
+ * run a wall and kiosks side by side, each a screen of its own: `screen` names it among its
+ * browser's screens (where the browser keeps its records), `key` among every screen (the device
+ * its records are kept under). Null: it counts as no screen.
+ */
+export function playScreen(s: { kind: string; device: string | null | undefined; position: number | null | undefined }): { screen: string; key: string } | null {
+  if (!s.device) return null;
+  if (s.kind === 'wall') return { screen: 'wall', key: s.device };
+  if (s.kind === 'kiosk' && typeof s.position === 'number') return { screen: `kiosk-${s.position}`, key: `${s.device}#kiosk-${s.position}` };
+  return null;
 }
 
 /** What the console's report groups by. */

@@ -1,13 +1,14 @@
 /**
  * A screen's connection to the scene controller, for the browser and for Node (benchmarks,
- * tests): connect, register on every (re)connect, and hand every state-bearing message to
- * `onMessage`. Folding messages into what is shown (with the version rule) is the caller's
- * job — see applyScreenMessage and the web store.
+ * tests): connect, register on every (re)connect, keep an estimate of the server's clock, hand
+ * every state-bearing message to `onMessage`, and send the reports features declare
+ * (src/shared/reports.ts). Folding messages into what is shown (with the version rule) is the
+ * caller's job — see applyScreenMessage and the web store.
  */
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import type { ScreenCommandName } from './api/screens.ts';
 import { CLOCK_BURST, CLOCK_REFRESH_MS, estimateClock, type ClockEstimate, type ClockSample } from './clock.ts';
-import type { Ack, ClientToServerEvents, HealthReport, Registration, ServerToClientEvents } from './events.ts';
+import type { Ack, ClientToServerEvents, Registration, RegistrationAnswer, ServerToClientEvents } from './events.ts';
+import { reportEvent, type AnswerOf, type ReportName, type ReportOf } from './reports.ts';
 import { SOCKET_OPTIONS } from './socket-options.ts'; // not events.ts: a screen need not download zod
 import type { ScreenMessage } from './screen-state.ts';
 
@@ -20,8 +21,8 @@ export interface ScreenClientOptions {
   registration: Registration;
   onMessage: (message: ScreenMessage) => void;
   onStatus?: (status: ConnectionStatus) => void;
-  /** An operator's command from the console (reload, identify). */
-  onCommand?: (command: ScreenCommandName) => void;
+  /** A registration was answered (after its state went to `onMessage`): the hub knows this screen afresh. */
+  onRegistered?: (answer: RegistrationAnswer) => void;
   /** `retrying`: a passing failure (the database is away); the client asks again by itself. */
   onError?: (error: string, retrying: boolean) => void;
   /** A fresh estimate of the server's clock (after each burst of samples: connect, reconnect, refresh). */
@@ -33,8 +34,16 @@ export interface ScreenClientOptions {
 
 export interface ScreenClient {
   socket: ScreenSocket;
-  /** Tell the hub how the players are doing (presence for admins). */
-  reportHealth(report: HealthReport): void;
+  /** Whether the hub has answered this connection's registration (reports before that are refused). */
+  registered(): boolean;
+  /** Registers again on the open socket (a safety net): the answer goes through `onMessage` like any. */
+  register(): void;
+  /** Sends a report, unanswered (it says how the screen is now); nothing goes out before registration. */
+  report<K extends ReportName>(name: K, report: ReportOf<K>): void;
+  /** Sends a report and resolves with its answer, or with an error when it is refused or not answered within `timeoutMs`. */
+  ask<K extends ReportName>(name: K, report: ReportOf<K>, timeoutMs: number): Promise<Ack<AnswerOf<K>>>;
+  /** Hears one of the hub's pushes besides the screen's state (an operator's command…); the returned function stops hearing it. */
+  listen<E extends keyof ServerToClientEvents>(event: E, handler: ServerToClientEvents[E]): () => void;
   /** The latest estimate of the server's clock, null before the first burst has answered. */
   clock(): ClockEstimate | null;
   close(): void;
@@ -88,13 +97,16 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
         if (socket.connected) void syncClock();
       }, CLOCK_REFRESH_MS)
     : undefined;
+  let registered = false;
   const register = () => {
     clearTimeout(retry);
     socket.emit('screen:register', options.registration, (result) => {
       void syncClock(); // after the state: what to show first comes before when to flip next
       if ('data' in result) {
+        registered = true;
         if (result.data.build) options.onBuild?.(result.data.build);
-        return onMessage({ type: 'state', state: result.data });
+        onMessage({ type: 'state', state: result.data });
+        return options.onRegistered?.(result.data);
       }
       const retrying = result.retryAfterMs !== undefined;
       options.onError?.(result.error, retrying);
@@ -107,6 +119,7 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
     register();
   });
   socket.on('disconnect', () => {
+    registered = false;
     clearTimeout(retry);
     options.onStatus?.('disconnected');
   });
@@ -117,7 +130,6 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
   socket.on('scene:updated', (payload) => onMessage({ type: 'scene', payload }));
   socket.on('scene:deleted', (payload) => onMessage({ type: 'scene-deleted', payload }));
   socket.on('kiosk:stream', (state) => onMessage({ type: 'kiosk', state }));
-  socket.on('screen:command', ({ command }) => options.onCommand?.(command));
   // The node is going away: stay until a random moment of the window it gives (still showing,
   // still receiving pushes), then reconnect — through a load balancer, to another node. The
   // spread keeps a whole wall of screens from landing on one node in the same instant.
@@ -131,8 +143,27 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
 
   return {
     socket,
-    reportHealth(report) {
-      if (socket.connected) socket.emit('screen:health', report);
+    registered: () => registered && socket.connected,
+    register: () => socket.connected && register(),
+    report(name, report) {
+      // One emit for every report: the event is the report's (its types are checked by the signature above).
+      if (registered && socket.connected) (socket.emit as (event: string, payload: unknown) => void)(reportEvent(name), report);
+    },
+    listen(event, handler) {
+      const on = socket.on.bind(socket) as (event: string, handler: unknown) => void;
+      const off = socket.off.bind(socket) as (event: string, handler: unknown) => void;
+      on(event, handler);
+      return () => off(event, handler);
+    },
+    ask(name, report, timeoutMs) {
+      if (!registered || !socket.connected) return Promise.resolve({ error: 'Not registered yet' });
+      return new Promise((resolve) => {
+        (socket.timeout(timeoutMs).emit as (event: string, payload: unknown, ack: (err: Error | null, result: Ack<AnswerOf<typeof name>>) => void) => void)(
+          reportEvent(name),
+          report,
+          (err, result) => resolve(err ? { error: 'No answer in time' } : result),
+        );
+      });
     },
     clock: () => estimate,
     close() {

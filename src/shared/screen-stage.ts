@@ -8,7 +8,8 @@
  */
 import type { ClockEstimate } from './clock.ts';
 import { localTimeOf } from './clock.ts';
-import type { ScreenState } from './events.ts';
+import type { SceneDto, SceneStreamDto } from './api/index.ts';
+import type { KioskState, ScreenState, WallState } from './events.ts';
 import { applyScreenMessage, type ScreenMessage, type ScreenTarget } from './screen-state.ts';
 
 export interface ScreenStage {
@@ -57,4 +58,20 @@ export function receive(
 /** The stage once its waiting state is shown (at its instant, or earlier when the screen must). */
 export function flip(stage: ScreenStage): ScreenStage {
   return stage.waiting ? { shown: stage.waiting.state, waiting: null } : stage;
+}
+
+/** A wall's side drawn ahead of its flip: it has a scene to show. */
+export type WallAhead = WallState & { scene: SceneDto };
+/** A kiosk's: it has a stream to show. */
+export type KioskAhead = KioskState & { stream: SceneStreamDto };
+
+/**
+ * What a screen page draws ahead of a waiting flip — one rule for every page: the waiting state,
+ * when it has something to show (a wall its scene, a kiosk its stream) and no problem. A problem,
+ * or a state with nothing to show, is drawn when it comes.
+ */
+export function drawnAhead(waiting: ScreenState | null): WallAhead | KioskAhead | null {
+  if (!waiting || (waiting.kind !== 'wall' && waiting.kind !== 'kiosk') || waiting.problem) return null;
+  if (waiting.kind === 'wall') return waiting.scene ? (waiting as WallAhead) : null;
+  return waiting.stream ? (waiting as KioskAhead) : null;
 }

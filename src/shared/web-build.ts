@@ -2,7 +2,7 @@
  * Which build of the web app a page is and a server serves, named once for the three sides:
  * the Vite build writes the id into the page's HTML (a meta tag) and beside it (a file), the
  * server reads the file at start and tells every screen when it registers, and a page that is
- * older than its server reloads itself (web/features/screen/version-watch.ts).
+ * older than its server reloads itself (web/features/screen/parts/version-watch.ts).
  */
 
 /** `<meta name="nw-build" content="<id>">` in every built page's head. */

@@ -1,12 +1,16 @@
 /**
- * Screen reports by feature: a test-only feature (tests/support/beacon-reports.ts) is one more module
- * in the list — and hears what a wall reports: only the streams
- * whose playback changed, with what they were before, and who reported. A report that changes
- * nothing reaches no feature.
+ * Screen reports are declarations: a test-only feature (tests/support/beacon-reports.ts) is one
+ * more module in the list, declares a report of its own and hears another feature's. The hub
+ * validates the new report against its schema, checks who sent it, keeps its latest value with
+ * the screen (admins see it), answers with the owner's answer, and hands every listener the
+ * report with what was kept before — without one line of src/realtime/ naming it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { reportTable, declareReport } from '../../src/realtime/reports.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { beaconReports, withReports } from '../support/beacon-reports.ts';
+import { beaconReports, BeaconReport, withReports } from '../support/beacon-reports.ts';
 import { openScreen, type TestScreen } from '../support/screens.ts';
 
 const beacon = beaconReports();
@@ -21,30 +25,69 @@ afterAll(async () => {
   await app?.close();
 });
 
-describe('a feature that hears screens\' reports', () => {
-  it('gets each change of playback once, with the state before and the screen that reported', async () => {
-    const wall = openScreen(app.baseUrl, { kind: 'wall', device: 'dev-reports-1' });
-    screens.push(wall);
-    await wall.waitFor((s) => s !== null);
-    const report = (streams: { stream_id: number; state: string }[]) => wall.client.socket.emitWithAck('screen:health', { streams });
+const open = async (registration: Parameters<typeof openScreen>[1]) => {
+  const screen = openScreen(app.baseUrl, registration);
+  screens.push(screen);
+  await screen.waitFor((s) => s !== null);
+  return screen;
+};
+
+describe('a feature that declares a report of its own', () => {
+  it('is validated, checked for who sent it, kept with the screen and answered by its owner', async () => {
+    const wall = await open({ kind: 'wall', device: 'dev-beacon-1', name: 'Beacon wall' });
+    const send = (report: unknown) => wall.client.socket.timeout(2000).emitWithAck('screen:beacon', report as never);
+
+    expect(await send({ blink: 3 })).toEqual({ data: { seen: 1 } });
+    expect(beacon.received.at(-1)).toMatchObject({ report: { blink: 3 }, screen: { kind: 'wall', device: 'dev-beacon-1', name: 'Beacon wall', id: wall.client.socket.id } });
+    expect(await send({ blink: 'on' })).toEqual({ error: 'Invalid beacon report' });
+    expect(await send({ blink: 3, extra: true })).toEqual({ error: 'Invalid beacon report' });
+    expect(beacon.received).toHaveLength(1); // nothing refused reached the owner
+
+    const kiosk = await open({ kind: 'kiosk', device: 'dev-beacon-2', position: 1 });
+    expect(await kiosk.client.socket.timeout(2000).emitWithAck('screen:beacon', { blink: 1 })).toEqual({ error: 'A kiosk does not send beacon reports' });
+    const anonymous = await open({ kind: 'wall' });
+    expect(await anonymous.client.socket.timeout(2000).emitWithAck('screen:beacon', { blink: 1 })).toEqual({ error: 'A beacon needs a device id' });
+    expect(beacon.received).toHaveLength(1);
+
+    // Kept on the screen's presence under the report's name (what the admins' list is made of).
+    const { screens: listed } = await app.hub!.screens();
+    expect(listed.find((s) => s.id === wall.client.socket.id)).toMatchObject({ beacon: 3 });
+    expect(listed.find((s) => s.id === kiosk.client.socket.id)).toMatchObject({ beacon: null });
+  });
+
+  it('hears another feature\'s report with what was kept before, and only reports the hub accepted', async () => {
+    const wall = await open({ kind: 'wall', device: 'dev-beacon-3' });
+    const report = (streams: unknown) => wall.client.socket.timeout(2000).emitWithAck('screen:health', { streams } as never);
+    const mine = () => beacon.heard.filter((h) => h.screen.id === wall.client.socket.id);
 
     expect(await report([{ stream_id: 7, state: 'playing' }, { stream_id: 8, state: 'loading' }])).toEqual({ data: { ok: true } });
     expect(await report([{ stream_id: 7, state: 'playing' }, { stream_id: 8, state: 'error' }])).toEqual({ data: { ok: true } });
-    expect(await report([{ stream_id: 7, state: 'playing' }, { stream_id: 8, state: 'error' }])).toEqual({ data: { ok: true } }); // nothing changed
-
-    expect(beacon.heard.map((r) => r.changes)).toEqual([
-      [{ streamId: 7, state: 'playing', previous: null }, { streamId: 8, state: 'loading', previous: null }],
-      [{ streamId: 8, state: 'error', previous: 'loading' }],
+    expect(await report([{ stream_id: 'x', state: 'error' }])).toEqual({ error: 'Invalid health report' });
+    expect(mine().map((h) => [h.report.streams, h.before])).toEqual([
+      [[{ stream_id: 7, state: 'playing' }, { stream_id: 8, state: 'loading' }], null],
+      [[{ stream_id: 7, state: 'playing' }, { stream_id: 8, state: 'error' }], { '7': 'playing', '8': 'loading' }],
     ]);
-    expect(beacon.heard[0]!).toMatchObject({ kind: 'playback', screen: { kind: 'wall', device: 'dev-reports-1', id: wall.client.socket.id } });
+    expect(mine()[0]!.screen).toMatchObject({ kind: 'wall', device: 'dev-beacon-3' });
   });
 
-  it('is not called for a report the hub refuses', async () => {
-    const before = beacon.heard.length;
-    const wall = openScreen(app.baseUrl, { kind: 'wall' });
-    screens.push(wall);
-    await wall.waitFor((s) => s !== null);
-    expect(await wall.client.socket.emitWithAck('screen:health', { streams: [{ stream_id: 'x', state: 'error' }] })).toEqual({ error: 'Invalid health report' });
-    expect(beacon.heard.length).toBe(before);
+  it('a report nobody declares is answered with a sentence, not left hanging', async () => {
+    const wall = await open({ kind: 'wall', device: 'dev-beacon-4' });
+    const answer = await wall.client.socket.timeout(2000).emitWithAck('screen:dropped-everything' as 'screen:beacon', { blink: 1 });
+    expect(answer).toEqual({ error: 'This server takes no dropped-everything reports' });
+  });
+});
+
+describe('the report table', () => {
+  const declaration = declareReport({ name: 'beacon', title: 'beacon', schema: BeaconReport, from: ['wall'], receive: () => ({ seen: 0 }) });
+  it('refuses a report declared twice, or heard and declared nowhere', () => {
+    expect(() => reportTable([{ name: 'a', declares: [declaration] }, { name: 'b', declares: [declaration] }])).toThrow('The report "beacon" is declared twice (again by b)');
+    expect(() => reportTable([{ name: 'c', hears: [{ report: 'beacon', hear: () => {} }] }])).toThrow('c hears the report "beacon", which no module declares');
+  });
+
+  it('the hub names no report: src/realtime/ has no report name of any feature in it', () => {
+    const dir = path.resolve(import.meta.dirname, '../../src/realtime');
+    const hub = readdirSync(dir).map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n');
+    for (const name of ['health', 'clock', 'flip', 'offline_start', 'plays', 'beacon']) expect(hub, name).not.toMatch(new RegExp(`['\`]screen:${name}['\`]|name: '${name}'`));
+    expect(hub).not.toMatch(/PlayReport|HealthReport|onPlays/);
   });
 });

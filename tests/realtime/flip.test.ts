@@ -67,38 +67,50 @@ describe('the shared clock', () => {
   it('is reported by the screen and shown to admins; a malformed report is refused', async () => {
     const wall = open(app.baseUrl, { kind: 'wall', name: 'Clock report', device: 'clock-report-device' });
     await wall.waitFor((s) => s !== null);
-    const reply = (report: unknown) => new Promise<unknown>((resolve) => wall.client.socket.emit('screen:health', report as never, resolve));
-    expect(await reply({ streams: [], clock: { offset_ms: 1_250, error_ms: 'small' } })).toEqual({ error: 'Invalid health report' });
-    expect(await reply({ streams: [], clock: { offset_ms: 1_250, error_ms: 0.4 } })).toEqual({ data: { ok: true } });
-    const listed = (await app.request<ScreenPresence[]>('GET', '/api/screens')).body.find((s) => s.device === 'clock-report-device');
-    expect(listed?.clock).toEqual({ offset_ms: 1_250, error_ms: 0.4 });
+    const reply = (report: unknown) => new Promise<unknown>((resolve) => wall.client.socket.emit('screen:clock', report as never, resolve));
+    const listed = async () => (await app.request<ScreenPresence[]>('GET', '/api/screens')).body.find((s) => s.device === 'clock-report-device');
+    expect((await listed())?.clock).toBeNull();
+    expect(await reply({ offset_ms: 1_250, error_ms: 'small' })).toEqual({ error: 'Invalid clock report' });
+    expect(await reply({ offset_ms: 1_250, error_ms: 0.4, extra: 1 })).toEqual({ error: 'Invalid clock report' });
+    expect(await reply({ offset_ms: 1_250, error_ms: 0.4 })).toEqual({ data: { ok: true } });
+    expect((await listed())?.clock).toEqual({ offset_ms: 1_250, error_ms: 0.4 });
   });
 
   it("carries the screen's last flip (how long its frame rendered, how late it showed) to admins", async () => {
     const wall = open(app.baseUrl, { kind: 'wall', name: 'Flip report', device: 'flip-report-device' });
     await wall.waitFor((s) => s !== null);
-    const reply = (report: unknown) => new Promise<unknown>((resolve) => wall.client.socket.emit('screen:health', report as never, resolve));
+    const reply = (report: unknown) => new Promise<unknown>((resolve) => wall.client.socket.emit('screen:flip', report as never, resolve));
     const listed = async () => (await app.request<ScreenPresence[]>('GET', '/api/screens')).body.find((s) => s.device === 'flip-report-device');
     expect((await listed())?.flip).toBeNull();
-    expect(await reply({ streams: [], flip: { render_ms: -1, late_ms: 3 } })).toEqual({ error: 'Invalid health report' });
-    expect(await reply({ streams: [], flip: { render_ms: 41, late_ms: 58 } })).toEqual({ data: { ok: true } });
+    expect(await reply({ render_ms: -1, late_ms: 3 })).toEqual({ error: 'Invalid flip report' });
+    expect(await reply({ render_ms: 41, late_ms: 58 })).toEqual({ data: { ok: true } });
     expect((await listed())?.flip).toEqual({ render_ms: 41, late_ms: 58 });
   });
 
   it('carries whether the screen could start without its server (issue 34); an unknown word is refused', async () => {
     const wall = open(app.baseUrl, { kind: 'wall', name: 'Offline start', device: 'offline-start-device' });
     await wall.waitFor((s) => s !== null);
-    const reply = (report: unknown) => new Promise<unknown>((resolve) => wall.client.socket.emit('screen:health', report as never, resolve));
+    const reply = (event: 'screen:offline_start' | 'screen:health', report: unknown) => new Promise<unknown>((resolve) => wall.client.socket.emit(event, report as never, resolve));
     const listed = async () => (await app.request<ScreenPresence[]>('GET', '/api/screens')).body.find((s) => s.device === 'offline-start-device');
     expect((await listed())?.offline_start).toBeNull();
-    expect(await reply({ streams: [], offline_start: 'maybe' })).toEqual({ error: 'Invalid health report' });
-    expect(await reply({ streams: [], offline_start: 'unavailable' })).toEqual({ data: { ok: true } });
+    expect(await reply('screen:offline_start', { state: 'maybe' })).toEqual({ error: 'Invalid offline start report' });
+    expect(await reply('screen:offline_start', { state: 'unavailable' })).toEqual({ data: { ok: true } });
     expect((await listed())?.offline_start).toBe('unavailable');
-    expect(await reply({ streams: [], offline_start: 'ready' })).toEqual({ data: { ok: true } });
+    expect(await reply('screen:offline_start', { state: 'ready' })).toEqual({ data: { ok: true } });
     expect((await listed())?.offline_start).toBe('ready');
-    // A report without it leaves what was said.
-    expect(await reply({ streams: [] })).toEqual({ data: { ok: true } });
+    // Another report leaves what was said; so does a re-registration (it does not depend on what the screen shows).
+    expect(await reply('screen:health', { streams: [] })).toEqual({ data: { ok: true } });
+    await wall.client.socket.emitWithAck('screen:register', { kind: 'wall', name: 'Offline start', device: 'offline-start-device' });
     expect((await listed())?.offline_start).toBe('ready');
+  });
+
+  it('a screen of the build before sends its clock, flip and offline start inside its health report: taken, those dropped', async () => {
+    const wall = open(app.baseUrl, { kind: 'wall', name: 'Old build', device: 'old-build-device' });
+    await wall.waitFor((s) => s !== null);
+    const old = { streams: [{ stream_id: 3, state: 'playing' }], clock: { offset_ms: 5, error_ms: 1 }, flip: { render_ms: 4, late_ms: 1 }, offline_start: 'ready' };
+    expect(await new Promise((resolve) => wall.client.socket.emit('screen:health', old as never, resolve))).toEqual({ data: { ok: true } });
+    const listed = (await app.request<ScreenPresence[]>('GET', '/api/screens')).body.find((s) => s.device === 'old-build-device');
+    expect(listed).toMatchObject({ health: { '3': 'playing' }, clock: null, flip: null, offline_start: null });
   });
 });
 

@@ -1,12 +1,11 @@
 import { createStore } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SceneDto } from '../../src/shared/api/index.ts';
-import { SOCKET_OPTIONS as contractOptions } from '../../src/shared/events.ts';
-import { SOCKET_OPTIONS } from '../../src/shared/socket-options.ts';
+import { connectScreen } from '../../src/shared/screen-client.ts';
 import { invalidPositionMessage, parseKioskPosition } from '../../web/features/screen/kiosk-position.ts';
 import { sceneRef } from '../../web/lib/api.ts';
 import { listIsStale } from '../../web/features/scenes/atoms.ts';
-import { createHealthReporter } from '../../web/features/screen/health-reporter.ts';
+import { createStateReporter, HEALTH_HEARTBEAT_MS, HEALTH_MIN_INTERVAL_MS } from '../../web/features/screen/parts/state-reporter.ts';
 import { dropPlaybackAtom, healthReportAtom, setPlaybackAtom, summarizePlayback } from '../../web/features/screen/playback.ts';
 
 describe('kiosk positions (spec §5)', () => {
@@ -61,7 +60,7 @@ describe('health reporter: on change, throttled, with a heartbeat', () => {
 
   it('sends a change at once, then at most one every 3 s (the latest), then a heartbeat every 30 s', () => {
     const sent: string[] = [];
-    const reporter = createHealthReporter({ send: (r) => sent.push(r.streams[0]?.state ?? '-') });
+    const reporter = createStateReporter<ReturnType<typeof report>>({ send: (r) => sent.push(r.streams[0]?.state ?? '-'), minIntervalMs: HEALTH_MIN_INTERVAL_MS, heartbeatMs: HEALTH_HEARTBEAT_MS });
     reporter.update(report('loading'));
     expect(sent).toEqual(['loading']);
     reporter.update(report('playing'));
@@ -82,7 +81,7 @@ describe('health reporter: on change, throttled, with a heartbeat', () => {
 
   it('sends again after a re-registration', () => {
     const sent: unknown[] = [];
-    const reporter = createHealthReporter({ send: (r) => sent.push(r) });
+    const reporter = createStateReporter({ send: (r) => sent.push(r), minIntervalMs: HEALTH_MIN_INTERVAL_MS, heartbeatMs: HEALTH_HEARTBEAT_MS });
     reporter.update(report('playing'));
     vi.advanceTimersByTime(5000);
     reporter.resend();
@@ -110,6 +109,12 @@ describe('scene list refresh', () => {
   });
 });
 
-it('the socket options of the browser are the contract’s', () => {
-  expect(SOCKET_OPTIONS).toBe(contractOptions);
+it('every screen connects with the contract’s socket options: WebSocket first, reconnects jittered from 0.5 s to 10 s, for ever', () => {
+  const client = connectScreen({ url: 'http://127.0.0.1:9', registration: { kind: 'wall' }, onMessage: () => {}, socketOptions: { autoConnect: false } });
+  const manager = client.socket.io;
+  expect(manager.opts.path).toBe('/socket.io');
+  expect(manager.opts.transports).toEqual(['websocket', 'polling']);
+  expect(manager.opts.tryAllTransports).toBe(true);
+  expect([manager.reconnectionDelay(), manager.reconnectionDelayMax(), manager.randomizationFactor(), manager.reconnectionAttempts()]).toEqual([500, 10_000, 0.5, Infinity]);
+  client.close();
 });

@@ -10,8 +10,7 @@ import { isValidTimezone } from '../../shared/streams/location.ts';
 import { defineModule } from '../module.ts';
 import { Play } from './play.entity.ts';
 import { playRecordsDoubted, playRecordsTotal } from './plays.metrics.ts';
-import type { FeatureReports } from '../../realtime/reports.ts';
-import { playsKeeper } from './plays.reports.ts';
+import { playsReport } from './plays.reports.ts';
 import { playsRouter } from './plays.routes.ts';
 import { forgetPlays, type PlaySettings } from './plays.service.ts';
 
@@ -21,7 +20,7 @@ const FORGET_EVERY_MS = 60 * 60_000;
 /** The process's own zone (TZ), UTC where it has none. */
 const processZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-export const playsModule = defineModule<PlaySettings, FeatureReports>({
+export const playsModule = defineModule<PlaySettings>({
   name: 'plays',
   entities: [Play],
   settings: {
@@ -35,8 +34,7 @@ export const playsModule = defineModule<PlaySettings, FeatureReports>({
     },
     read: (e) => ({ retentionDays: e.PLAYS_RETENTION_DAYS as number, timeZone: (e.PLAYS_TIME_ZONE as string | undefined) || processZone() }),
   },
-  setup: ({ orm, logger, settings, now }) => playsKeeper({ orm, logger, settings, now }),
-  reports: (_context, keeper) => keeper,
+  reports: ({ orm, logger, settings, now }) => ({ name: 'plays', declares: [playsReport({ orm, logger, settings, now })] }),
   routes: ({ settings, now }) => [playsRouter({ settings, now, refused: playRecordsDoubted })],
   metrics: () => [playRecordsTotal],
   jobs: ({ orm, logger, settings, now }) => {

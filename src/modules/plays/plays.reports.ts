@@ -1,15 +1,35 @@
-/** How the plays feature hears screens' proof of play (src/realtime/reports.ts): kept, and counted by verdict. */
+/**
+ * Proof of play as screens report it (`screen:plays`, src/shared/api/plays.ts): who may send it
+ * (src/shared/plays.ts `playScreen`: a wall, or a kiosk at its position, with a device id), kept
+ * after the rules, counted by verdict, and answered only once kept — the screen drops its records
+ * then, and sends them again otherwise.
+ */
 import type { Orm } from '../../db.ts';
 import type { Logger } from '../../logger.ts';
-import type { FeatureReports } from '../../realtime/reports.ts';
+import { declareReport, type AnyReportDeclaration } from '../../realtime/reports.ts';
+import { PlayReport } from '../../shared/api/plays.ts';
+import { playScreen } from '../../shared/plays.ts';
 import { playRecordsTotal } from './plays.metrics.ts';
 import { recordPlays, type PlaySettings } from './plays.service.ts';
 
-export function playsKeeper(deps: { orm: Orm; logger: Logger; settings: PlaySettings; now: () => number }): FeatureReports {
-  return {
+const screenOf = (screen: { kind: string; device: string | null; shows: { position: number | null } }) => playScreen({ ...screen, position: screen.shows.position });
+
+export function playsReport(deps: { orm: Orm; logger: Logger; settings: PlaySettings; now: () => number }): AnyReportDeclaration {
+  return declareReport({
     name: 'plays',
-    async onPlays({ screen, records }) {
-      const verdicts = await recordPlays(deps.orm.em.fork(), screen, records, deps.settings, deps.now());
+    title: 'proof-of-play',
+    schema: PlayReport,
+    from: ['wall', 'kiosk'],
+    refuse(screen) {
+      // A kiosk mid-registration does not know its position yet: its records wait for the next send.
+      if (screen.kind === 'kiosk' && screen.shows.position === null) return 'Registering; send it again shortly';
+      return screenOf(screen) ? null : 'Proof of play is for walls and kiosks with a device id';
+    },
+    failure: 'Proof of play could not be kept; send it again later',
+    async receive({ records }, screen) {
+      const counted = screenOf(screen)!;
+      const playing = { device: counted.key, name: screen.name, kind: screen.kind as 'wall' | 'kiosk', position: screen.kind === 'kiosk' ? screen.shows.position : null };
+      const verdicts = await recordPlays(deps.orm.em.fork(), playing, records, deps.settings, deps.now());
       const count = { kept: 0, clipped: 0, refused: 0 };
       for (const verdict of verdicts) {
         playRecordsTotal.inc({ verdict });
@@ -17,8 +37,8 @@ export function playsKeeper(deps: { orm: Orm; logger: Logger; settings: PlaySett
         else if (verdict === 'clipped') count.clipped++;
         else count.refused++;
       }
-      if (count.refused > 0) deps.logger.warn({ device: screen.device, verdicts: verdicts.filter((v) => v !== 'kept' && v !== 'clipped') }, 'proof of play: records refused');
+      if (count.refused > 0) deps.logger.warn({ device: counted.key, verdicts: verdicts.filter((v) => v !== 'kept' && v !== 'clipped') }, 'proof of play: records refused');
       return { ...count, verdicts };
     },
-  };
+  });
 }

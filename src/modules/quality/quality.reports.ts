@@ -1,17 +1,22 @@
 /**
  * What quality hears from screens: a stream a player reports failing is checked at once (in the
  * screens' urgent lane), and one that plays again is no longer counted as failing — self-healing
- * walls start here.
+ * walls start here. It hears the screens module's `health` report, each stream once per change.
  */
-import type { FeatureReports } from '../../realtime/reports.ts';
+import { hearReport, type FeatureReports } from '../../realtime/reports.ts';
+import type { ScreenPresence } from '../../shared/api/screens.ts';
 import type { QualityJobs } from './quality.jobs.ts';
 
 export function qualityReports(jobs: Pick<QualityJobs, 'playbackReport'>): FeatureReports {
   return {
     name: 'quality',
-    onReport(report) {
-      if (report.kind !== 'playback') return;
-      for (const change of report.changes) jobs.playbackReport(change.streamId, change.state);
-    },
+    hears: [
+      hearReport<'health', ScreenPresence['health']>({
+        report: 'health',
+        hear(report, _screen, before) {
+          for (const { stream_id, state } of report.streams) if (before?.[String(stream_id)] !== state) jobs.playbackReport(stream_id, state);
+        },
+      }),
+    ],
   };
 }

@@ -1,12 +1,14 @@
 /**
  * The screens themselves: who was connected when (sightings and sessions, so offline screens
- * stay listed and uptime can be drawn), which streams screens show now, and commands to them.
+ * stay listed and uptime can be drawn), what they report of themselves (their players, clock,
+ * flips, offline start), which streams screens show now, and commands to them.
  */
 import { defineModule } from '../module.ts';
 import { scenesModule } from '../scenes/scenes.module.ts';
 import { screenJournal } from './screen-journal.ts';
 import { ScreenSession } from './screen-session.entity.ts';
 import { ScreenSighting } from './screen-sighting.entity.ts';
+import { screenReports } from './screens.reports.ts';
 import { screensRouter } from './screens.routes.ts';
 import { streamsOnScreens } from './streams-on-screens.ts';
 
@@ -20,5 +22,6 @@ export const screensModule = defineModule<undefined, ScreensApi>({
   entities: [ScreenSighting, ScreenSession],
   setup: ({ screens, use }) => ({ streamsOnScreens: streamsOnScreens(() => screens.list(), use(scenesModule).directory) }),
   presenceJournal: ({ orm, logger }) => screenJournal(orm, { logger }),
+  reports: () => ({ name: 'screens', declares: screenReports }),
   routes: ({ screens }) => [screensRouter({ listScreens: (options) => screens.list(options), commandScreens: (command, id) => screens.command(command, id) })],
 });

@@ -2,27 +2,29 @@
 import { z } from 'zod';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
-import { Id } from './common.ts';
-import { MAX_SCENE_STREAMS } from '../constants.ts';
-import { PLAY_GROUPS, PLAYS_PER_REPORT, type PlayRecord as PlayRecordFields } from '../plays.ts';
+import { PLAY_GROUPS, PLAYS_PER_REPORT, type PlayVerdict } from '../plays.ts';
+import { PlayRecord } from './play-record.ts';
 
-// What screens send (the socket contract, src/shared/events.ts): declared here, beside the
-// answers, so the screens' own code (src/shared/plays.ts, play-log.ts) stays free of zod.
+export { PlayRecord } from './play-record.ts';
 
-
-/** One record as a screen sends it (times in ms since the epoch, on the server's clock as the screen estimates it). */
-export const PlayRecord = z.strictObject({
-  stream_id: Id,
-  position: z.number().int().min(1).max(MAX_SCENE_STREAMS),
-  scene_id: Id.nullable(),
-  from: z.number().int().nonnegative(),
-  to: z.number().int().nonnegative(),
-  playing_ms: z.number().int().nonnegative(),
-}) satisfies z.ZodType<PlayRecordFields>;
-export type PlayRecord = z.output<typeof PlayRecord>;
-
+/** What a wall or kiosk with a device id sends over `screen:plays`: records it showed, oldest first. */
 export const PlayReport = z.strictObject({ records: z.array(PlayRecord).min(1).max(PLAYS_PER_REPORT) });
 export type PlayReport = z.output<typeof PlayReport>;
+
+/** The answer to a proof-of-play report: how many records were kept, clipped or refused. */
+export interface PlaysAnswer {
+  kept: number;
+  clipped: number;
+  refused: number;
+  verdicts: PlayVerdict[];
+}
+
+/** Proof of play: answered once the records are kept, so the screen drops them then (and sends them again otherwise). */
+declare module '../reports.ts' {
+  interface ScreenReports {
+    plays: { report: PlayReport; answer: PlaysAnswer };
+  }
+}
 
 /** A calendar day (in the report's time zone). */
 const Day = z.iso.date({ error: 'Expected a day as YYYY-MM-DD' });

@@ -1,6 +1,8 @@
 /** Connected screens as admins see them, and what admins can tell them to do. */
 import { z } from 'zod';
-import { IsoDate, SuccessDto } from './common.ts';
+import { Id, IsoDate, SuccessDto } from './common.ts';
+import { MAX_SCENE_STREAMS } from '../constants.ts';
+import type { Noted } from '../reports.ts';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
 import { SHOWN_RULES } from '../schedules/rules.ts';
@@ -28,6 +30,46 @@ export const FlipReport = z.strictObject({
   late_ms: z.number().min(-600_000).max(600_000).nullable().describe("How late the rendered frame was against the change's instant, on the server's clock (ms; null: no clock estimate yet)"),
 });
 export type FlipReport = z.output<typeof FlipReport>;
+
+/**
+ * How far a screen's own wall clock (`Date`) is from the server's, by its clock estimate
+ * (src/shared/clock.ts), and the bound of that estimate: shown to admins, never used by the server.
+ */
+export const ClockReport = z.strictObject({
+  offset_ms: z.number().min(-366 * 86_400_000).max(366 * 86_400_000),
+  error_ms: z.number().min(0).max(3_600_000),
+});
+export type ClockReport = z.output<typeof ClockReport>;
+
+/**
+ * How a screen's players are doing, per stream. Not strict: a screen of the build before reports
+ * were declared one by one sends its clock, flip and offline start in it too (a rolling upgrade),
+ * and those are dropped, not refused.
+ */
+export const HealthReport = z.object({
+  streams: z
+    .array(z.object({ stream_id: Id, state: z.enum(PLAYBACK_STATES) }))
+    .max(MAX_SCENE_STREAMS * 2),
+});
+export type HealthReport = z.output<typeof HealthReport>;
+
+/** Whether a screen could start without its server (a service worker controls it; src/shared/offline.ts). */
+export const OfflineStartReport = z.strictObject({ state: z.enum(OFFLINE_START_STATES) });
+export type OfflineStartReport = z.output<typeof OfflineStartReport>;
+
+/**
+ * What walls and kiosks report of themselves, kept by the screens module and shown to admins
+ * with each screen (`ScreenPresence` below): how their players do (`health`, also their
+ * heartbeat), their clock, their last flip, and whether they could start without their server.
+ */
+declare module '../reports.ts' {
+  interface ScreenReports {
+    health: { report: HealthReport; answer: Noted };
+    clock: { report: ClockReport; answer: Noted };
+    flip: { report: FlipReport; answer: Noted };
+    offline_start: { report: OfflineStartReport; answer: Noted };
+  }
+}
 
 /** POST /api/screens/command: one screen (its connection id) or, without `id`, every wall and kiosk. */
 export const ScreenCommandRequest = z.object({
@@ -59,8 +101,7 @@ export const ScreenPresence = z.strictObject({
   connected_at: IsoDate,
   last_heartbeat: IsoDate,
   health: z.record(z.string(), z.enum(PLAYBACK_STATES)).describe('Playback per stream id as last reported by the screen'),
-  clock: z
-    .strictObject({ offset_ms: z.number(), error_ms: z.number() })
+  clock: ClockReport
     .nullable()
     .describe("How far the screen's own clock is from the server's, and the bound of that estimate (null: not reported, or offline)"),
   flip: FlipReport.nullable().describe('Its last flip, as it reported it (null: none since it connected, or offline)'),

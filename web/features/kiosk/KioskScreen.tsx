@@ -4,20 +4,17 @@
  * controller, so a new default scene or an edited stream shows at once.
  */
 import { ScreenBanner } from '../../components/ScreenBanner.tsx';
-import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { ConnectionPill } from '../../components/ConnectionPill.tsx';
 import { RefreshIcon } from '../../components/icons.tsx';
 import { Player } from '../../components/Player/Player.tsx';
 import { StatusScreen } from '../../components/StatusScreen.tsx';
-import { store } from '../../lib/store.ts';
 import { useElapsed } from '../../lib/useElapsed.ts';
-import { waitingStateAtom } from '../screen/atoms.ts';
 import { Flip, sideProps } from '../screen/Flip.tsx';
-import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
+import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/session.ts';
 import { useStagedStreams } from '../screen/staging.ts';
-import { useKioskState } from '../screen/useWallState.ts';
+import { useKioskScreen } from '../screen/screen-sides.ts';
 import { invalidPositionMessage, parseKioskPosition } from '../screen/kiosk-position.ts';
 import { screenRegistration } from '../screen/registration.ts';
 import './kiosk.css';
@@ -41,10 +38,8 @@ export function KioskScreen() {
   const [playerKey, setPlayerKey] = useState(0);
   const screen = screenRegistration('kiosk', { position: rawPosition, sceneSlug });
   useScreenConnection(screen?.registration ?? null, generation, screen?.options);
-  const { state, error } = useKioskState();
-  const waiting = useAtomValue(waitingStateAtom, { store });
-  // What this position shows after the waiting flip, drawn now beneath (a problem state is drawn when it comes).
-  const next = waiting?.state.kind === 'kiosk' && waiting.state.stream && !waiting.state.problem ? waiting.state : null;
+  // What this position shows after the waiting flip is drawn now, beneath.
+  const { state, next, error } = useKioskScreen();
   const players = useStagedStreams(state?.stream ? [state.stream] : [], next?.stream ? [next.stream] : null);
   const timedOut = useElapsed(position !== null && state === null && error === null, FIRST_STATE_TIMEOUT_MS, generation);
   const retry = () => {
@@ -117,7 +112,7 @@ export function KioskScreen() {
         <div className="kiosk__names flip-stack">
           <Flip
             now={{ name: stream.name, scene: state.scene?.name ?? null }}
-            next={next ? { name: next.stream!.name, scene: next.scene?.name ?? null } : undefined}
+            next={next ? { name: next.stream.name, scene: next.scene?.name ?? null } : undefined}
             render={(shown, side) => (
               <div {...sideProps(side)}>
                 <h1 className="kiosk__name">{shown.name}</h1>

@@ -7,7 +7,7 @@
 import { atom } from 'jotai';
 import type { ClockEstimate } from '../../../src/shared/clock.ts';
 import type { ConnectionStatus } from '../../../src/shared/screen-client.ts';
-import { EMPTY_STAGE, flip, receive, type ScreenStage } from '../../../src/shared/screen-stage.ts';
+import { drawnAhead, EMPTY_STAGE, flip, receive, type ScreenStage } from '../../../src/shared/screen-stage.ts';
 import type { ScreenMessage, ScreenTarget } from '../../../src/shared/screen-state.ts';
 
 const screenAtom = atom<{ target: ScreenTarget | null; stage: ScreenStage }>({ target: null, stage: EMPTY_STAGE });
@@ -15,6 +15,8 @@ const screenAtom = atom<{ target: ScreenTarget | null; stage: ScreenStage }>({ t
 export const screenStateAtom = atom((get) => get(screenAtom).stage.shown);
 /** The state waiting for its instant (its players load out of sight), or null. */
 export const waitingStateAtom = atom((get) => get(screenAtom).stage.waiting);
+/** What the page draws ahead of the waiting flip (src/shared/screen-stage.ts `drawnAhead`), or null. */
+export const nextSideAtom = atom((get) => drawnAhead(get(waitingStateAtom)?.state ?? null));
 export const connectionStatusAtom = atom<ConnectionStatus>('connecting');
 /** This screen's estimate of the server's clock (null until the first burst of samples answers). */
 export const clockAtom = atom<ClockEstimate | null>(null);

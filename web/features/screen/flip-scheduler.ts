@@ -8,7 +8,7 @@
  * know it. React catches up CATCH_UP_AFTER_MS later (the leaving players pause then, and release
  * their decoders a little after): screens of a venue often share a machine, and one screen's
  * catch-up must not take the CPU another screen needs for its own flip frame. A push that comes
- * meanwhile settles the flip first (settlePendingFlip).
+ * meanwhile settles the flip first (the scheduler's `settle`).
  *
  * A timer wakes a few frames early, then each frame asks "is this the frame of the instant?";
  * a hidden tab gets no animation frames, so a timer just after the instant flips it anyway.
@@ -58,17 +58,6 @@ const WAKE_EARLY_MS = 100;
  */
 export const CATCH_UP_AFTER_MS = 150;
 
-/** The catch-up of a flip that has been shown but not yet redrawn, if any. */
-let pendingCatchUp: (() => void) | null = null;
-
-/**
- * Finishes a flip that has been shown but not redrawn yet, at once: called before a push is
- * folded into the store, so the push never meets a half-finished flip.
- */
-export function settlePendingFlip(): void {
-  pendingCatchUp?.();
-}
-
 /** On <html>: which side of a waiting flip shows (flip.css) — "next" from the flip frame until React has caught up. */
 export const SIDE_ATTRIBUTE = 'data-side';
 const showSide = (side: 'now' | 'next') => document.documentElement.setAttribute(SIDE_ATTRIBUTE, side);
@@ -96,7 +85,19 @@ function afterRendering(task: () => void): void {
   channel.port2.postMessage(null);
 }
 
-export function startFlipScheduler(): () => void {
+export interface FlipScheduler {
+  /**
+   * Finishes a flip that has been shown but not redrawn yet, at once: called before a push is
+   * folded into the store, so the push never meets a half-finished flip.
+   */
+  settle(): void;
+  stop(): void;
+}
+
+/** Shows each waiting state at its instant while the session runs. */
+export function startFlipScheduler(): FlipScheduler {
+  /** The catch-up of a flip that has been shown but not yet redrawn, if any. */
+  let pendingCatchUp: (() => void) | null = null;
   let wake: ReturnType<typeof setTimeout> | undefined;
   let fallback: ReturnType<typeof setTimeout> | undefined;
   let frame: number | undefined;
@@ -167,13 +168,17 @@ export function startFlipScheduler(): () => void {
     fallback = setTimeout(() => commit(performance.now()), Math.max(0, localAt - performance.now()) + FALLBACK_AFTER_MS);
   }
 
+  const settle = () => pendingCatchUp?.();
   showSide('now');
   const unsubscribe = store.sub(waitingStateAtom, schedule);
   schedule();
-  return () => {
-    unsubscribe();
-    cancel();
-    settlePendingFlip();
-    showSide('now');
+  return {
+    settle,
+    stop() {
+      unsubscribe();
+      cancel();
+      settle();
+      showSide('now');
+    },
   };
 }

@@ -4,6 +4,7 @@
  * in the screen's URL, or the page's default.
  */
 import { atom } from 'jotai';
+import type { Registration } from '../../../src/shared/events.ts';
 import { SCREEN_DEVICE_COOKIE } from '../../../src/shared/screen-pages.ts';
 
 const DEVICE_KEY = 'nature-wall:device';
@@ -34,6 +35,24 @@ export function screenName(fallback: string | undefined, search = typeof locatio
 export function screenGroup(search = typeof location === 'undefined' ? '' : location.search): string | undefined {
   return new URLSearchParams(search).get('group')?.trim().slice(0, 80) || undefined;
 }
+
+/**
+ * The screen a page is, from what it registers as and its address: the registration it sends
+ * (with its device id, its `?name=` and its `?group=`), and whether its address installs it as a
+ * screen — a kiosk, or a wall whose address names it or puts it in a group; a visitor's browser
+ * on the public viewer is not one.
+ */
+export function screenOf(page: Registration, search = typeof location === 'undefined' ? '' : location.search): { registration: Registration; device: string | null; installed: boolean } {
+  const device = screenDevice();
+  const name = screenName(page.name, search);
+  const group = page.kind === 'wall' || page.kind === 'kiosk' ? screenGroup(search) : undefined;
+  const registration = { ...page, ...(device ? { device } : {}), ...(name ? { name } : {}), ...(group ? { group } : {}) } as Registration;
+  const installed = page.kind === 'kiosk' || (page.kind === 'wall' && (group !== undefined || new URLSearchParams(search).has('name')));
+  return { registration, device, installed };
+}
+
+/** Where a screen's last state is kept (last-state.ts): its page's registration (what it follows) and the group in its address, not its device or name. */
+export const stateKey = (page: Registration, search?: string) => JSON.stringify([page, screenGroup(search) ?? null]);
 
 /** Set by the operator's Identify command: the name to show, until when. */
 export const identifyAtom = atom<{ name: string; until: number } | null>(null);

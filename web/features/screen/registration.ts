@@ -1,7 +1,7 @@
 /**
  * What each screen page registers as, from its path's parameters: one rule for the page's own
  * mount and for the entry script, which connects a screen before its page has rendered
- * (connection.ts connectEarly) — the two must agree for the page to adopt that connection.
+ * (session.ts connectEarly) — the two must agree for the page to adopt that connection.
  */
 import type { Registration } from '../../../src/shared/events.ts';
 import type { ScreenPageName } from '../../../src/shared/screen-pages.ts';

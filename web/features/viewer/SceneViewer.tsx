@@ -5,20 +5,17 @@
  * without a reload.
  */
 import { ScreenBanner } from '../../components/ScreenBanner.tsx';
-import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { Clock } from '../../components/Clock.tsx';
 import { ConnectionPill } from '../../components/ConnectionPill.tsx';
 import { Brand } from '../../components/Brand.tsx';
 import { StatusScreen } from '../../components/StatusScreen.tsx';
-import { store } from '../../lib/store.ts';
 import { useElapsed } from '../../lib/useElapsed.ts';
-import { waitingStateAtom } from '../screen/atoms.ts';
-import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
+import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/session.ts';
 import { screenRegistration } from '../screen/registration.ts';
 import { useStagedStreams } from '../screen/staging.ts';
-import { useWallState } from '../screen/useWallState.ts';
+import { useWallScreen } from '../screen/screen-sides.ts';
 import { useSceneList } from '../scenes/useSceneList.ts';
 import type { SceneDto } from '../../../src/shared/api/index.ts';
 import { Flip, sideProps, type FlipSide } from '../screen/Flip.tsx';
@@ -41,10 +38,8 @@ export function SceneViewer() {
   const { sceneSlug } = useParams();
   const [generation, setGeneration] = useState(0);
   useScreenConnection(screenRegistration('viewer', { sceneSlug })?.registration ?? null, generation);
-  const { state, error } = useWallState();
-  const waiting = useAtomValue(waitingStateAtom, { store });
-  // What shows after the waiting flip, drawn now beside what shows (a problem state is drawn when it comes).
-  const next = waiting?.state.kind === 'wall' && !waiting.state.problem ? waiting.state : null;
+  // What shows after the waiting flip is drawn now, beside what shows.
+  const { state, next, error } = useWallScreen();
   const cards = useStagedStreams(state?.streams ?? [], next ? next.streams : null);
   const scene = state?.scene ?? null;
   const list = useSceneList(scene);

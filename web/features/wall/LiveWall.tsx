@@ -4,7 +4,7 @@
  * and the fullscreen player. It follows the default scene until a scene is picked.
  */
 import { ScreenBanner } from '../../components/ScreenBanner.tsx';
-import { useAtom, useAtomValue } from 'jotai';
+import { useAtom } from 'jotai';
 import { useCallback, useEffect, useState } from 'react';
 import type { SceneDto, SceneStreamDto } from '../../../src/shared/api/index.ts';
 import { SELECTION_ALGORITHM_LABELS } from '../../../src/shared/constants.ts';
@@ -15,10 +15,9 @@ import { StatusScreen } from '../../components/StatusScreen.tsx';
 import { sceneRef } from '../../lib/api.ts';
 import { store } from '../../lib/store.ts';
 import { useElapsed } from '../../lib/useElapsed.ts';
-import { waitingStateAtom } from '../screen/atoms.ts';
-import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/connection.ts';
+import { FIRST_STATE_TIMEOUT_MS, useScreenConnection } from '../screen/session.ts';
 import { useStagedStreams } from '../screen/staging.ts';
-import { useWallState } from '../screen/useWallState.ts';
+import { useWallScreen } from '../screen/screen-sides.ts';
 import { useSceneList } from '../scenes/useSceneList.ts';
 import { AdminMenu } from './AdminMenu.tsx';
 import { wallSceneRefAtom } from './atoms.ts';
@@ -88,10 +87,8 @@ export function LiveWall() {
   const [followed, setFollowed] = useAtom(wallSceneRefAtom, { store });
   const [generation, setGeneration] = useState(0);
   const [open, setOpen] = useState<SceneStreamDto | null>(null);
-  const { state, error } = useWallState();
-  const waiting = useAtomValue(waitingStateAtom, { store });
-  // What shows after the waiting flip, drawn now beside what shows (a problem state is drawn when it comes).
-  const next = waiting?.state.kind === 'wall' && waiting.state.scene && !waiting.state.problem ? { scene: waiting.state.scene, streams: waiting.state.streams, banner: waiting.state.banner } : null;
+  // What shows after the waiting flip is drawn now, beside what shows.
+  const { state, next, error } = useWallScreen();
   const list = useSceneList(state?.scene ?? null);
   const haveScenes = list.status === 'ready' && list.scenes.length > 0;
 

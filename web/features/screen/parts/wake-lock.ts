@@ -4,6 +4,8 @@
  * visible. Where the API is missing or refuses (an insecure origin, a battery saver), nothing
  * breaks: the device's own never-sleep setting has to do (docs/operations.md, "Screens in the field").
  */
+import { definePart } from './part.ts';
+
 type WakeLockSentinelLike = { release(): Promise<void>; addEventListener(type: 'release', listener: () => void): void };
 type WakeLockLike = { request(type: 'screen'): Promise<WakeLockSentinelLike> };
 
@@ -38,3 +40,8 @@ export function holdWakeLock(nav: Navigator = navigator, doc: Document = documen
     sentinel = null;
   };
 }
+
+export const wakeLockPart = definePart({
+  name: 'wake lock',
+  start: () => ({ stop: holdWakeLock() }),
+});

@@ -4,10 +4,11 @@
  * names what it follows (and the Live Wall keeps its pick in sessionStorage), so it comes back
  * registered the same way, on the scene it had just flipped to.
  */
-import { store } from '../../lib/store.ts';
-import { isFlip, isOutdated, reloadDeadline, shouldReloadNow, type LastReload } from '../../lib/new-version.ts';
-import { pageBuild } from '../../lib/page-build.ts';
-import { screenStateAtom } from './atoms.ts';
+import { store } from '../../../lib/store.ts';
+import { isFlip, isOutdated, reloadDeadline, shouldReloadNow, type LastReload } from '../../../lib/new-version.ts';
+import { pageBuild } from '../../../lib/page-build.ts';
+import { screenStateAtom } from '../atoms.ts';
+import { definePart } from './part.ts';
 
 const LAST_RELOAD_KEY = 'nw:new-version-reload';
 
@@ -90,3 +91,14 @@ export function watchVersion(connected: () => boolean, reload: () => void = () =
     stop,
   };
 }
+
+export const versionWatchPart = definePart({
+  name: 'version watch',
+  start(session) {
+    const watch = watchVersion(session.registered);
+    return {
+      registered: (answer) => answer.build && watch.serverBuild(answer.build),
+      stop: watch.stop,
+    };
+  },
+});
