@@ -17,14 +17,12 @@ import type {
   RaterReliabilityDto,
   SubmitEvaluationDto,
 } from '../../shared/api/evaluation.ts';
-import { RATINGS_CAP } from '../../shared/evaluation/queue-rules.ts';
-import { makeCheckItem, nextItem, nextPair, refillQueue } from './evaluation-queries.ts';
+import { ANSWER_STEP, RATINGS_CAP } from '../../shared/evaluation/queue-rules.ts';
+import { makeCheckItem, nextItem, nextPair, refillQueue } from './rater-queue.ts';
 import type { QueueRule, RaterEntry, ScoreKeeper } from './score-keeper.ts';
 
 /** The queue before issue 33 (rule `count`): ratings an item collects before it leaves the queue, whoever gave them. */
 export const RATINGS_PER_ITEM = 3;
-/** How far back one answer puts an item until the keeper settles it (priorities run 1–100). */
-const ANSWER_STEP = 5;
 /** Answers a pair collects before it leaves the queue. */
 export const PAIR_ANSWERS = 3;
 

@@ -13,7 +13,8 @@ import type { Logger } from '../../logger.ts';
 import { judge, MIN_HISTORY, type Comparison, type Judgements, type Rating } from '../../shared/evaluation/judgements.ts';
 import { itemVerdict, pairsToAsk, standingOf, type Standing } from '../../shared/evaluation/queue-rules.ts';
 import { recordHumanScores } from '../streams/stream-quality.ts';
-import { pendingPairs, pendingRateItems, queuePairs, settleItems } from './evaluation-queries.ts';
+import { pendingPairs, pendingRateItems } from './evaluation-queries.ts';
+import { queuePairs, settleItems } from './rater-queue.ts';
 
 /**
  * `confidence` (the queue described in queue-rules.ts) or `count`: the queue before issue 33 — an
@@ -107,8 +108,6 @@ export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logge
         continue; // never answered: it keeps the reason the refill gave it
       }
       const verdict = itemVerdict({ answers: count.answers, established: count.established, confidence: it.confidence, spread: it.spread });
-      // Among items as unsure, the one with fewer answers first.
-      if (!verdict.done) verdict.priority = Math.max(1, verdict.priority - Math.min(15, count.answers));
       if (verdict.done) {
         done.push(item.id);
         continue;

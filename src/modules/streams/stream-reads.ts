@@ -3,6 +3,7 @@
  * join for speed lives in the asking module's `*-queries.ts`; tests/architecture/foreign-reads).
  */
 import type { EntityManager } from '../../db.ts';
+import type { Category } from '../../shared/constants.ts';
 import type { HealthState } from '../../shared/quality/health.ts';
 import { Stream } from './stream.entity.ts';
 
@@ -97,4 +98,69 @@ export async function rankingCandidates(em: EntityManager, limit: number): Promi
     [limit, limit],
   );
   return rows.map((r) => ({ ...r, quality_score: r.quality_score === null ? null : Number(r.quality_score), activity_ratio: r.activity_ratio === null ? null : Number(r.activity_ratio), latitude: r.latitude === null ? null : Number(r.latitude), longitude: r.longitude === null ? null : Number(r.longitude) }));
+}
+
+/**
+ * The ids of the active streams, or of those among `among` that are active (raters are only ever
+ * handed active streams: the rater queue leases among these).
+ */
+export async function activeStreamIds(em: EntityManager, among?: readonly number[]): Promise<number[]> {
+  if (among && among.length === 0) return [];
+  const rows = await em.execute<{ id: number }[]>(
+    among ? 'select id from streams where active and id = any(?::int[]) order by id' : 'select id from streams where active order by id',
+    among ? [`{${[...new Set(among)].join(',')}}`] : [],
+    'all',
+  );
+  return rows.map((r) => r.id);
+}
+
+/** What the rater queue's refill weighs of a stream (src/shared/evaluation/queue-rules.ts `refillVerdict`). */
+export interface RateableStream {
+  id: number;
+  createdAt: Date;
+  humanCount: number;
+  humanScore: number | null;
+  humanConfidence: number | null;
+  autoScore: number | null;
+}
+
+/** The active streams not offline, except these ids, oldest first: what the rater queue may queue. */
+export async function streamsToRate(em: EntityManager, except: readonly number[]): Promise<RateableStream[]> {
+  const rows = await em.execute<{ id: number; created_at: Date | string; human_count: number | null; human_score: number | null; human_confidence: number | null; auto_score: number | null }[]>(
+    `select id, created_at, human_count, human_score, human_confidence, auto_score from streams
+      where active and health <> 'offline' and id <> all(?::int[]) order by id`,
+    [`{${except.join(',')}}`],
+    'all',
+  );
+  const num = (v: number | null) => (v === null ? null : Number(v));
+  return rows.map((r) => ({ id: r.id, createdAt: new Date(r.created_at), humanCount: Number(r.human_count ?? 0), humanScore: num(r.human_score), humanConfidence: num(r.human_confidence), autoScore: num(r.auto_score) }));
+}
+
+/** Active streams not offline whose human score is established — confidence at least `minConfidence` from at least `minCount` answers (a new rater's check). */
+export async function establishedStreamIds(em: EntityManager, minConfidence: number, minCount: number): Promise<number[]> {
+  const rows = await em.execute<{ id: number }[]>(
+    `select id from streams where active and health <> 'offline' and human_confidence >= ? and human_count >= ? order by id`,
+    [minConfidence, minCount],
+    'all',
+  );
+  return rows.map((r) => r.id);
+}
+
+/** What a rater is shown of a stream. */
+export interface StreamShown {
+  url: string;
+  fallbackUrl: string | null;
+  name: string;
+  category: Category;
+}
+
+/** What raters are shown of these streams, by id (those that exist). */
+export async function streamsShown(em: EntityManager, ids: readonly number[]): Promise<Map<number, StreamShown>> {
+  if (ids.length === 0) return new Map();
+  const rows = await em.execute<({ id: number } & StreamShown)[]>(
+    `select id, url, fallback_url as "fallbackUrl", name, category from streams where id = any(?::int[])`,
+    [`{${[...new Set(ids)].join(',')}}`],
+    'all',
+  );
+  return new Map(rows.map(({ id, ...shown }) => [id, shown]));
 }
