@@ -1,14 +1,14 @@
 import Router from '@koa/router';
 import { CHOICE_RULE, COMPARE_RULE, NEXT_PAIR_RULE, SKIP_RULE } from '../../shared/api/evaluation.ts';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { evaluationEndpoints as api } from '../../shared/api/index.ts';
+import { evaluationEndpoints as api, qualityEndpoints } from '../../shared/api/index.ts';
 import { runAs, type CommandDeps } from '../../domain/command.ts';
 import type { AppContext, AppState } from '../../http/context.ts';
 import { badRequest, HttpError } from '../../http/errors.ts';
 import { spend, tooManyRequests } from '../../http/rate-limit.ts';
 import { mount } from '../../http/route.ts';
 import type { EvaluationSubmit, PairSubmit } from '../../shared/api/evaluation.ts';
-import { waitingItems } from './evaluation-queries.ts';
+import { recentEvaluations, waitingItems } from './evaluation-queries.ts';
 import { createItemDrawer, evaluatorStats, leaderboard, queueStatus, raterReliability, submitComparison, submitEvaluation } from './evaluation.service.ts';
 import type { ScoreKeeper } from './score-keeper.ts';
 
@@ -19,7 +19,11 @@ export interface EvaluationRouteDeps {
   evaluationLimit: RateLimiterAbstract;
 }
 
-/** `/api/human-evaluation` (spec §7, public, rate-limited per IP) and `/api/evaluation/raters` (admins). */
+/**
+ * `/api/human-evaluation` (spec §7, public, rate-limited per IP), `/api/evaluation/raters` and
+ * `…/waiting` (admins), and the streams rated most recently (spec §7, admins), which the spec puts
+ * under `/api/quality?action=recent-evaluations`: its path and name stay quality's, the answer is this module's.
+ */
 export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
   const router = new Router<AppState>();
   const drawer = createItemDrawer(deps.scoreKeeper);
@@ -77,6 +81,7 @@ export function evaluationRouter(deps: EvaluationRouteDeps): Router<AppState> {
   // Admins: each rater's reliability, and what still waits for judgements.
   mount(router, api.raters)(async () => raterReliability(await deps.scoreKeeper.reliability()));
   mount(router, api.waiting)(async (ctx) => waitingItems(ctx.state.em));
+  mount(router, qualityEndpoints.recentEvaluations)(async (ctx) => recentEvaluations(ctx.state.em));
 
   return router;
 }

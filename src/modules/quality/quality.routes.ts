@@ -4,7 +4,6 @@ import { qualityEndpoints as api } from '../../shared/api/index.ts';
 import type { AppState } from '../../http/context.ts';
 import { HttpError, badRequest } from '../../http/errors.ts';
 import { mount } from '../../http/route.ts';
-import { recentEvaluations } from '../evaluation/evaluation-queries.ts';
 import { findStream } from '../streams/streams.service.ts';
 import type { QualityJobs } from './quality.jobs.ts';
 import { presentAnalysis, presentRun } from './quality.presenter.ts';
@@ -17,7 +16,7 @@ export interface QualityRouteDeps {
   qualityJobs: QualityJobs | undefined;
 }
 
-/** `/api/quality…`: analyses, runs, the queue, and (spec §7) the most recent human evaluations. */
+/** `/api/quality…`: analyses, runs and the queue (the most recent human evaluations, `GET /api/quality?action=recent-evaluations`, are the evaluation module's). */
 export function qualityRouter(deps: QualityRouteDeps): Router<AppState> {
   const router = new Router<AppState>();
   const jobs = () => {
@@ -35,9 +34,6 @@ export function qualityRouter(deps: QualityRouteDeps): Router<AppState> {
     const answer = await requestAnalysis(ctx.state.em, jobs(), { streamId: body.streamId, force: body.force, wait: body.wait });
     return answer;
   });
-
-  // Spec §7: the streams rated most recently (admins).
-  mount(router, api.recentEvaluations)(async (ctx) => recentEvaluations(ctx.state.em));
 
   mount(router, api.analyses)(async (ctx, { query }) => {
     await findStream(ctx.state.em, query.streamId);
