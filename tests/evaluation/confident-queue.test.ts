@@ -1,7 +1,8 @@
 /**
  * Raters that cannot be gamed, through the real routes, queue and estimator on a real database:
  * a rating counts only for an item leased to that rater; constant-key ratings do not finish an
- * item; a new rater first gets a check (a stream whose answer is established) without being told;
+ * item; only active streams reach raters (an item or pair of a stream deactivated after it was
+ * queued is never handed out, an offline stream never queued); a new rater first gets a check (a stream whose answer is established) without being told;
  * pairs ("which looks better?") are leased, answered once, and move scores; the Ratings tab's
  * figures say each rater's agreement and standing and why items wait. And the case that failed
  * one run in two: four copies of one stream of true quality 5, 4, 2, 1, rated by five consistent
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationItemDto, PairItemDto, RaterReliabilityDto, SubmitEvaluationDto, WaitingItemDto } from '../../src/shared/api/index.ts';
 import { evaluationModule } from '../../src/modules/evaluation/evaluation.module.ts';
 import { EvaluationItem } from '../../src/modules/evaluation/evaluation.entity.ts';
+import { nextPair } from '../../src/modules/evaluation/rater-queue.ts';
 import { Stream } from '../../src/modules/streams/stream.entity.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { buildStream } from '../support/factories.ts';
@@ -74,6 +76,29 @@ describe('a rating counts only where it was asked for', () => {
   });
 });
 
+describe('only active streams reach raters', () => {
+  it('never hands out an item or a pair of a stream made inactive after it was queued, and never queues an offline one', async () => {
+    const [kept, gone, offline] = await freshStreams(['Kept cam', 'Gone cam', 'Offline cam']);
+    const em = app.orm.em.fork();
+    await em.nativeUpdate(Stream, { id: offline!.id }, { health: 'offline' });
+    // The first draw fills the queue; settling queues the pair of the two waiting streams.
+    expect([kept!.id, gone!.id]).toContain((await next(rater('act1'))).body.streamId);
+    await keeper().recompute();
+    const pending = await em.find(EvaluationItem, { status: 'pending' }, { orderBy: { id: 'asc' } });
+    expect(pending.map((i) => [i.kind, i.stream.id, i.partnerStream?.id ?? null].join(' ')).sort()).toEqual(
+      [`compare ${Math.min(kept!.id, gone!.id)} ${Math.max(kept!.id, gone!.id)}`, `rate ${kept!.id} `, `rate ${gone!.id} `].sort(),
+    );
+    await em.nativeUpdate(Stream, { id: gone!.id }, { active: false });
+    await em.nativeUpdate(EvaluationItem, {}, { assignedTo: null, assignedAt: null }); // act1 walked away
+    expect((await next(rater('act2'))).body.streamId).toBe(kept!.id);
+    const none = await next(rater('act3'));
+    expect(none.status).toBe(404); // only the inactive stream's item waits
+    // The lease itself (the route's drawer would also refill, at most once a minute per app, which the pair test below needs).
+    expect(await app.orm.em.fork().transactional((tx) => nextPair(tx, rater('act4')))).toBeNull();
+    expect(await em.count(EvaluationItem, { stream: offline!.id })).toBe(0);
+  });
+});
+
 describe('new raters, trusted raters and pairs', () => {
   it('gives a new rater a check first — a stream whose answer is established — without saying so', async () => {
     const streams = await freshStreams(['First cam', 'Second cam', 'Third cam', 'Fourth cam']);
@@ -91,13 +116,22 @@ describe('new raters, trusted raters and pairs', () => {
     const first = (await next(newcomer)).body;
     expect(established.map((s) => s.id)).toContain(first.streamId);
     expect(first.reason).toBe('Periodic re-check');
+    // …with the priority a periodic re-check of a stream with that many answers has (10, one less an answer, at least 1).
+    expect(first.priority).toBe(Math.max(1, 10 - first.previousEvaluations));
     const waiting = (await app.request<WaitingItemDto[]>('GET', '/api/evaluation/waiting')).body;
     expect(waiting.find((w) => w.queueId === first.queueId)).toMatchObject({ kind: 'check', reason: 'New rater check' });
     await rate(first.queueId, newcomer, 1); // it measures them against the consensus
     expect((await app.orm.em.fork().findOneOrFail(EvaluationItem, { id: first.queueId })).status).toBe('done');
-    // An established rater never draws a check.
+    // An established rater never draws a check, even while one waits for another new rater: given
+    // a stream nobody has rated (so there is something for them), they draw a stream to rate.
+    const otherNewcomer = (await next(rater('newbie2'))).body;
+    expect((await app.orm.em.fork().findOneOrFail(EvaluationItem, { id: otherNewcomer.queueId })).kind).toBe('check');
+    const unrated = await buildStream(app.orm.em.fork(), { name: `Unrated cam ${Math.random().toString(36).slice(2, 8)}` });
     const regular = await next(rater('est0'));
-    if (regular.status === 200) expect((await app.orm.em.fork().findOneOrFail(EvaluationItem, { id: regular.body.queueId })).kind).toBe('rate');
+    expect(regular.status).toBe(200);
+    expect(regular.body.queueId).not.toBe(otherNewcomer.queueId);
+    expect([...streams.map((s) => s.id), unrated.id]).toContain(regular.body.streamId);
+    expect((await app.orm.em.fork().findOneOrFail(EvaluationItem, { id: regular.body.queueId })).kind).toBe('rate');
   });
 
   it('leases pairs where they tell the most, takes one answer per rater, and lets the answers move the scores', async () => {
