@@ -21,7 +21,7 @@ export interface ScreenClientOptions {
   registration: Registration;
   onMessage: (message: ScreenMessage) => void;
   onStatus?: (status: ConnectionStatus) => void;
-  /** A registration was answered (after its state went to `onMessage`): the hub knows this screen afresh. */
+  /** A registration was answered (just before its state goes to `onMessage`): the hub knows this screen afresh. */
   onRegistered?: (answer: RegistrationAnswer) => void;
   /** `retrying`: a passing failure (the database is away); the client asks again by itself. */
   onError?: (error: string, retrying: boolean) => void;
@@ -105,8 +105,9 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
       if ('data' in result) {
         registered = true;
         if (result.data.build) options.onBuild?.(result.data.build);
-        onMessage({ type: 'state', state: result.data });
-        return options.onRegistered?.(result.data);
+        // Before its state: what the answer says (a new build) applies to the flip that state may make.
+        options.onRegistered?.(result.data);
+        return onMessage({ type: 'state', state: result.data });
       }
       const retrying = result.retryAfterMs !== undefined;
       options.onError?.(result.error, retrying);
