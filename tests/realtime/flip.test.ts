@@ -12,6 +12,7 @@ import { EMPTY_STAGE, flip, receive } from '../../src/shared/screen-stage.ts';
 import { screenTargetOf, type ScreenMessage } from '../../src/shared/screen-state.ts';
 import { seed } from '../../src/modules/seed/seed.ts';
 import { createLogger } from '../../src/logger.ts';
+import { videoFrames } from '../../src/modules/screens/screens.metrics.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { screenPool, type TestScreen } from '../support/screens.ts';
 
@@ -102,6 +103,25 @@ describe('the shared clock', () => {
     expect(await reply('screen:health', { streams: [] })).toEqual({ data: { ok: true } });
     await wall.client.socket.emitWithAck('screen:register', { kind: 'wall', name: 'Offline start', device: 'offline-start-device' });
     expect((await listed())?.offline_start).toBe('ready');
+  });
+
+  it('carries the frames its video players dropped to admins and the metrics; a report that says more dropped than decoded is refused', async () => {
+    const wall = open(app.baseUrl, { kind: 'wall', name: 'Dropped frames', device: 'dropped-frames-device' });
+    await wall.waitFor((s) => s !== null);
+    const reply = (report: unknown) => new Promise<unknown>((resolve) => wall.client.socket.emit('screen:dropped_frames', report as never, resolve));
+    const listed = async () => (await app.request<ScreenPresence[]>('GET', '/api/screens')).body.find((s) => s.device === 'dropped-frames-device');
+    const counted = async () => {
+      const { values } = await videoFrames.get();
+      const value = (outcome: string) => values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+      return { presented: value('presented'), dropped: value('dropped') };
+    };
+    expect((await listed())?.dropped_frames).toBeNull();
+    const before = await counted();
+    expect(await reply({ window_ms: 30_000, streams: [{ stream_id: 4, frames: 10, dropped: 11 }] })).toEqual({ error: 'Invalid dropped frames report' });
+    const report = { window_ms: 30_000, streams: [{ stream_id: 4, frames: 750, dropped: 15 }, { stream_id: 5, frames: 720, dropped: 0 }] };
+    expect(await reply(report)).toEqual({ data: { ok: true } });
+    expect((await listed())?.dropped_frames).toEqual(report);
+    expect(await counted()).toEqual({ presented: before.presented + 735 + 720, dropped: before.dropped + 15 });
   });
 
   it('a screen of the build before sends its clock, flip and offline start inside its health report: taken, those dropped', async () => {

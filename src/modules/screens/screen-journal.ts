@@ -51,6 +51,7 @@ function present(row: ScreenSighting): ScreenPresence {
     clock: null, // a screen that is not connected has no clock to speak of
     flip: null,
     offline_start: null, // reported while connected; the journal keeps where it was, not how it started
+    dropped_frames: null,
     node: row.node,
   };
 }

@@ -2,12 +2,14 @@
  * What walls and kiosks report of themselves, kept with each screen for the Screens tab (the
  * hub keeps the latest value on the screen's presence, reports.ts): how their players do — also
  * their heartbeat —, how far their clock is off, their last flip, and whether they could start
- * without their server. Other features hear them (quality: a stream a player reports failing).
+ * without their server, and the frames their video players dropped (also counted in the metrics).
+ * Other features hear them (quality: a stream a player reports failing).
  */
 import { declareReport, type AnyReportDeclaration } from '../../realtime/reports.ts';
-import { ClockReport, FlipReport, HealthReport, OfflineStartReport, type ScreenPresence } from '../../shared/api/screens.ts';
+import { ClockReport, DroppedFramesReport, FlipReport, HealthReport, OfflineStartReport, type ScreenPresence } from '../../shared/api/screens.ts';
 import { clockMoved } from '../../shared/clock.ts';
 import type { OfflineStart } from '../../shared/offline.ts';
+import { videoFrames } from './screens.metrics.ts';
 
 const SCREENS = ['wall', 'kiosk'] as const;
 
@@ -44,4 +46,24 @@ export const screenReports: readonly AnyReportDeclaration[] = [
     from: SCREENS,
     keep: { value: (report) => report.state, empty: null },
   }),
+  declareReport<'dropped_frames', DroppedFramesReport>({
+    name: 'dropped_frames',
+    title: 'dropped frames',
+    schema: DroppedFramesReport,
+    from: SCREENS,
+    // A new window every report: news for the admins' list only when the share dropped moved by a point.
+    keep: { value: (report) => report, empty: null, changed: (before, after) => !before || Math.abs(droppedShare(before) - droppedShare(after)) >= 0.01 },
+    receive(report) {
+      for (const { frames, dropped } of report.streams) {
+        videoFrames.inc({ outcome: 'presented' }, frames - dropped);
+        videoFrames.inc({ outcome: 'dropped' }, dropped);
+      }
+    },
+  }),
 ];
+
+/** The share of the frames a report's players decoded that they dropped (0 when none were decoded). */
+export function droppedShare(report: DroppedFramesReport): number {
+  const frames = report.streams.reduce((sum, s) => sum + s.frames, 0);
+  return frames === 0 ? 0 : report.streams.reduce((sum, s) => sum + s.dropped, 0) / frames;
+}

@@ -57,10 +57,28 @@ export type HealthReport = z.output<typeof HealthReport>;
 export const OfflineStartReport = z.strictObject({ state: z.enum(OFFLINE_START_STATES) });
 export type OfflineStartReport = z.output<typeof OfflineStartReport>;
 
+/** Frames a screen's video players presented and dropped, per stream, over the window since its last report. */
+export const DroppedFramesReport = z.strictObject({
+  window_ms: z.number().int().min(0).max(3_600_000).describe('How long the counts cover (ms): since the previous report'),
+  streams: z
+    .array(
+      z
+        .strictObject({
+          stream_id: Id,
+          frames: z.number().int().min(0).max(100_000_000).describe('Frames its players decoded in the window'),
+          dropped: z.number().int().min(0).max(100_000_000).describe('Of those, frames dropped instead of shown (the decoder or the page could not keep up)'),
+        })
+        .refine((s) => s.dropped <= s.frames, 'dropped cannot exceed frames'),
+    )
+    .max(MAX_SCENE_STREAMS * 2),
+});
+export type DroppedFramesReport = z.output<typeof DroppedFramesReport>;
+
 /**
  * What walls and kiosks report of themselves, kept by the screens module and shown to admins
  * with each screen (`ScreenPresence` below): how their players do (`health`, also their
- * heartbeat), their clock, their last flip, and whether they could start without their server.
+ * heartbeat), their clock, their last flip, whether they could start without their server, and
+ * the frames their video players dropped.
  */
 declare module '../reports.ts' {
   interface ScreenReports {
@@ -68,6 +86,7 @@ declare module '../reports.ts' {
     clock: { report: ClockReport; answer: Noted };
     flip: { report: FlipReport; answer: Noted };
     offline_start: { report: OfflineStartReport; answer: Noted };
+    dropped_frames: { report: DroppedFramesReport; answer: Noted };
   }
 }
 
@@ -109,6 +128,7 @@ export const ScreenPresence = z.strictObject({
     .enum(OFFLINE_START_STATES)
     .nullable()
     .describe("Whether it could start without its server: a service worker controls it (ready), one is installing, or it can have none (unavailable: not a secure origin); null: not reported, or offline"),
+  dropped_frames: DroppedFramesReport.nullable().describe("Frames its video players decoded and dropped per stream over its last report's window (null: none reported, or offline; embedded players cannot be measured)"),
   node: z.string(),
 });
 export type ScreenPresence = z.output<typeof ScreenPresence>;

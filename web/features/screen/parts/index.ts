@@ -4,6 +4,7 @@
  */
 import { clockPart } from './clock.ts';
 import { commandsPart } from './commands.ts';
+import { droppedFramesPart } from './dropped-frames.ts';
 import { flipReportPart } from './flip-report.ts';
 import { healthPart } from './health.ts';
 import { lastStatePart } from './last-state.ts';
@@ -19,6 +20,7 @@ export const SCREEN_PARTS: readonly AnyScreenPart[] = [
   clockPart,
   flipReportPart,
   offlineStartPart,
+  droppedFramesPart,
   playsPart,
   lastStatePart,
   versionWatchPart,
