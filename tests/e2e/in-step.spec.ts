@@ -53,7 +53,7 @@ const flipsOf = (page: Page) => page.evaluate(() => (window as unknown as { __fl
 test('walls with clocks off in opposite directions flip together, a kiosk with them, and a kept stream is never reloaded', async ({ browser, baseURL, api }) => {
   // Three screens in contexts of their own, each playing its scene, then the console at two
   // widths: several times one page's work, on a machine that may be busy.
-  test.setTimeout(120_000);
+  test.setTimeout(150_000);
   const walls = [await shiftedPage(browser, baseURL!, -1_700), await shiftedPage(browser, baseURL!, 1_900)];
   const kiosk = await shiftedPage(browser, baseURL!, 900);
   try {
@@ -120,6 +120,9 @@ test('walls with clocks off in opposite directions flip together, a kiosk with t
         await expect(rows.filter({ hasText: /Own clock 1\.9 s ahead · in step to ±/ })).toHaveCount(1);
         // And how its last flip went: how long the frame took to render, and whether it came late.
         await expect(rows.filter({ hasText: /Last flip rendered in \d+ ms/ })).toHaveCount(3);
+        // And what their video players dropped (each screen counts its own frames and reports every 30 s).
+        const dropped = admin.locator('.screen-row__frames', { hasText: /^\s*(Drops frames )?Video dropped (no frames|[\d.]+ % of frames) in the last \d+ s$/ });
+        await expect.poll(() => dropped.count(), { timeout: 45_000 }).toBeGreaterThanOrEqual(2);
         await admin.screenshot({ path: path.join(ARTIFACTS, `admin-screens-in-step-${width}.png`), fullPage: width !== 1440 });
       }
     } finally {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { adminScoreColor, gradeColor, qualityGrade } from '../../src/shared/quality/grade.ts';
 import { addToSlots, filledCount, moveSlot, placedIds, placeInSlot, removeFromSlots, slotsOf } from '../../web/features/admin/scenes/slots.ts';
 import { DEFAULT_FILTERS, filterQuery, pageQuery, type StreamFilters } from '../../web/features/admin/streams/stream-filters.ts';
-import { clockText, flipText } from '../../web/features/admin/format.ts';
+import { clockText, droppedFramesText, flipText } from '../../web/features/admin/format.ts';
 
 describe('the stream table asks the server (spec §5: search, filters, sort are the server\'s one rule)', () => {
   it.each([
@@ -95,5 +95,17 @@ describe("a screen's clock, as its row in the Screens tab says it", () => {
     ['a screen ahead of it', { offset_ms: -420, error_ms: 12.6 }, 'Own clock 420 ms ahead · in step to ±13 ms'],
   ])('%s', (_rule, clock, text) => {
     expect(clockText(clock)).toBe(text);
+  });
+});
+
+describe("what a screen's video players dropped, as its row in the Screens tab says it", () => {
+  const report = (...streams: [number, number, number][]) => ({ window_ms: 30_200, streams: streams.map(([stream_id, frames, dropped]) => ({ stream_id, frames, dropped })) });
+  it.each([
+    ['nothing dropped', report([1, 750, 0], [2, 720, 0]), 'Video dropped no frames in the last 30 s', false, []],
+    ['a few, under the mark', report([1, 1000, 4], [2, 1000, 0]), 'Video dropped 0.2 % of frames in the last 30 s', false, [[1, '0.4 % of frames dropped']]],
+    ['5 % is not yet struggling', report([1, 1000, 50]), 'Video dropped 5 % of frames in the last 30 s', false, [[1, '5 % of frames dropped']]],
+    ['past 5 %: marked', report([1, 500, 100], [2, 500, 0]), 'Video dropped 10 % of frames in the last 30 s', true, [[1, '20 % of frames dropped']]],
+  ])('%s', (_rule, frames, text, struggling, byStream) => {
+    expect(droppedFramesText(frames)).toEqual({ text, struggling, byStream: new Map(byStream as [number, string][]) });
   });
 });

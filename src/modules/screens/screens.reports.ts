@@ -6,7 +6,7 @@
  * Other features hear them (quality: a stream a player reports failing).
  */
 import { declareReport, type AnyReportDeclaration } from '../../realtime/reports.ts';
-import { ClockReport, DroppedFramesReport, FlipReport, HealthReport, OfflineStartReport, type ScreenPresence } from '../../shared/api/screens.ts';
+import { ClockReport, DroppedFramesReport, droppedShare, FlipReport, HealthReport, OfflineStartReport, type ScreenPresence } from '../../shared/api/screens.ts';
 import { clockMoved } from '../../shared/clock.ts';
 import type { OfflineStart } from '../../shared/offline.ts';
 import { videoFrames } from './screens.metrics.ts';
@@ -61,9 +61,3 @@ export const screenReports: readonly AnyReportDeclaration[] = [
     },
   }),
 ];
-
-/** The share of the frames a report's players decoded that they dropped (0 when none were decoded). */
-export function droppedShare(report: DroppedFramesReport): number {
-  const frames = report.streams.reduce((sum, s) => sum + s.frames, 0);
-  return frames === 0 ? 0 : report.streams.reduce((sum, s) => sum + s.dropped, 0) / frames;
-}

@@ -74,6 +74,15 @@ export const DroppedFramesReport = z.strictObject({
 });
 export type DroppedFramesReport = z.output<typeof DroppedFramesReport>;
 
+/** A screen whose players dropped more than this share of their frames does not keep up with its tiles: the Screens tab marks it. */
+export const DROPPED_FRAMES_WARN = 0.05;
+
+/** The share of the frames a report's players decoded that they dropped (0 when none were decoded). */
+export function droppedShare(report: Pick<DroppedFramesReport, 'streams'>): number {
+  const frames = report.streams.reduce((sum, s) => sum + s.frames, 0);
+  return frames === 0 ? 0 : report.streams.reduce((sum, s) => sum + s.dropped, 0) / frames;
+}
+
 /**
  * What walls and kiosks report of themselves, kept by the screens module and shown to admins
  * with each screen (`ScreenPresence` below): how their players do (`health`, also their

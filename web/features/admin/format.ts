@@ -1,5 +1,5 @@
 /** Dates and times as the console shows them: short, local, and "x ago" for recent ones. */
-import { FLIP_LATE_MS } from '../../../src/shared/api/screens.ts';
+import { DROPPED_FRAMES_WARN, droppedShare, FLIP_LATE_MS, type DroppedFramesReport } from '../../../src/shared/api/screens.ts';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -29,6 +29,21 @@ export function flipText(flip: { render_ms: number; late_ms: number | null }): {
   const late = flip.late_ms !== null && flip.late_ms > FLIP_LATE_MS;
   const when = flip.late_ms === null ? '' : Math.abs(flip.late_ms) <= FLIP_LATE_MS ? ' · shown on time' : flip.late_ms > 0 ? ` · shown ${flip.late_ms} ms late` : ` · shown ${-flip.late_ms} ms early`;
   return { text: `Last flip rendered in ${flip.render_ms} ms${when}`, late };
+}
+
+/** A share as people read it: 0.4 %, 3 %, 12 %. */
+const percent = (share: number) => `${share < 0.1 ? (share * 100).toFixed(1).replace(/\.0$/, '') : Math.round(share * 100)} %`;
+
+/**
+ * What a screen's video players dropped, as its row says it: the share of their frames over the
+ * last report's window; `struggling` past DROPPED_FRAMES_WARN (its machine does not keep up with
+ * its tiles: the row marks it). Per stream, the share of each that dropped any.
+ */
+export function droppedFramesText(report: DroppedFramesReport): { text: string; struggling: boolean; byStream: Map<number, string> } {
+  const share = droppedShare(report);
+  const seconds = Math.round(report.window_ms / 1000);
+  const byStream = new Map(report.streams.filter((s) => s.dropped > 0).map((s) => [s.stream_id, `${percent(s.dropped / s.frames)} of frames dropped`]));
+  return { text: `Video ${share === 0 ? 'dropped no frames' : `dropped ${percent(share)} of frames`} in the last ${seconds} s`, struggling: share > DROPPED_FRAMES_WARN, byStream };
 }
 
 /**

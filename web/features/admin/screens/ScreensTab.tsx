@@ -16,7 +16,7 @@ import { scenesAtom } from '../scenes/scenes.live.ts';
 import { useStreamsById } from '../streams/streams.live.ts';
 import { screensAtom } from '../presence/presence.live.ts';
 import { showFailure, showSuccess } from '../feedback.ts';
-import { clockText, flipText, formatDateTime, timeAgo } from '../format.ts';
+import { clockText, droppedFramesText, flipText, formatDateTime, timeAgo } from '../format.ts';
 import { GroupsPanel } from '../programme/GroupsPanel.tsx';
 import { SceneSelect } from '../programme/SceneSelect.tsx';
 import { programmeAtom, RULE_TEXT } from '../programme/programme.live.ts';
@@ -66,6 +66,15 @@ function OfflineStartLine({ state }: { state: NonNullable<ScreenPresence['offlin
     );
   }
   return <div className="screen-row__offline">{state === 'ready' ? 'Starts without its server (cached)' : 'Offline start installing…'}</div>;
+}
+
+/** What its video players dropped; a screen that drops many frames is marked (its machine does not keep up with its tiles). */
+function DroppedFramesLine({ text, struggling }: { text: string; struggling: boolean }) {
+  return (
+    <div className={struggling ? 'screen-row__frames screen-row__frames--bad' : 'screen-row__frames'}>
+      {struggling && <span className="badge badge--warn">Drops frames</span>} {text}
+    </div>
+  );
 }
 
 function placementOf(programme: ProgrammeDto | null, device: string | null) {
@@ -118,6 +127,7 @@ export default function ScreensTab() {
             const shows = screen.scene_id === null ? null : scenes.get(screen.scene_id);
             const health = Object.entries(screen.health);
             const player = screen.kind === 'wall' || screen.kind === 'kiosk';
+            const frames = screen.online && screen.dropped_frames ? droppedFramesText(screen.dropped_frames) : null;
             return (
               <li key={`${screen.id}-${screen.online}`} className={`screen-row${screen.online ? '' : ' screen-row--offline'}`} data-screen-name={screen.name ?? ''}>
                 <div className="screen-row__picture">{player && <ScreenPicture screen={screen} scene={shows ?? null} />}</div>
@@ -181,6 +191,7 @@ export default function ScreensTab() {
                   {screen.online && screen.clock && <div className="screen-row__clock">{clockText(screen.clock)}</div>}
                   {screen.online && screen.flip && <FlipLine flip={screen.flip} />}
                   {player && screen.online && screen.offline_start && <OfflineStartLine state={screen.offline_start} />}
+                  {player && screen.online && frames && <DroppedFramesLine text={frames.text} struggling={frames.struggling} />}
                 </div>
                 <ul className="health" aria-label="Playback">
                   {health.length === 0 && <li className="screen-row__meta">{player ? 'No playback reported yet' : '—'}</li>}
@@ -189,7 +200,10 @@ export default function ScreensTab() {
                     return (
                       <li key={streamId} className="health__item">
                         <span>{stream?.name ?? `Stream #${streamId}`}</span>
-                        <span className={`status-dot status-dot--${state}`}>{playbackWord(state)}</span>
+                        <span className={`status-dot status-dot--${state}`}>
+                          {playbackWord(state)}
+                          {frames?.byStream.get(Number(streamId)) && <span className="health__frames"> · {frames.byStream.get(Number(streamId))}</span>}
+                        </span>
                       </li>
                     );
                   })}
