@@ -110,8 +110,3 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs: 
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
-
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
