@@ -8,13 +8,27 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHECKS, CHECKS_DIR, compileCheck } from '../../scripts/compile-checks.ts';
+import { z } from 'zod';
+import { CHECKS, CHECKS_DIR, compileCheck, expressionFor } from '../../scripts/compile-checks.ts';
 import { PlayRecord } from '../../src/shared/api/play-record.ts';
 import { isPlayRecord } from '../../src/shared/checks/play-record.check.ts';
 
 describe('compiled checks', () => {
   it.each(CHECKS.map((c) => [c.file, c] as const))('%s is up to date with its schema (npm run compile-checks)', (file, check) => {
     expect(readFileSync(path.join(CHECKS_DIR, file), 'utf8')).toBe(compileCheck(check));
+  });
+
+  it('refuses a schema it cannot check exactly, rather than compile a check that passes too much', () => {
+    const compile = (schema: z.ZodType) => compileCheck({ name: 'isX', schema, type: 'X', typeFrom: '../x.ts', file: 'x.check.ts' });
+    expect(() => compile(z.strictObject({ name: z.string().max(5) }))).toThrow('#/properties/name: a check cannot be compiled from type "string"');
+    expect(() => compile(z.object({ n: z.number() }))).toThrow('#: an object check needs additionalProperties: false');
+    expect(() => compile(z.strictObject({ n: z.number().multipleOf(5) }))).toThrow('#/properties/n: a check cannot be compiled from multipleOf');
+    expect(() => compile(z.strictObject({ tags: z.array(z.number()) }))).toThrow('a check cannot be compiled from type "array"');
+  });
+
+  it('compiles what it knows to one expression', () => {
+    const check = new Function('v', `return ${expressionFor({ type: 'object', properties: { a: { type: 'integer', minimum: 1 }, b: { anyOf: [{ type: 'boolean' }, { type: 'null' }] } }, required: ['a'], additionalProperties: false }, 'v')};`) as (v: unknown) => boolean;
+    expect([check({ a: 1 }), check({ a: 1, b: null }), check({ a: 1, b: true }), check({ a: 0 }), check({ b: true }), check({ a: 1, c: 1 }), check({ a: 1.5 }), check(null)]).toEqual([true, true, true, false, false, false, false, false]);
   });
 
   const good = { stream_id: 7, position: 2, scene_id: null, from: 1_700_000_000_000, to: 1_700_000_030_000, playing_ms: 30_000 };
