@@ -128,7 +128,7 @@ export function handleSockets(options: {
       const refused = declaration.refuse?.(screen);
       if (refused) return reply(ack, { error: refused });
       p.heartbeatAt = Date.now();
-      const before = keep ? ((p.reported[name] as unknown) ?? null) : null;
+      const before = keep ? (p.reported[name] ?? null) : null;
       if (keep) {
         const after = keep.value(parsed.data);
         p.reported[name] = after;
@@ -164,7 +164,8 @@ export function handleSockets(options: {
   /** A report nobody declares is answered, not left hanging (a screen of another build, a typo). */
   function onUnknown(this: HubSocket, event: unknown, ...args: unknown[]): void {
     if (typeof event !== 'string' || declared.has(event) || !event.startsWith('screen:') || event === 'screen:register') return;
-    reply(args.at(-1), { error: `This server takes no ${event.slice('screen:'.length)} reports` });
+    const ack = args.at(-1);
+    if (withinBudget(this, ack)) reply(ack, { error: `This server takes no ${event.slice('screen:'.length)} reports` });
   }
 
   /** One clock sample: the server's time, read as late as possible (just before the answer). */
