@@ -3,7 +3,7 @@
  * its full state), `clock:sync` (the server's time), and every report a feature declares
  * (reports.ts: `screen:<name>`, validated against its declaration, checked for who sent it, kept
  * and handed to its owner and listeners). Every message is counted against a per-socket budget;
- * any report is a heartbeat. The handlers are shared by every socket (`this` is the socket): no
+ * any report accepted is a heartbeat. The handlers are shared by every socket (`this` is the socket): no
  * closures per idle screen.
  */
 import { isDatabaseUnavailable, type DatabaseAvailability } from '../database/availability.ts';
@@ -149,7 +149,7 @@ export function handleSockets(options: {
       }
       if (!(answer instanceof Promise)) return reply(ack, { data: answer ?? { ok: true } });
       answer.then(
-        (data: unknown) => reply(ack, { data }),
+        (data: unknown) => reply(ack, { data: data ?? { ok: true } }),
         (err: unknown) => {
           if (availability ? availability.noteFailure(err) : isDatabaseUnavailable(err)) return reply(ack, UNAVAILABLE);
           log.error({ err, report: name }, 'a screen report could not be taken');

@@ -9,7 +9,7 @@
  */
 import type { z } from 'zod';
 import type { Shows } from './notice.ts';
-import type { ScreenKind } from '../shared/api/screens.ts';
+import type { ScreenKind, ScreenPresence } from '../shared/api/screens.ts';
 import type { AnswerOf, Noted, ReportName, ReportOf } from '../shared/reports.ts';
 
 /** Who reported. */
@@ -23,19 +23,31 @@ export interface ReportingScreen {
   shows: Shows;
 }
 
+/**
+ * What is kept of a report, by its name: the field of the screen as admins see it
+ * (`ScreenPresence` in src/shared/api/screens.ts, the contract of GET /api/screens) — so a kept
+ * value is named and typed by that contract, and a report no field names cannot be kept.
+ */
+export type KeptValue<K extends ReportName> = K extends keyof ScreenPresence ? NonNullable<ScreenPresence[K]> : never;
+
+/** The fields of a screen that are the hub's own: no report is kept under them. */
+const CORE_FIELDS = ['id', 'device', 'online', 'kind', 'name', 'follows', 'scene_id', 'group_id', 'rule', 'position', 'connected_at', 'last_heartbeat', 'node'] as const;
+/** Socket events of the hub's own: no report travels on them. */
+const CORE_REPORTS = ['register'];
+
 /** A report whose latest value says how the screen is now: kept on the screen's presence, under the report's name. */
-export interface KeptReport<K extends ReportName, V> {
-  /** What is kept of a report. */
-  value(report: ReportOf<K>): V;
+export interface KeptReport<K extends ReportName> {
+  /** What is kept of a report (null: it says nothing now — as before any report). */
+  value(report: ReportOf<K>): KeptValue<K> | null;
   /** What the screen's presence says before any report (null: not reported). */
-  empty: V | null;
+  empty: KeptValue<K> | null;
   /** Whether a new value is news for the admins' list (default: it differs). */
-  changed?(before: V | null, after: V): boolean;
+  changed?(before: KeptValue<K> | null, after: KeptValue<K> | null): boolean;
   /** What it says depends on what the screen registered for: a new registration starts without it. */
   perRegistration?: boolean;
 }
 
-interface DeclarationBase<K extends ReportName, V> {
+interface DeclarationBase<K extends ReportName> {
   name: K;
   /** In the hub's answers: "Invalid <title> report". */
   title: string;
@@ -45,7 +57,8 @@ interface DeclarationBase<K extends ReportName, V> {
   from: readonly ScreenKind[];
   /** The rest of who may send it: the sentence to answer when this screen may not (yet), else null. */
   refuse?(screen: ReportingScreen): string | null;
-  keep?: KeptReport<K, V>;
+  /** Only a report the screen's presence names (KeptValue) can be kept. */
+  keep?: K extends keyof ScreenPresence ? KeptReport<K> : never;
   /** The answer when `receive` fails for another reason than the database being away. */
   failure?: string;
 }
@@ -55,31 +68,31 @@ interface DeclarationBase<K extends ReportName, V> {
  * its answer is the acknowledgement's data; a promise makes the acknowledgement wait for it. A
  * report that is only kept needs none (answered `{ ok: true }`).
  */
-export type ReportDeclaration<K extends ReportName, V = unknown> = DeclarationBase<K, V> &
+export type ReportDeclaration<K extends ReportName> = DeclarationBase<K> &
   (AnswerOf<K> extends Noted
     ? { receive?(report: ReportOf<K>, screen: ReportingScreen): void }
     : { receive(report: ReportOf<K>, screen: ReportingScreen): AnswerOf<K> | Promise<AnswerOf<K>> });
 
 /** Another feature hearing a report (after it was accepted and kept); must not throw, must not wait. */
-export interface ReportListener<K extends ReportName, V = unknown> {
+export interface ReportListener<K extends ReportName> {
   report: K;
-  /** `before`: the value kept for this screen before this report (null: none). */
-  hear(report: ReportOf<K>, screen: ReportingScreen, before: V | null): void;
+  /** `before`: the value kept for this screen before this report (null: none, or the report is not kept). */
+  hear(report: ReportOf<K>, screen: ReportingScreen, before: KeptValue<K> | null): void;
 }
 
 /** A declaration or a listener, whatever its report (what the hub loops over). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each one is typed where it is declared (declareReport, hearReport)
-export type AnyReportDeclaration = ReportDeclaration<any, any>;
+export type AnyReportDeclaration = ReportDeclaration<any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
-export type AnyReportListener = ReportListener<any, any>;
+export type AnyReportListener = ReportListener<any>;
 
 /** A report declared with its types checked against the contract. */
-export function declareReport<K extends ReportName, V = never>(declaration: ReportDeclaration<K, V>): AnyReportDeclaration {
+export function declareReport<K extends ReportName>(declaration: ReportDeclaration<K>): AnyReportDeclaration {
   return declaration as AnyReportDeclaration;
 }
 
 /** A report heard, with its types checked against the contract and the value its owner keeps. */
-export function hearReport<K extends ReportName, V = never>(listener: ReportListener<K, V>): AnyReportListener {
+export function hearReport<K extends ReportName>(listener: ReportListener<K>): AnyReportListener {
   return listener as AnyReportListener;
 }
 
@@ -100,6 +113,8 @@ export function reportTable(features: readonly FeatureReports[]): ReportTable {
   for (const feature of features) {
     for (const declaration of feature.declares ?? []) {
       if (table.has(declaration.name)) throw new Error(`The report "${declaration.name}" is declared twice (again by ${feature.name})`);
+      if (CORE_REPORTS.includes(declaration.name)) throw new Error(`${feature.name} declares the report "${declaration.name}": screen:${declaration.name} is the hub's own`);
+      if (declaration.keep && (CORE_FIELDS as readonly string[]).includes(declaration.name)) throw new Error(`${feature.name} keeps the report "${declaration.name}" under a field of the hub's own`);
       table.set(declaration.name, { declaration, listeners: [] });
     }
   }

@@ -36,8 +36,11 @@ export interface ScreenClient {
   socket: ScreenSocket;
   /** Whether the hub has answered this connection's registration (reports before that are refused). */
   registered(): boolean;
-  /** Registers again on the open socket (a safety net): the answer goes through `onMessage` like any. */
-  register(): void;
+  /**
+   * Registers again on the open socket (a safety net): the answer goes through `onMessage` like
+   * any; `quiet`: a refusal is not the screen's error (what it shows was answered before).
+   */
+  register(options?: { quiet?: boolean }): void;
   /** Sends a report, unanswered (it says how the screen is now); nothing goes out before registration. */
   report<K extends ReportName>(name: K, report: ReportOf<K>): void;
   /** Sends a report and resolves with its answer, or with an error when it is refused or not answered within `timeoutMs`. */
@@ -98,7 +101,7 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
       }, CLOCK_REFRESH_MS)
     : undefined;
   let registered = false;
-  const register = () => {
+  const register = (quiet = false) => {
     clearTimeout(retry);
     socket.emit('screen:register', options.registration, (result) => {
       void syncClock(); // after the state: what to show first comes before when to flip next
@@ -110,7 +113,8 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
         return onMessage({ type: 'state', state: result.data });
       }
       const retrying = result.retryAfterMs !== undefined;
-      options.onError?.(result.error, retrying);
+      // A safety-net registration on a working connection that is refused changes nothing shown: the last answer holds.
+      if (!quiet) options.onError?.(result.error, retrying);
       // A passing failure (the database is away): ask again while the socket stays open.
       if (retrying) retry = setTimeout(() => socket.connected && register(), result.retryAfterMs);
     });
@@ -145,7 +149,7 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
   return {
     socket,
     registered: () => registered && socket.connected,
-    register: () => socket.connected && register(),
+    register: (options) => socket.connected && register(options?.quiet),
     report(name, report) {
       // One emit for every report: the event is the report's (its types are checked by the signature above).
       if (registered && socket.connected) (socket.emit as (event: string, payload: unknown) => void)(reportEvent(name), report);

@@ -122,6 +122,11 @@ describe('the shared clock', () => {
     expect(await reply(report)).toEqual({ data: { ok: true } });
     expect((await listed())?.dropped_frames).toEqual(report);
     expect(await counted()).toEqual({ presented: before.presented + 735 + 720, dropped: before.dropped + 15 });
+    // More frames than the window can hold (a frame a millisecond a stream) counts nothing real.
+    expect(await reply({ window_ms: 1_000, streams: [{ stream_id: 4, frames: 1_000_000, dropped: 0 }] })).toEqual({ error: 'Invalid dropped frames report' });
+    // Nothing decodes any more: the last window is no longer shown as now.
+    expect(await reply({ window_ms: 30_000, streams: [] })).toEqual({ data: { ok: true } });
+    expect((await listed())?.dropped_frames).toBeNull();
   });
 
   it('a screen of the build before sends its clock, flip and offline start inside its health report: taken, those dropped', async () => {

@@ -1,8 +1,9 @@
 /**
  * A feature that exists only in the tests, to prove screens' reports are declared by features and
  * reach them without the hub being edited: it declares a report of its own (`screen:beacon`,
- * named below in the shared report map as any feature's contract would), keeps its latest value
- * on the screen, answers it, and hears the screens module's `health` report. Nothing under
+ * named below in the shared report map as any feature's contract would), answers it, and hears
+ * the screens module's `health` report. (Its value is not kept on the screen: only a report the
+ * screen's presence contract names can be — a type error otherwise.) Nothing under
  * src/realtime/ knows it; the app takes it as one more module.
  */
 import { z } from 'zod';
@@ -35,20 +36,19 @@ export function beaconReports(): Beacon {
     received,
     heard,
     declares: [
-      declareReport<'beacon', number>({
+      declareReport<'beacon'>({
         name: 'beacon',
         title: 'beacon',
         schema: BeaconReport,
         from: ['wall'],
         refuse: (screen) => (screen.device ? null : 'A beacon needs a device id'),
-        keep: { value: (report) => report.blink, empty: null },
         receive(report, screen) {
           received.push({ report, screen });
           return { seen: received.length };
         },
       }),
     ],
-    hears: [hearReport<'health', ScreenPresence['health']>({ report: 'health', hear: (report, screen, before) => void heard.push({ report, screen, before }) })],
+    hears: [hearReport<'health'>({ report: 'health', hear: (report, screen, before) => void heard.push({ report, screen, before }) })],
   };
 }
 

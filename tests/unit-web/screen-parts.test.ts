@@ -23,8 +23,36 @@ describe('screen parts', () => {
       ask: async () => ({ error: 'none' }),
       listen: () => () => {},
     };
-    expect(() => startParts([rogue], session)).toThrow('The screen part "rogue" sends "health" reports, which it does not declare');
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push((args[1] as Error).message);
+    try {
+      startParts([rogue], session).stop();
+    } finally {
+      console.error = original;
+    }
+    expect(errors).toEqual(['The screen part "rogue" sends "health" reports, which it does not declare']);
+    expect(calls).toEqual([]); // refused, never sent
     startParts([honest], session).stop();
     expect(calls).toEqual(['clock']);
+  });
+
+  it('a part that throws is reported, and the other parts and the session go on', () => {
+    const heard: string[] = [];
+    const broken = definePart({ name: 'broken', start: () => ({ changed: () => { throw new Error('boom'); }, registered: () => { throw new Error('boom'); }, stop: () => { throw new Error('boom'); } }) });
+    const healthy = definePart({ name: 'healthy', start: () => ({ changed: () => void heard.push('changed'), registered: () => void heard.push('registered'), stop: () => void heard.push('stopped') }) });
+    const session = { page: { kind: 'wall' as const }, registration: { kind: 'wall' as const }, device: null, installed: false, resyncEveryMs: undefined, registered: () => true, register: () => {}, report: () => {}, ask: async () => ({ error: 'none' }), listen: () => () => {} };
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args[0]);
+    try {
+      const running = startParts([broken, healthy], session);
+      running.registered({ kind: 'wall', version: 1, follows: null, scene: null, streams: [], problem: null });
+      running.stop(() => heard.push('settled'));
+    } finally {
+      console.error = original;
+    }
+    expect(heard).toEqual(['changed', 'registered', 'settled', 'stopped']);
+    expect(errors).toEqual(['The screen part "broken" failed in changed', 'The screen part "broken" failed in registered', 'The screen part "broken" failed in stop']);
   });
 });

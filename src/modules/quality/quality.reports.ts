@@ -4,14 +4,13 @@
  * walls start here. It hears the screens module's `health` report, each stream once per change.
  */
 import { hearReport, type FeatureReports } from '../../realtime/reports.ts';
-import type { ScreenPresence } from '../../shared/api/screens.ts';
 import type { QualityJobs } from './quality.jobs.ts';
 
 export function qualityReports(jobs: Pick<QualityJobs, 'playbackReport'>): FeatureReports {
   return {
     name: 'quality',
     hears: [
-      hearReport<'health', ScreenPresence['health']>({
+      hearReport<'health'>({
         report: 'health',
         hear(report, _screen, before) {
           for (const { stream_id, state } of report.streams) if (before?.[String(stream_id)] !== state) jobs.playbackReport(stream_id, state);

@@ -71,7 +71,9 @@ export const DroppedFramesReport = z.strictObject({
         .refine((s) => s.dropped <= s.frames, 'dropped cannot exceed frames'),
     )
     .max(MAX_SCENE_STREAMS * 2),
-});
+})
+  // At most a frame a millisecond a stream (four players of one stream at 240 fps): a report that says more counts nothing real.
+  .refine((r) => r.streams.every((s) => s.frames <= r.window_ms + 1_000), 'more frames than the window can hold');
 export type DroppedFramesReport = z.output<typeof DroppedFramesReport>;
 
 /** A screen whose players dropped more than this share of their frames does not keep up with its tiles: the Screens tab marks it. */

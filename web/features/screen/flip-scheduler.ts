@@ -98,6 +98,7 @@ export interface FlipScheduler {
 export function startFlipScheduler(): FlipScheduler {
   /** The catch-up of a flip that has been shown but not yet redrawn, if any. */
   let pendingCatchUp: (() => void) | null = null;
+  let stopped = false;
   let wake: ReturnType<typeof setTimeout> | undefined;
   let fallback: ReturnType<typeof setTimeout> | undefined;
   let frame: number | undefined;
@@ -120,6 +121,8 @@ export function startFlipScheduler(): FlipScheduler {
     // The whole flip frame: the other side shows.
     showSide('next');
     afterRendering(() => {
+      // Stopped since the frame began: stop() has put the shown side back; nothing is left to catch up.
+      if (stopped) return;
       const renderedAt = performance.now();
       const frameRenders = renderCount.renders - counted.renders;
       const frameEffects = renderCount.effects - counted.effects;
@@ -147,7 +150,7 @@ export function startFlipScheduler(): FlipScheduler {
         store.set(lastFlipAtom, detail);
         window.dispatchEvent(new CustomEvent('nw:flip', { detail }));
         // A change that arrived meanwhile waits for its own instant.
-        schedule();
+        if (!stopped) schedule();
       };
       const timer = setTimeout(catchUp, CATCH_UP_AFTER_MS);
       pendingCatchUp = catchUp;
@@ -178,6 +181,7 @@ export function startFlipScheduler(): FlipScheduler {
       unsubscribe();
       cancel();
       settle();
+      stopped = true;
       showSide('now');
     },
   };

@@ -62,8 +62,7 @@ function openSession(page: Registration, options: SessionOptions): () => void {
   const { registered, register, report, ask, listen } = client;
   const parts = startParts(SCREEN_PARTS, { ...screen, page, resyncEveryMs: options.resyncEveryMs, registered, register, report, ask, listen });
   return () => {
-    parts.stop();
-    flips.stop();
+    parts.stop(flips.stop); // a flip in progress settles before the parts stop: the kept state is what shows
     client.close();
   };
 }

@@ -50,10 +50,13 @@ export const droppedFramesPart = definePart<'dropped_frames'>({
   start(session) {
     const seen = new WeakMap<object, Counts>();
     let since = performance.now();
+    let decoding = false;
     const timer = setInterval(() => {
       const streams = framesSince(videoPlayers(document), seen);
       const now = performance.now();
-      if (streams.length > 0) session.report('dropped_frames', { window_ms: Math.round(now - since), streams });
+      // While videos decode, their counts; once, when they stop, an empty report (the last window is not shown as now).
+      if (streams.length > 0 || decoding) session.report('dropped_frames', { window_ms: Math.round(now - since), streams });
+      decoding = streams.length > 0;
       since = now;
     }, DROPPED_FRAMES_EVERY_MS);
     return { stop: () => clearInterval(timer) };

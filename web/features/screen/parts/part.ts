@@ -26,8 +26,8 @@ export interface ScreenSession<R extends ReportName = never> {
   resyncEveryMs: number | undefined;
   /** Whether the hub has answered this connection's registration (reports before that are not sent). */
   registered(): boolean;
-  /** Registers again on the open socket; the answer is folded in like any. */
-  register(): void;
+  /** Registers again on the open socket; the answer is folded in like any (`quiet`: a refusal is not shown as the screen's error). */
+  register(options?: { quiet?: boolean }): void;
   /** Sends one of the part's reports, unanswered (nothing goes out before registration). */
   report<K extends R>(name: K, report: ReportOf<K>): void;
   /** Sends one of the part's reports and resolves with its answer (or an error: refused, not registered, no answer in time). */
@@ -40,7 +40,10 @@ export interface ScreenSession<R extends ReportName = never> {
 export interface PartRun {
   /** One of the atoms it follows changed (and once right after it started). */
   changed?(): void;
-  /** A registration was answered: the hub knows this screen afresh (it keeps none of its reports). */
+  /**
+   * A registration was answered: the hub knows this screen afresh (a new connection has none of its
+   * reports; a re-registration keeps only those that do not depend on what it registered for): send yours again.
+   */
   registered?(answer: RegistrationAnswer): void;
   stop?(): void;
 }
@@ -83,23 +86,39 @@ function scoped(part: AnyScreenPart, session: ScreenSession<ReportName>): Screen
   };
 }
 
+/** Runs one part's hook; a part that throws is reported, and neither the core nor the other parts stop for it. */
+function guarded(part: AnyScreenPart, hook: string, call: () => void): void {
+  try {
+    call();
+  } catch (error) {
+    console.error(`The screen part "${part.name}" failed in ${hook}`, error);
+  }
+}
+
 /** Starts every part this screen runs; the returned object is the session's hook into all of them. */
-export function startParts(parts: readonly AnyScreenPart[], session: ScreenSession<ReportName>): { registered(answer: RegistrationAnswer): void; stop(): void } {
+export function startParts(parts: readonly AnyScreenPart[], session: ScreenSession<ReportName>): { registered(answer: RegistrationAnswer): void; stop(settle?: () => void): void } {
   const running = parts
     .filter((part) => part.runs?.(session) ?? true)
-    .map((part) => {
-      const run = part.start(scoped(part, session));
-      const changed = run.changed?.bind(run);
+    .flatMap((part) => {
+      let run: PartRun | undefined;
+      guarded(part, 'start', () => (run = part.start(scoped(part, session))));
+      if (!run) return [];
+      const changed = run.changed && (() => guarded(part, 'changed', () => run!.changed!()));
       const unsubscribe = changed ? (part.follows ?? []).map((followed) => store.sub(followed, changed)) : [];
       changed?.();
-      return { run, unsubscribe };
+      return [{ part, run, unsubscribe }];
     });
   return {
-    registered: (answer) => running.forEach(({ run }) => run.registered?.(answer)),
-    stop: () =>
-      running.forEach(({ run, unsubscribe }) => {
-        unsubscribe.forEach((off) => off());
-        run.stop?.();
-      }),
+    registered: (answer) => running.forEach(({ part, run }) => run.registered && guarded(part, 'registered', () => run.registered!(answer))),
+    /**
+     * The parts stop hearing the store first; then `settle` runs (the session finishes a flip in
+     * progress, which no part then takes for a change of its own); then each part stops, seeing
+     * what is shown at the end.
+     */
+    stop(settle) {
+      running.forEach(({ unsubscribe }) => unsubscribe.forEach((off) => off()));
+      settle?.();
+      running.forEach(({ part, run }) => run.stop && guarded(part, 'stop', () => run.stop!()));
+    },
   };
 }

@@ -8,7 +8,8 @@ export const resyncPart = definePart({
   name: 'resync',
   runs: (session) => session.resyncEveryMs !== undefined,
   start(session) {
-    const timer = setInterval(session.register, session.resyncEveryMs);
+    // Quietly: a refused safety net leaves the kiosk showing what it shows (the next push or reconnect corrects it).
+    const timer = setInterval(() => session.register({ quiet: true }), session.resyncEveryMs);
     return { stop: () => clearInterval(timer) };
   },
 });

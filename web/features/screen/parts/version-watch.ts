@@ -4,6 +4,7 @@
  * names what it follows (and the Live Wall keeps its pick in sessionStorage), so it comes back
  * registered the same way, on the scene it had just flipped to.
  */
+import type { ScreenState } from '../../../../src/shared/events.ts';
 import { store } from '../../../lib/store.ts';
 import { isFlip, isOutdated, reloadDeadline, shouldReloadNow, type LastReload } from '../../../lib/new-version.ts';
 import { pageBuild } from '../../../lib/page-build.ts';
@@ -33,6 +34,8 @@ export function forgetLastReload(): void {
 export interface VersionWatch {
   /** The server's build, from a registration's answer. */
   serverBuild(build: string): void;
+  /** What the screen shows now (a flip to something else is a moment to reload at). */
+  shows(state: ScreenState | null): void;
   stop(): void;
 }
 
@@ -43,11 +46,12 @@ export function watchVersion(connected: () => boolean, reload: () => void = () =
   let deadline: number | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let shown = store.get(screenStateAtom);
+  let stopped = false;
 
   /** Reloads when the rules say so; whether it did. */
   const consider = (flipped: boolean): boolean => {
     const now = Date.now();
-    if (server === null || !shouldReloadNow({ pageBuild: page, serverBuild: server, flipped, deadline, now, connected: connected(), lastReload: lastReload() })) return false;
+    if (stopped || server === null || !shouldReloadNow({ pageBuild: page, serverBuild: server, flipped, deadline, now, connected: connected(), lastReload: lastReload() })) return false;
     try {
       sessionStorage.setItem(LAST_RELOAD_KEY, JSON.stringify({ to: server, at: now } satisfies LastReload));
     } catch {
@@ -58,15 +62,8 @@ export function watchVersion(connected: () => boolean, reload: () => void = () =
     return true;
   };
 
-  const unsubscribe = store.sub(screenStateAtom, () => {
-    const next = store.get(screenStateAtom);
-    const flipped = isFlip(shown, next);
-    shown = next;
-    if (flipped) consider(true);
-  });
-
   function stop() {
-    unsubscribe();
+    stopped = true;
     clearTimeout(timer);
   }
 
@@ -88,15 +85,22 @@ export function watchVersion(connected: () => boolean, reload: () => void = () =
       };
       timer = setTimeout(check, Math.max(0, deadline - Date.now()));
     },
+    shows(next) {
+      const flipped = isFlip(shown, next);
+      shown = next;
+      if (flipped) consider(true);
+    },
     stop,
   };
 }
 
 export const versionWatchPart = definePart({
   name: 'version watch',
+  follows: [screenStateAtom],
   start(session) {
     const watch = watchVersion(session.registered);
     return {
+      changed: () => watch.shows(store.get(screenStateAtom)),
       registered: (answer) => answer.build && watch.serverBuild(answer.build),
       stop: watch.stop,
     };
