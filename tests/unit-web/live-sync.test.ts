@@ -1,6 +1,7 @@
 /** Steering a player toward the shared moment (web/components/Player/live-sync.ts), one row per rule. */
 import { describe, expect, it } from 'vitest';
-import { loopErrorMs, programErrorMs, SYNC_MAX_RATE_DELTA, syncStep, type SyncStep } from '../../web/components/Player/live-sync.ts';
+import { CAMERA_CLOCK_TOLERANCE_MS, loopErrorMs, planProgramSync, programErrorMs, seekTarget, SYNC_MAX_RATE_DELTA, syncStep, type SyncStep } from '../../web/components/Player/live-sync.ts';
+import { syncLatencyMs } from '../../src/shared/streams/playback.ts';
 
 describe('syncStep', () => {
   it.each([
@@ -31,5 +32,52 @@ describe('the targets', () => {
 
   it('measures a live stream against the program time the shared latency behind the server', () => {
     expect(programErrorMs(1_000_000 - 4_000 + 30, 1_000_000, 4_000)).toBe(30);
+  });
+});
+
+describe("a camera's clock against the window it serves", () => {
+  // A 3-segment window of 2 s segments: what the walls played (latency 5 s, not 7).
+  const window = { windowMs: 6_000, targetDurationMs: 2_000 };
+  const latency = syncLatencyMs(2, 6);
+
+  it('a latency that does not fit the window shrinks to what it allows, alike for every wall', () => {
+    expect(latency).toBe(5_000);
+    expect(planProgramSync({ ...window, skewMs: -300 }, 7_000)).toEqual({ kind: 'follow', latencyMs: 5_000 });
+    expect(syncLatencyMs(2, 10)).toBe(7_000);
+    expect(syncLatencyMs(2, 4)).toBeNull(); // no room to play behind: the live edge
+  });
+
+  it.each([
+    ['right, the freshest load just after a segment appeared', -100, 'follow'],
+    ['right, every load late in a segment', -1_900, 'follow'],
+    ['2 s fast: the moment just before the window, still followed', 1_500, 'follow'],
+    ['6 s fast', 6_000, 'edge'],
+    ['10 s slow', -10_000, 'edge'],
+    ['an hour fast', 3_600_000, 'edge'],
+    ['an hour slow', -3_600_000, 'edge'],
+  ])('a camera %s', (_name, skewMs, kind) => {
+    expect(planProgramSync({ ...window, skewMs }, latency).kind).toBe(kind);
+  });
+
+  it('follows the live edge of a window too short to play behind, and says by how much the camera is off', () => {
+    expect(planProgramSync({ windowMs: 4_000, targetDurationMs: 2_000, skewMs: 42 }, 7_000)).toEqual({ kind: 'edge', skewMs: 42 });
+    expect(planProgramSync({ ...window, skewMs: 0 }, null)).toEqual({ kind: 'edge', skewMs: 0 });
+  });
+
+  it('does not flap at the limit: back to following only well inside it', () => {
+    // 6 s window, 5 s latency: the moment leaves the window when the camera is more than 1 s fast, plus the tolerance.
+    const limit = 1_000 + CAMERA_CLOCK_TOLERANCE_MS;
+    expect(planProgramSync({ ...window, skewMs: limit - 100 }, latency).kind).toBe('follow');
+    expect(planProgramSync({ ...window, skewMs: limit + 100 }, latency).kind).toBe('edge');
+    expect(planProgramSync({ ...window, skewMs: limit - 100 }, latency, true).kind).toBe('edge');
+    expect(planProgramSync({ ...window, skewMs: 1_000 + CAMERA_CLOCK_TOLERANCE_MS / 2 - 100 }, latency, true).kind).toBe('follow');
+  });
+
+  it('never seeks where the player has nothing to play', () => {
+    expect(seekTarget(12, [[10, 16]])).toBe(12);
+    expect(seekTarget(3, [[10, 16]])).toBeNull();
+    expect(seekTarget(17, [[10, 16]])).toBeNull();
+    expect(seekTarget(30, [[10, 16], [28, 31]])).toBe(30);
+    expect(seekTarget(1, [])).toBeNull();
   });
 });

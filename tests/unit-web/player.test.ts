@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialPlayerState, playerReducer, retryDelay, type PlayerEvent, type PlayerState } from '../../web/components/Player/machine.ts';
+import { initialPlayerState, pictureAdvanced, playerReducer, retryDelay, type PictureSample, type PlayerEvent, type PlayerState } from '../../web/components/Player/machine.ts';
 import { candidateUrls, resolvePlayerSource } from '../../src/shared/streams/player-source.ts';
 import { youtubeIsPlaying } from '../../web/components/Player/youtube.ts';
 
@@ -77,5 +77,21 @@ describe('what a stream URL becomes on screen', () => {
     ['null', null, false],
   ])('reads YouTube %s', (_case, data, playing) => {
     expect(youtubeIsPlaying(data)).toBe(playing);
+  });
+});
+
+describe('a picture that advances (the stall watch)', () => {
+  it.each([
+    ['frames presented and the playhead moved', { frames: 100, time: 4 }, { frames: 125, time: 5 }, true],
+    ['a seek: the playhead moved, no frame presented', { frames: 100, time: 4 }, { frames: 100, time: 9 }, false],
+    ['a seek back that decoded a frame (the sync fighting hls.js)', { frames: 100, time: 4 }, { frames: 101, time: 2 }, false],
+    ['nothing at all', { frames: 0, time: 0 }, { frames: 0, time: 0 }, false],
+    ['no frame counts: the playhead alone', { frames: null, time: 4 }, { frames: null, time: 5 }, true],
+  ] as [string, PictureSample, PictureSample, boolean][])('%s', (_name, before, now, advanced) => {
+    expect(pictureAdvanced(before, now)).toBe(advanced);
+  });
+
+  it('the first check has nothing to compare with', () => {
+    expect(pictureAdvanced(null, { frames: 10, time: 1 })).toBe(false);
   });
 });

@@ -8,6 +8,13 @@ describe('the shared latency behind program time', () => {
     expect(syncLatencyMs(6)).toBe(19_000);
     expect(syncLatencyMs(2.002)).toBe(7_006);
   });
+
+  it('never reaches before the window, half a target duration from its start', () => {
+    expect(syncLatencyMs(2, 10)).toBe(7_000); // the corpus's 5 segments: room enough
+    expect(syncLatencyMs(2, 6)).toBe(5_000); // 3 segments of 2 s: 5 s, not 7
+    expect(syncLatencyMs(6, 18)).toBe(15_000);
+    expect(syncLatencyMs(2, 4.9)).toBeNull(); // under two target durations and a half: the live edge
+  });
 });
 
 describe('the variant a player starts at', () => {

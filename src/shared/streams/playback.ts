@@ -14,11 +14,19 @@ export interface PlaybackHints {
 
 /**
  * The shared latency behind program time: three target durations (what hls.js keeps behind the
- * live edge) and a second (time for a slow screen to fetch). The same for every screen because
- * it is computed once, from the playlist; players use it too for a stream not analysed yet.
+ * live edge) and a second (time for a slow screen to fetch) — but never more than the playlist's
+ * window allows: the moment played must still be in the window when the window slides, half a
+ * target duration from its start. A camera with a 3-segment window of 2 s plays 5 s behind, not
+ * 7 (7 s is before its window: hls.js would snap the playhead back to its live edge and the
+ * sync would seek it away again, for ever). The same for every screen because it is computed
+ * from the playlist; null when the window is too short to play behind at all (under two target
+ * durations and a half: screens follow hls.js's live edge).
  */
-export function syncLatencyMs(targetDurationSeconds: number): number {
-  return Math.round((3 * targetDurationSeconds + 1) * 1000);
+export function syncLatencyMs(targetDurationSeconds: number, windowSeconds = Infinity): number | null {
+  const wanted = 3 * targetDurationSeconds + 1;
+  const fits = windowSeconds - targetDurationSeconds / 2;
+  if (fits < 2 * targetDurationSeconds) return null;
+  return Math.round(Math.min(wanted, fits) * 1000);
 }
 
 /** A tile of a wall or a tablet needs no more than this to look right in its first seconds. */

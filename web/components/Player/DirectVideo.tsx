@@ -5,12 +5,14 @@
  */
 import { useEffect, useRef } from 'react';
 import type HlsType from 'hls.js';
+import type { LevelDetails } from 'hls.js';
 import { clockAtom } from '../../features/screen/atoms.ts';
 import { countEffect } from '../../lib/render-count.ts';
 import { store } from '../../lib/store.ts';
-import { loopErrorMs, programErrorMs, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
+import { loopErrorMs, planProgramSync, programErrorMs, seekTarget, SYNC_PERIOD_MS, syncStep, type ProgramPlan } from './live-sync.ts';
 import { syncLatencyMs, type PlaybackHints } from '../../../src/shared/streams/playback.ts';
-import { STALL_REPORT_MS, STALL_RETRY_MS, type MediaEvent } from './machine.ts';
+import { pictureAdvanced, pictureSample, PROGRESS_CHECK_MS, STALL_REPORT_MS, STALL_RETRY_MS, type MediaEvent, type PictureSample } from './machine.ts';
+import { cappedLevels } from './capped-levels.ts';
 import { hasMediaSource, loadHls } from './hls-loader.ts';
 import type { PlayerSource } from '../../../src/shared/streams/player-source.ts';
 
@@ -28,6 +30,8 @@ interface DirectVideoProps {
 }
 
 const HLS_MIME = 'application/vnd.apple.mpegurl';
+/** Playlist loads the camera's clock skew is judged over (the largest: the freshest load). */
+const SKEW_LOADS = 4;
 /** How long after a player leaves its decoder and connection are released. */
 const TEARDOWN_DELAY_MS = 250;
 
@@ -56,27 +60,32 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     let cancelled = false;
     let destroyHls: (() => void) | undefined;
 
-    // Stall watch: 'waiting' without progress is reported, and after a while the player reloads.
-    let stallReport: ReturnType<typeof setTimeout> | undefined;
-    let stallRetry: ReturnType<typeof setTimeout> | undefined;
-    const clearStall = () => {
-      clearTimeout(stallReport);
-      clearTimeout(stallRetry);
-      stallReport = stallRetry = undefined;
-    };
-    const onWaiting = () => {
-      if (stallRetry) return;
-      stallReport = setTimeout(() => emit('stalled'), STALL_REPORT_MS);
-      stallRetry = setTimeout(() => events.current.onStalledTooLong(), STALL_RETRY_MS);
-    };
-    let lastTime = -1;
-    const onProgress = () => {
-      if (video.currentTime !== lastTime && !video.paused) {
-        lastTime = video.currentTime;
-        clearStall();
-        emit('playing');
+    // Progress is judged by the picture, not by events: a seek fires 'timeupdate' too, and a tile
+    // the sync kept seeking looked alive while it showed one frame. Each second: did the decoder
+    // present new frames (or, where the browser cannot count them, the playhead move)? A tile
+    // that has not advanced for a while is reported stalled, then rebuilt.
+    let advancedAt = performance.now();
+    let seen: PictureSample | null = null;
+    let reportedStall = false;
+    const watch = setInterval(() => {
+      const now = performance.now();
+      const sample = pictureSample(video);
+      if (video.paused || pictureAdvanced(seen, sample)) {
+        // Paused: autoplay refused, waiting for a touch (lib/interaction.ts) — not a stall.
+        advancedAt = now;
+        if (!video.paused) {
+          reportedStall = false;
+          emit('playing');
+        }
+      } else if (now - advancedAt >= STALL_RETRY_MS) {
+        advancedAt = now;
+        events.current.onStalledTooLong();
+      } else if (now - advancedAt >= STALL_REPORT_MS && !reportedStall) {
+        reportedStall = true;
+        emit('stalled');
       }
-    };
+      seen = sample;
+    }, PROGRESS_CHECK_MS);
     const onCanPlay = () => {
       emit('ready');
       if (video.paused) play(video);
@@ -87,15 +96,22 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     const listeners = new AbortController();
     const listen = (type: string, handler: () => void) => video.addEventListener(type, handler, { signal: listeners.signal });
     listen('canplay', onCanPlay);
-    listen('playing', onProgress);
-    listen('timeupdate', onProgress);
-    listen('waiting', onWaiting);
-    listen('stalled', onWaiting);
     listen('error', onError);
 
     // The same moment on every screen (live-sync.ts): steered on the server's clock, once a
-    // screen knows it (the console and other pages have no clock and play as they come).
+    // screen knows it (the console and other pages have no clock and play as they come), and
+    // only as far as the camera's playlist allows.
     let hlsPlayer: HlsType | undefined;
+    const skews: number[] = [];
+    let plan: ProgramPlan | null = null;
+    const readPlaylist = (details: LevelDetails) => {
+      const clock = store.get(clockAtom);
+      const edge = details.fragments.at(-1);
+      if (!clock || !edge?.programDateTime) return;
+      const loadedAt = performance.now() - details.age * 1000 + clock.offsetMs;
+      skews.push(edge.programDateTime + edge.duration * 1000 - loadedAt);
+      if (skews.length > SKEW_LOADS) skews.shift();
+    };
     const steer = setInterval(() => {
       const clock = store.get(clockAtom);
       if (!clock || video.paused || video.readyState < 2) return;
@@ -104,16 +120,30 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       if (hlsPlayer) {
         const shown = hlsPlayer.playingDate;
         const details = hlsPlayer.latestLevelDetails;
-        if (!shown || !details) return; // no program date-time: hls.js's own live position
-        // One latency on every screen: the server's, or the same rule on the same playlist.
-        error = programErrorMs(shown.getTime(), serverNow, events.current.playback?.sync_latency_ms ?? syncLatencyMs(details.targetduration));
+        if (!shown || !details || skews.length === 0) return; // no program date-time: hls.js's own live position
+        const reading = { windowMs: details.totalduration * 1000, targetDurationMs: details.targetduration * 1000, skewMs: Math.max(...skews) };
+        const latency = events.current.playback?.sync_latency_ms ?? syncLatencyMs(details.targetduration, details.totalduration);
+        plan = planProgramSync(reading, latency, plan?.kind === 'edge');
+        video.dataset.cameraSkew = plan.kind === 'edge' ? String(Math.round(plan.skewMs)) : '';
+        if (plan.kind === 'edge') {
+          // The camera's clock is off by more than its window allows: its live edge, as hls.js plays it.
+          if (video.playbackRate !== 1) video.playbackRate = 1;
+          return;
+        }
+        error = programErrorMs(shown.getTime(), serverNow, plan.latencyMs);
       } else if (source.kind === 'file' && video.loop && Number.isFinite(video.duration)) {
         error = loopErrorMs(video.currentTime, video.duration, serverNow);
       } else return;
       const step = syncStep(error);
       if (step.kind === 'seek') {
         const to = video.currentTime + step.bySeconds;
-        video.currentTime = hlsPlayer ? to : ((to % video.duration) + video.duration) % video.duration;
+        if (!hlsPlayer) video.currentTime = ((to % video.duration) + video.duration) % video.duration;
+        else {
+          // Never outside what hls.js can play: it would snap back, and the two would fight.
+          const ranges = Array.from({ length: video.seekable.length }, (_, i) => [video.seekable.start(i), video.seekable.end(i)] as [number, number]);
+          const target = seekTarget(to, ranges);
+          if (target !== null) video.currentTime = target;
+        }
       } else if (video.playbackRate !== step.rate) video.playbackRate = step.rate;
     }, SYNC_PERIOD_MS);
 
@@ -126,6 +156,11 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
             const hls = new Hls({
               maxBufferLength: 12, // live cameras: a short buffer, five of them on a wall
               backBufferLength: 10,
+              // The rendition that fits the tile's box (at most 2 device pixels per CSS pixel):
+              // a postcard-sized tile does not decode a camera's 1080p (capped-levels.ts).
+              capLevelToPlayerSize: true,
+              maxDevicePixelRatio: 2,
+              capLevelController: cappedLevels(Hls),
               liveDurationInfinity: true,
               startFragPrefetch: true, // fetch the first segment without waiting for the MediaSource
               enableWorker: true, // transmuxing off the main thread: five HD streams must not jank the wall (CSP: worker-src blob:)
@@ -145,6 +180,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
                 if (level >= 0) hls.startLevel = level;
               });
             }
+            hls.on(Hls.Events.LEVEL_LOADED, (_event, data) => readPlaylist(data.details));
             hls.loadSource(source.src);
             hls.attachMedia(video);
             play(video);
@@ -164,7 +200,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     return () => {
       cancelled = true;
       clearInterval(steer);
-      clearStall();
+      clearInterval(watch);
       listeners.abort();
       const destroy = destroyHls;
       video.pause(); // at once and cheap: it decodes nothing more

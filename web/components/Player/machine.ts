@@ -48,7 +48,9 @@ export const EMBED_READY_MS = 1000;
 export const EMBED_READY_FULLSCREEN_MS = 1500;
 /** YouTube: a tap-to-play overlay if the embed has not started this long after ready. */
 export const TAP_TO_PLAY_MS = 5000;
-/** A direct stream waiting for data this long is reported stalled ... */
+/** How often a direct player checks that its picture advances. */
+export const PROGRESS_CHECK_MS = 1000;
+/** A direct stream whose picture has not advanced this long is reported stalled ... */
 export const STALL_REPORT_MS = 3000;
 /** ... and reloaded after this long. */
 export const STALL_RETRY_MS = 15_000;
@@ -74,4 +76,25 @@ export function playerReducer(state: PlayerState, event: PlayerEvent): PlayerSta
         generation: state.generation + 1,
       };
   }
+}
+
+/** What a player's picture had done at one check: frames presented (null: uncounted) and playhead. */
+export interface PictureSample {
+  frames: number | null;
+  time: number;
+}
+
+export function pictureSample(video: HTMLVideoElement): PictureSample {
+  const frames = typeof video.getVideoPlaybackQuality === 'function' ? video.getVideoPlaybackQuality().totalVideoFrames : null;
+  return { frames, time: video.currentTime };
+}
+
+/**
+ * Did the picture advance between two checks? The playhead moved forward and, where the browser
+ * counts them, new frames were presented: a seek moves the playhead without playing, and a seek
+ * that lands decodes a frame without the picture moving on.
+ */
+export function pictureAdvanced(before: PictureSample | null, now: PictureSample): boolean {
+  if (!before || !(now.time > before.time)) return false;
+  return now.frames === null || before.frames === null || now.frames > before.frames;
 }

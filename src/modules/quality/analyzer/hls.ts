@@ -110,6 +110,7 @@ export async function readHls(
   }
   const edge = media.segments.at(-1)!;
   const edgeProgramTime = edge.programDateTime ? edge.programDateTime.getTime() + edge.duration * 1000 : null;
-  const playback = { sync_latency_ms: media.segments.some((s) => s.programDateTime) ? syncLatencyMs(media.targetDuration) : null, start_bandwidth: start };
+  const window = media.segments.reduce((sum, s) => sum + s.duration, 0);
+  const playback = { sync_latency_ms: media.segments.some((s) => s.programDateTime) ? syncLatencyMs(media.targetDuration, window) : null, start_bandwidth: start };
   return { variant, live, liveNote, media: Buffer.concat(parts), mediaSeconds: seconds, firstResponseMs, encrypted, playback, sampled, edgeProgramTime };
 }

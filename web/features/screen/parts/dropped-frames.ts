@@ -35,7 +35,7 @@ export function framesSince(players: readonly { streamId: number; video: object;
 }
 
 /** The page's video players, with the stream each plays (the Player's `data-stream-id`). */
-function videoPlayers(doc: Document): { streamId: number; video: object; now: Counts }[] {
+export function videoPlayers(doc: Document): { streamId: number; video: object; now: Counts }[] {
   return [...doc.querySelectorAll<HTMLVideoElement>('[data-stream-id] video')].flatMap((video) => {
     const streamId = Number(video.closest('[data-stream-id]')?.getAttribute('data-stream-id'));
     if (!Number.isSafeInteger(streamId) || streamId < 1 || typeof video.getVideoPlaybackQuality !== 'function') return [];

@@ -6,6 +6,7 @@ import { clockPart } from './clock.ts';
 import { commandsPart } from './commands.ts';
 import { droppedFramesPart } from './dropped-frames.ts';
 import { flipReportPart } from './flip-report.ts';
+import { frameBudgetPart } from './frame-budget.ts';
 import { healthPart } from './health.ts';
 import { lastStatePart } from './last-state.ts';
 import { offlineStartPart } from './offline-start.ts';
@@ -21,6 +22,7 @@ export const SCREEN_PARTS: readonly AnyScreenPart[] = [
   flipReportPart,
   offlineStartPart,
   droppedFramesPart,
+  frameBudgetPart,
   playsPart,
   lastStatePart,
   versionWatchPart,
