@@ -50,10 +50,13 @@ import { BENCH_TOKEN, startServerProcess } from './server-process.ts';
 import { startDelayProxy } from './delay-proxy.ts';
 import { highest, lowest, percentile } from './stats.ts';
 import { connectScreen } from '../src/shared/screen-client.ts';
+import { serveCorpus, type CorpusServer } from '../tests/support/quality-corpus.ts';
+import { HLS_SETTINGS } from '../web/components/Player/hls-settings.ts';
+import { serveBareWall, type BareWallServer } from './bare-wall.ts';
 
 const quick = process.argv.includes('--quick');
 // --quick: the everyday run (8 changes, 5 loads) — the same measurements, fewer samples.
-const args = benchArgs({ pages: 5, changes: quick ? 8 : 20, runs: quick ? 5 : 10 }, ['no-build', 'in-step-only', 'playback-only', 'first-frame-only', 'switch-only', 'quick']);
+const args = benchArgs({ pages: 5, changes: quick ? 8 : 20, runs: quick ? 5 : 10, 'video-runs': quick ? 1 : 2 }, ['no-build', 'in-step-only', 'playback-only', 'first-frame-only', 'switch-only', 'video-only', 'no-video', 'video-right-only', 'quick']);
 const { pages: PAGES, changes: CHANGES, runs: RUNS } = args;
 const startedAt = performance.now();
 const WARMUP = 3;
@@ -221,10 +224,20 @@ const IN_STEP_WATCH = `
   }));
   let before = new Map();
   window.__snapshot = () => { before = new Map(shown().map((t) => [t.id, { tile: t.tile, media: t.media, loads: t.media?.__loads || 0 }])); };
+  // Long animation frames, with their scripts: what held the main thread near each flip.
+  window.__loafs = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__loafs.push({ start: e.startTime, duration: e.duration, scripts: e.scripts.map((s) => ({ who: (s.invoker || '') + ' ' + (s.sourceFunctionName || '') + ' ' + (s.sourceURL || '').split('/').pop(), ms: s.duration })) });
+      if (window.__loafs.length > 500) window.__loafs.splice(0, 100);
+    }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch {}
   window.__flips = [];
   window.addEventListener('nw:flip', (e) => {
     const d = e.detail;
-    const record = { version: d.version, at: d.at, began: realOrigin + d.frameTime, rendered: null, renderMs: null, workMs: d.workMs ?? null, frameRenders: d.frameRenders ?? null, fresh: 0, ready: 0, keptReloads: 0 };
+    // The long frames in the second before the flip frame's end: the app's work near the instant.
+    const near = window.__loafs.filter((l) => l.start + l.duration > d.frameTime - 1000 && l.start < (d.renderedAt ?? d.frameTime));
+    const record = { nearLoafMs: near.reduce((a, l) => a + l.duration, 0), nearScripts: near.flatMap((l) => l.scripts), version: d.version, at: d.at, began: realOrigin + d.frameTime, rendered: null, renderMs: null, workMs: d.workMs ?? null, frameRenders: d.frameRenders ?? null, fresh: 0, ready: 0, keptReloads: 0 };
     window.__flips.push(record);
     // The instant the flip frame's rendering had ended: the app says it (renderedAt); a build
     // from before it announced the flip inside the frame, where a task posted now runs once the
@@ -268,6 +281,9 @@ interface FlipRecord {
   fresh: number;
   ready: number;
   keptReloads: number;
+  /** Long animation frames in the second before the flip frame ended: their total length and scripts. */
+  nearLoafMs: number;
+  nearScripts: { who: string; ms: number }[];
 }
 
 /** page's real clock − this process's clock, from the tightest of several round trips. */
@@ -411,6 +427,210 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
     await Promise.all(contexts.map((c) => c.close()));
     await Promise.all(proxies.map((p) => p.close()));
   }
+}
+
+// ---- 0c. walls in step while every tile plays (issue 39) --------------------------------------
+/**
+ * Video walls: 3 Live Walls (or `--video-walls N`), each in its own browser context with its own
+ * wrong clock and its own symmetric delaying link, every wall playing five live HLS tiles (the
+ * quality corpus's ladder of 360p/720p/1080p, with program date-time, 2 s segments, a 3-segment
+ * window; ten cameras, so each change brings three or five new tiles), 20 default-scene changes.
+ * Beside it, in the same run and conditions, the bare wall (bench/bare-wall.ts): the same tiles
+ * and hls.js settings, the same flip, no app — the app is judged as ratios to it. Per run:
+ * presented skew and lateness (the instant each wall's flip frame had been rendered), then, after
+ * the changes, the tiles whose picture advanced ≥ 1 s over 2 s and the frames each wall dropped
+ * over 10 s. The cameras' clocks: right, 6 s fast, 10 s slow, an hour fast.
+ */
+const CAMERA_CLOCKS = { right: 0, fast_6s: 6_000, slow_10s: -10_000, hour_fast: 3_600_000 } as const;
+type CameraClock = keyof typeof CAMERA_CLOCKS;
+/** Four scenes over ten cameras, in turn: each change keeps two tiles in place (or none) and brings three or five. */
+const VIDEO_SCENES = [
+  [0, 1, 2, 3, 4],
+  [5, 6, 7, 3, 4],
+  [8, 9, 0, 3, 4],
+  [5, 1, 2, 6, 7],
+];
+
+/** Started when a video scenario first runs; closed at the end. */
+const videoServers: { corpus?: CorpusServer; bare?: BareWallServer } = {};
+const videoWorlds = new Map<CameraClock, { streams: { id: number; name: string; url: string }[]; scenes: number[] }>();
+
+async function videoWorld(clock: CameraClock) {
+  const corpus = (videoServers.corpus ??= await serveCorpus());
+  const known = videoWorlds.get(clock);
+  if (known) return known;
+  const streams: { id: number; name: string; url: string }[] = [];
+  for (let i = 0; i < 10; i++) {
+    const url = corpus.timedLadder({ window: 3, shiftMs: CAMERA_CLOCKS[clock], tag: `${clock}-${i}` });
+    const created = await api.createStream({ name: `Camera ${i + 1} (${clock.replace('_', ' ')})`, url, category: 'nature' });
+    streams.push({ id: created.id, name: created.name, url });
+  }
+  const scenes = [];
+  for (const [n, members] of VIDEO_SCENES.entries()) {
+    const scene = await api.createScene({ name: `Video wall ${clock} ${n + 1}`, layout_type: 'grid', selection_algorithm: 'manual', max_streams: 5, stream_ids: members.map((i) => streams[i]!.id) });
+    scenes.push(scene.id);
+  }
+  const world = { streams, scenes };
+  videoWorlds.set(clock, world);
+  return world;
+}
+
+/** In the page: each shown tile's picture over 2 s, then the frames presented and dropped over 10 s. */
+const TILE_CHECK = `(async () => {
+  const videos = () => [...document.querySelectorAll('.wall-tile:not(.wall-tile--incoming) video')];
+  const first = videos().map((v) => ({ v, t: v.currentTime }));
+  await new Promise((r) => setTimeout(r, 2000));
+  const tiles = first.map(({ v, t }) => ({ advanced: v.isConnected && v.currentTime - t >= 1, time: Math.round(v.currentTime * 10) / 10, ready: v.readyState, height: v.videoHeight }));
+  const q0 = videos().map((v) => ({ v, q: v.getVideoPlaybackQuality() }));
+  await new Promise((r) => setTimeout(r, 10000));
+  let frames = 0, dropped = 0;
+  for (const { v, q } of q0) {
+    if (!v.isConnected) continue;
+    const q1 = v.getVideoPlaybackQuality();
+    frames += q1.totalVideoFrames - q.totalVideoFrames;
+    dropped += q1.droppedVideoFrames - q.droppedVideoFrames;
+  }
+  return { tiles, frames, dropped };
+})()`;
+
+interface TileCheck {
+  tiles: { advanced: boolean; time: number; ready: number; height: number }[];
+  frames: number;
+  dropped: number;
+}
+
+async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, options: { walls: number; changes: number; throttle?: number }) {
+  const world = await videoWorld(clock);
+  await api.setDefaultScene(world.scenes[0]!);
+  const walls = WALLS.slice(0, options.walls).map((w) => ({ ...w, up: (w.up + w.down) / 2, down: (w.up + w.down) / 2 }));
+  const bare = mode === 'bare' ? (videoServers.bare ??= await serveBareWall({ ...HLS_SETTINGS })) : null;
+  const proxies = mode === 'app' ? await Promise.all(walls.map((w) => startDelayProxy(server.port, { upMs: w.up, downMs: w.down }))) : [];
+  const contexts = await Promise.all(walls.map(() => browser.newContext({ viewport: { width: 1280, height: 720 } })));
+  try {
+    const pages = await Promise.all(
+      contexts.map(async (context, i) => {
+        await context.addInitScript(IN_STEP_WATCH.replace('__SHIFT__', String(walls[i]!.shift)));
+        const page = await context.newPage();
+        if (mode === 'app') {
+          await page.goto(`${proxies[i]!.base}/app`);
+          await page.waitForSelector(`.wall[data-scene-id="${world.scenes[0]}"]`, { timeout: 30_000 });
+          await page.waitForFunction(() => (globalThis as unknown as { __clock: unknown }).__clock !== null, null, { timeout: 30_000 });
+        } else {
+          await page.goto(`${bare!.base}/`);
+          await page.evaluate((streams) => (globalThis as unknown as { __show(s: unknown): void }).__show(streams), VIDEO_SCENES[0]!.map((n) => world.streams[n]!));
+        }
+        return page;
+      }),
+    );
+    // The last wall's renderer slowed (a weak screen): its main thread runs `throttle` × slower.
+    if (options.throttle) {
+      const cdp = await contexts.at(-1)!.newCDPSession(pages.at(-1)!);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: options.throttle });
+    }
+    await new Promise((r) => setTimeout(r, 4_000)); // tiles start
+    for (const page of pages) await page.evaluate(() => (globalThis as unknown as { __snapshot(): void }).__snapshot());
+    const server_offset = await serverClockOffset();
+    const offsets = await Promise.all(pages.map(realClockOffset));
+    const skews: number[] = [];
+    const lates: number[] = [];
+    const perWallLate: number[][] = walls.map(() => []);
+    const nearLoaf: number[] = [];
+    const scripts = new Map<string, number>();
+    let missed = 0;
+    for (let i = 0; i < WARMUP + options.changes; i++) {
+      const scene = (i + 1) % VIDEO_SCENES.length;
+      const counts = await Promise.all(pages.map((page) => page.evaluate(() => (globalThis as unknown as { __flips: unknown[] }).__flips.length)));
+      if (mode === 'app') await api.setDefaultScene(world.scenes[scene]!);
+      else {
+        // The app's lead: the instant 800 ms after the change, on the true clock.
+        const instant = nodeNow() + 800;
+        await Promise.all(
+          pages.map((page, p) =>
+            page.evaluate(([streams, at, serverAt]) => (globalThis as unknown as { __switch(s: unknown, a: number, b: number): void }).__switch(streams, at, serverAt), [
+              VIDEO_SCENES[scene]!.map((n) => world.streams[n]!),
+              instant + offsets[p]!,
+              instant + server_offset,
+            ] as const),
+          ),
+        );
+      }
+      const flips = await Promise.all(
+        pages.map((page, p) =>
+          page
+            .waitForFunction((n) => (globalThis as unknown as { __flips: FlipRecord[] }).__flips[n]?.rendered != null, counts[p]!, { timeout: 10_000, polling: 100 })
+            .then(() => page.evaluate((n) => (globalThis as unknown as { __flips: FlipRecord[] }).__flips[n]!, counts[p]!))
+            .catch(() => null),
+        ),
+      );
+      if (i >= WARMUP) {
+        const instants: number[] = [];
+        flips.forEach((flip, p) => {
+          if (!flip || flip.rendered === null) return void missed++;
+          const shownAt = flip.rendered - offsets[p]! + server_offset;
+          instants.push(shownAt);
+          lates.push(shownAt - flip.at);
+          perWallLate[p]!.push(shownAt - flip.at);
+          nearLoaf.push(flip.nearLoafMs);
+          for (const s of flip.nearScripts) scripts.set(s.who, (scripts.get(s.who) ?? 0) + s.ms);
+        });
+        if (instants.length > 1) skews.push(Math.max(...instants) - Math.min(...instants));
+      }
+      await new Promise((r) => setTimeout(r, 1_200));
+    }
+    await new Promise((r) => setTimeout(r, 4_000)); // the last change's tiles settle
+    const checks = (await Promise.all(pages.map((page) => page.evaluate(TILE_CHECK)))) as TileCheck[];
+    const spread = (values: number[]) => ({ p50_ms: round(percentile(values, 50)), p95_ms: round(percentile(values, 95)), max_ms: round(highest(values)) });
+    const tiles = checks.flatMap((c) => c.tiles);
+    return {
+      mode,
+      camera_clock: clock,
+      walls: walls.length,
+      changes: options.changes,
+      flip_skew: spread(skews),
+      flip_late: { p50_ms: round(percentile(lates, 50)), p95_ms: round(percentile(lates.map(Math.abs), 95)) },
+      wall_late_p50_ms: perWallLate.map((l) => round(percentile(l, 50))),
+      /** Long animation frames in the second before each flip frame ended (ms per wall and flip), and the scripts that took most of them (ms in all). */
+      near_flip_long_frames_ms: { p50: round(percentile(nearLoaf, 50)), p95: round(percentile(nearLoaf, 95)) },
+      near_flip_scripts: [...scripts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([who, ms]) => ({ who, ms: Math.round(ms) })),
+      tiles_advancing: tiles.filter((t) => t.advanced).length,
+      tiles: tiles.length,
+      stuck_tiles: tiles.filter((t) => !t.advanced),
+      tile_heights: [...new Set(tiles.map((t) => t.height))].sort((a, b) => a - b),
+      dropped_share: checks.map((c) => (c.frames > 0 ? Math.round((c.dropped / c.frames) * 1000) / 1000 : null)),
+      missed,
+    };
+  } finally {
+    await Promise.all(contexts.map((c) => c.close()));
+    await Promise.all(proxies.map((p) => p.close()));
+  }
+}
+
+/**
+ * The video scenarios: for each camera clock, the app and the bare wall alternately (`runs`
+ * pairs for the right clock, one pair for the others), then one app run with a 4th wall whose
+ * renderer is slowed 4×. Ratios: the app's over the bare wall's, per pair.
+ */
+async function measureVideoScenarios(runs: number, changes: number, clocks: readonly CameraClock[]) {
+  const pairs: Record<string, { app: Awaited<ReturnType<typeof measureVideoWalls>>; bare: Awaited<ReturnType<typeof measureVideoWalls>>; skew_p95_ratio: number | null }[]> = {};
+  for (const clock of clocks) {
+    pairs[clock] = [];
+    for (let r = 0; r < (clock === 'right' ? runs : 1); r++) {
+      log(`video walls, cameras ${clock}: run ${r + 1}, app then bare`);
+      const app = await measureVideoWalls('app', clock, { walls: 3, changes: clock === 'right' ? changes : Math.min(changes, 8) });
+      const bareRun = await measureVideoWalls('bare', clock, { walls: 3, changes: clock === 'right' ? changes : Math.min(changes, 8) });
+      const ratio = bareRun.flip_skew.p95_ms > 0 ? Math.round((app.flip_skew.p95_ms / bareRun.flip_skew.p95_ms) * 100) / 100 : null;
+      pairs[clock].push({ app, bare: bareRun, skew_p95_ratio: ratio });
+    }
+  }
+  log('video walls: a 4th wall slowed 4×');
+  const throttled = await measureVideoWalls('app', 'right', { walls: 4, changes: Math.min(changes, 12), throttle: 4 });
+  const others = throttled.wall_late_p50_ms.slice(0, -1);
+  const weak = {
+    ...throttled,
+    /** The slowed wall's median lateness minus the others' median (ms; 2 frames = 33 ms). */
+    behind_others_ms: round(throttled.wall_late_p50_ms.at(-1)! - percentile(others, 50)),
+  };
+  return { pairs, throttled: weak };
 }
 
 // ---- 0b. the same moment on every wall -----------------------------------------------------
@@ -628,6 +848,20 @@ async function measureScripts(route: string) {
   };
 }
 
+/** Issue 39's goals for the video walls: every tile advancing whatever the cameras' clocks, the app's skew ≤ 1.25 × the bare wall's, ≤ 1 % of frames dropped, and the slowed wall within two frames and 5 %. */
+function videoGoals(video: Awaited<ReturnType<typeof measureVideoScenarios>>) {
+  const runs = Object.values(video.pairs).flat();
+  return {
+    video_every_tile_advancing: Object.fromEntries(Object.entries(video.pairs).map(([clock, pairs]) => [clock, pairs.every((p) => p.app.tiles_advancing === p.app.tiles && p.app.tiles > 0)])),
+    video_skew_p95_le_125_bare: (video.pairs.right ?? []).every((p) => p.skew_p95_ratio !== null && p.skew_p95_ratio <= 1.25),
+    video_skew_p95_le_17ms: (video.pairs.right ?? []).every((p) => p.app.flip_skew.p95_ms <= 17),
+    video_dropped_le_1pct: runs.every((p) => p.app.dropped_share.every((d) => d !== null && d <= 0.01)),
+    throttled_within_2_frames: Math.abs(video.throttled.behind_others_ms) <= 33.4,
+    throttled_dropped_le_5pct: (video.throttled.dropped_share.at(-1) ?? 1) <= 0.05,
+    throttled_every_tile_advancing: video.throttled.tiles_advancing === video.throttled.tiles,
+  };
+}
+
 let result: Record<string, unknown>;
 try {
   if (args.on('switch-only')) {
@@ -638,6 +872,9 @@ try {
     const hls_first_frame = await measureFirstFrame();
     const offline_start = await measureOfflineStart();
     result = { hls_first_frame, offline_start, goals: { hls_first_frame_le_400ms: { cold: hls_first_frame.cold.p50_ms <= 400, warm: hls_first_frame.warm.p50_ms <= 400 } } };
+  } else if (args.on('video-only')) {
+    const video_walls = await measureVideoScenarios(args['video-runs'], CHANGES, args.on('video-right-only') ? ['right'] : (Object.keys(CAMERA_CLOCKS) as CameraClock[]));
+    result = { video_walls, goals: videoGoals(video_walls) };
   } else if (args.on('playback-only')) {
     const playback_skew = await measurePlaybackSkew();
     result = { playback_skew, goals: { playback_skew_p95_le_34ms: playback_skew.p95_ms <= 34 } };
@@ -660,8 +897,13 @@ try {
     ready_at_flip_ge_095: (in_step.ready_at_flip ?? 0) >= 0.95 && (in_step_symmetric.ready_at_flip ?? 0) >= 0.95,
     unchanged_reloads_0: in_step.unchanged_reloads === 0 && in_step_symmetric.unchanged_reloads === 0,
   };
+  let video_walls: Awaited<ReturnType<typeof measureVideoScenarios>> | null = null;
+  if (!args.on('no-video')) {
+    video_walls = await measureVideoScenarios(args['video-runs'], CHANGES, args.on('video-right-only') ? ['right'] : (Object.keys(CAMERA_CLOCKS) as CameraClock[]));
+    Object.assign(inStepGoals, videoGoals(video_walls));
+  }
   if (args.on('in-step-only')) {
-    result = { in_step, in_step_symmetric, playback_skew, goals: inStepGoals };
+    result = { in_step, in_step_symmetric, playback_skew, video_walls, goals: inStepGoals };
   } else {
     log(`switch: ${PAGES} pages, ${CHANGES} changes`);
     const scene_switch = await measureSwitch(PAGES);
@@ -689,13 +931,15 @@ try {
       viewer_and_kiosk_le_150kb_before_hls_without_admin_code:
         javascript['/'].gzip_kb_before_hls <= 150 && javascript['/streams/1'].gzip_kb_before_hls <= 150 && !javascript['/'].admin_code && !javascript['/streams/1'].admin_code,
     };
-    result = { in_step, in_step_symmetric, playback_skew, scene_switch, scene_switch_one_wall, hls_first_frame, offline_start, javascript, goals, machine: { cpus: os.cpus().length } };
+    result = { in_step, in_step_symmetric, playback_skew, video_walls, scene_switch, scene_switch_one_wall, hls_first_frame, offline_start, javascript, goals, machine: { cpus: os.cpus().length } };
   }
   }
 } finally {
   await browser.close();
   await server.stop();
   await media.close();
+  await videoServers.corpus?.close();
+  await videoServers.bare?.close();
 }
 result.duration_s = Math.round((performance.now() - startedAt) / 1000);
 console.log(JSON.stringify(result));

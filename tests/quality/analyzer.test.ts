@@ -117,13 +117,24 @@ describe("what screens are told about an HLS stream's playback", () => {
   it('a master playlist: start at its cheapest variant of at least 360p; no program time, no shared latency', async () => {
     const reading = await read(corpus.ladder);
     expect(reading.variant).toMatchObject({ height: 1080 }); // the analysis still samples the best one
-    expect(reading.playback).toEqual({ start_bandwidth: 800_000, sync_latency_ms: null });
+    expect(reading.playback).toEqual({ start_bandwidth: 800_000, sync_latency_ms: null, camera_skew_ms: null });
   }, 30_000);
 
   it('program date-time: every screen plays three target durations and a second behind it', async () => {
-    expect((await read(corpus.withProgramTime('clean360'))).playback).toEqual({ start_bandwidth: null, sync_latency_ms: syncLatencyMs(2) });
-    expect((await read(corpus.live('clean360'))).playback).toEqual({ start_bandwidth: null, sync_latency_ms: null });
+    expect((await read(corpus.withProgramTime('clean360'))).playback).toEqual({ start_bandwidth: null, sync_latency_ms: syncLatencyMs(2), camera_skew_ms: null });
+    expect((await read(corpus.live('clean360'))).playback).toEqual({ start_bandwidth: null, sync_latency_ms: null, camera_skew_ms: null });
   }, 30_000);
+
+  it("a window too short for that latency: the latency shrinks to fit it, for every screen alike", async () => {
+    expect((await read(corpus.withProgramTime('clean360', { window: 3 }))).playback).toEqual({ start_bandwidth: null, sync_latency_ms: 5_000, camera_skew_ms: null });
+  }, 30_000);
+
+  it("a camera whose clock is off by more than its window: the skew, in whole seconds, for screens and the console", async () => {
+    const off = async (shiftMs: number) => (await read(corpus.withProgramTime('clean360', { shiftMs, window: 3 }))).playback.camera_skew_ms;
+    expect(await off(3_600_000)).toBeOneOf([3_598_000, 3_599_000, 3_600_000]); // its edge is up to a segment old when read
+    expect(await off(-10_000)).toBeOneOf([-10_000, -11_000, -12_000]); // a slow camera's edge also lags by up to a segment
+    expect(await off(6_000)).toBeOneOf([4_000, 5_000, 6_000]);
+  }, 60_000);
 });
 
 describe('night and tools', () => {

@@ -110,10 +110,16 @@ export interface CorpusServer {
   vod(name: ClipName): string;
   /** A playlist that never advances. */
   stale(name: ClipName): string;
-  /** The live playlist with EXT-X-PROGRAM-DATE-TIME on every segment. */
-  withProgramTime(name: ClipName): string;
+  /**
+   * The live playlist with EXT-X-PROGRAM-DATE-TIME on every segment, from a camera whose clock is
+   * right (its newest segment ends at most a segment ago) or off by `shiftMs` (positive: fast),
+   * over a window of `window` segments (default 5).
+   */
+  withProgramTime(name: ClipName, options?: LiveOptions): string;
   /** A master playlist of the clean 360p, 720p and 1080p clips (800 kb/s, 2.5 and 6 Mb/s). */
   ladder: string;
+  /** The same ladder, its variants live with program date-time (as withProgramTime). */
+  timedLadder(options?: LiveOptions): string;
   mp4: string;
   /** A playlist served as an .mp4 file. */
   disguised: string;
@@ -127,6 +133,21 @@ export interface CorpusServer {
   close(): Promise<void>;
 }
 
+export interface LiveOptions {
+  shiftMs?: number;
+  window?: number;
+  /** A name that makes the address another camera's (the picture is the same). */
+  tag?: string;
+}
+
+const liveQuery = (options: LiveOptions = {}) => {
+  const query = new URLSearchParams();
+  if (options.shiftMs) query.set('shift', String(options.shiftMs));
+  if (options.window) query.set('window', String(options.window));
+  if (options.tag) query.set('cam', options.tag);
+  return query.size ? `?${query}` : '';
+};
+
 export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
   await generateCorpus(dir);
   const durations = new Map<string, number[]>();
@@ -139,13 +160,17 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
   const down = new Set<string>();
   const aliases = new Map<string, ClipName>();
   const requests: string[] = [];
-  const playlist = (name: string, sequence: number, ended: boolean, programTime = false) => {
+  /**
+   * `programTime`: stamps from a camera whose clock is `shift` ms off. The window ends now: its
+   * newest segment's program time ends at (now rounded down to a segment) + shift.
+   */
+  const playlist = (name: string, sequence: number, ended: boolean, programTime: { shift: number } | null = null, window = WINDOW) => {
     const lengths = durations.get(name)!;
     const count = lengths.length;
     const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${SEGMENT}`, `#EXT-X-MEDIA-SEQUENCE:${sequence}`];
-    for (let i = sequence; i < sequence + (ended ? count : WINDOW); i++) {
+    for (let i = sequence; i < sequence + (ended ? count : window); i++) {
       if (i > sequence && i % count === 0) lines.push('#EXT-X-DISCONTINUITY');
-      if (programTime) lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(started + i * SEGMENT * 1000).toISOString()}`);
+      if (programTime) lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(started + (i - window) * SEGMENT * 1000 + programTime.shift).toISOString()}`);
       lines.push(`#EXTINF:${lengths[i % count]!.toFixed(3)},`, `/${name}/seg${String(i % count).padStart(3, '0')}.ts`);
     }
     if (ended) lines.push('#EXT-X-ENDLIST');
@@ -154,10 +179,13 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://corpus');
     requests.push(url.pathname + url.search);
+    res.setHeader('access-control-allow-origin', '*'); // browsers play it too (bench:wall's video walls, the players' tests)
     const m3u8 = (body: string) => res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'no-cache' }).end(body);
-    if (url.pathname === '/master/ladder.m3u8') {
+    if (url.pathname === '/master/ladder.m3u8' || url.pathname === '/master/timed.m3u8') {
+      // The timed ladder's variants carry its query (the camera's clock and window) along.
+      const [kind, query] = url.pathname === '/master/timed.m3u8' ? ['pdt', url.search] : ['live', ''];
       return m3u8(
-        ['#EXTM3U', '#EXT-X-STREAM-INF:BANDWIDTH=2500000,RESOLUTION=1280x720', '/live/clean720.m3u8', '#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360', '/live/clean360.m3u8', '#EXT-X-STREAM-INF:BANDWIDTH=6000000,RESOLUTION=1920x1080', '/live/clean1080.m3u8', ''].join('\n'),
+        ['#EXTM3U', '#EXT-X-STREAM-INF:BANDWIDTH=2500000,RESOLUTION=1280x720', `/${kind}/clean720.m3u8${query}`, '#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360', `/${kind}/clean360.m3u8${query}`, '#EXT-X-STREAM-INF:BANDWIDTH=6000000,RESOLUTION=1920x1080', `/${kind}/clean1080.m3u8${query}`, ''].join('\n'),
       );
     }
     const aliased = /^\/alias\/(\w+)\.m3u8$/.exec(url.pathname);
@@ -170,7 +198,9 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
       if (down.has(match[2]!)) return res.writeHead(404).end('gone');
       if (match[1] === 'vod') return m3u8(playlist(match[2]!, 0, true));
       if (match[1] === 'stale') return m3u8(playlist(match[2]!, 3, false));
-      return m3u8(playlist(match[2]!, Math.floor((Date.now() - started) / 1000 / SEGMENT), false, match[1] === 'pdt'));
+      const window = Math.min(Math.max(Number(url.searchParams.get('window')) || WINDOW, 2), 10);
+      const timed = match[1] === 'pdt' ? { shift: Number(url.searchParams.get('shift')) || 0 } : null;
+      return m3u8(playlist(match[2]!, Math.floor((Date.now() - started) / 1000 / SEGMENT), false, timed, window));
     }
     const segment = /^\/(\w+)\/(seg\d{3}\.ts)$/.exec(url.pathname);
     if (segment && durations.has(segment[1]!) && !down.has(segment[1]!)) {
@@ -194,8 +224,9 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
     live: (name) => `${base}/live/${name}.m3u8`,
     vod: (name) => `${base}/vod/${name}.m3u8`,
     stale: (name) => `${base}/stale/${name}.m3u8`,
-    withProgramTime: (name) => `${base}/pdt/${name}.m3u8`,
+    withProgramTime: (name, options) => `${base}/pdt/${name}.m3u8${liveQuery(options)}`,
     ladder: `${base}/master/ladder.m3u8`,
+    timedLadder: (options) => `${base}/master/timed.m3u8${liveQuery(options)}`,
     mp4: `${base}/files/clean720.mp4`,
     disguised: `${base}/files/disguised.mp4`,
     missing: `${base}/live/missing.m3u8`,

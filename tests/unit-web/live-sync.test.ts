@@ -1,7 +1,8 @@
 /** Steering a player toward the shared moment (web/components/Player/live-sync.ts), one row per rule. */
 import { describe, expect, it } from 'vitest';
-import { CAMERA_CLOCK_TOLERANCE_MS, loopErrorMs, planProgramSync, programErrorMs, seekTarget, SYNC_MAX_RATE_DELTA, syncStep, type SyncStep } from '../../web/components/Player/live-sync.ts';
-import { syncLatencyMs } from '../../src/shared/streams/playback.ts';
+import { loopErrorMs, programErrorMs, seekTarget, SYNC_MAX_RATE_DELTA, syncStep, type SyncStep } from '../../web/components/Player/live-sync.ts';
+import { describeSkew } from '../../web/features/admin/quality/camera-clock.ts';
+import { CAMERA_CLOCK_TOLERANCE_MS, cameraSkewHint, planProgramSync, syncLatencyMs } from '../../src/shared/streams/playback.ts';
 
 describe('syncStep', () => {
   it.each([
@@ -73,6 +74,13 @@ describe("a camera's clock against the window it serves", () => {
     expect(planProgramSync({ ...window, skewMs: 1_000 + CAMERA_CLOCK_TOLERANCE_MS / 2 - 100 }, latency, true).kind).toBe('follow');
   });
 
+  it('the analysis flags a camera screens cannot follow, in whole seconds, and no other', () => {
+    expect(cameraSkewHint({ ...window, skewMs: 3_600_400 }, latency)).toBe(3_600_000);
+    expect(cameraSkewHint({ ...window, skewMs: -10_300 }, latency)).toBe(-10_000);
+    expect(cameraSkewHint({ ...window, skewMs: -800 }, latency)).toBeNull();
+    expect(cameraSkewHint({ windowMs: 4_000, targetDurationMs: 2_000, skewMs: 0 }, syncLatencyMs(2, 4))).toBeNull(); // a short window is no fault of the clock
+  });
+
   it('never seeks where the player has nothing to play', () => {
     expect(seekTarget(12, [[10, 16]])).toBe(12);
     expect(seekTarget(3, [[10, 16]])).toBeNull();
@@ -80,4 +88,14 @@ describe("a camera's clock against the window it serves", () => {
     expect(seekTarget(30, [[10, 16], [28, 31]])).toBe(30);
     expect(seekTarget(1, [])).toBeNull();
   });
+});
+
+describe("the console's word for a camera's clock", () => {
+  it.each([
+    [3_600_000, '1 h 0 min fast'],
+    [3_599_000, '1 h 0 min fast'],
+    [-10_000, '10 s slow'],
+    [125_000, '2 min fast'],
+    [-5_430_000, '1 h 31 min slow'],
+  ])('%i ms: %s', (ms, said) => expect(describeSkew(ms)).toBe(said));
 });

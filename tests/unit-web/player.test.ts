@@ -82,16 +82,17 @@ describe('what a stream URL becomes on screen', () => {
 
 describe('a picture that advances (the stall watch)', () => {
   it.each([
-    ['frames presented and the playhead moved', { frames: 100, time: 4 }, { frames: 125, time: 5 }, true],
-    ['a seek: the playhead moved, no frame presented', { frames: 100, time: 4 }, { frames: 100, time: 9 }, false],
-    ['a seek back that decoded a frame (the sync fighting hls.js)', { frames: 100, time: 4 }, { frames: 101, time: 2 }, false],
-    ['nothing at all', { frames: 0, time: 0 }, { frames: 0, time: 0 }, false],
-    ['no frame counts: the playhead alone', { frames: null, time: 4 }, { frames: null, time: 5 }, true],
-  ] as [string, PictureSample, PictureSample, boolean][])('%s', (_name, before, now, advanced) => {
-    expect(pictureAdvanced(before, now)).toBe(advanced);
+    ['frames presented and the playhead moved', { frames: 100, time: 4 }, { frames: 125, time: 5 }, false, true],
+    ['a seek: the playhead moved, no frame presented', { frames: 100, time: 4 }, { frames: 100, time: 9 }, true, false],
+    ['a seek forward within the buffer: a frame decoded, the playhead on', { frames: 100, time: 4 }, { frames: 101, time: 4.4 }, true, false],
+    ['a seek back that decoded a frame (the sync fighting hls.js)', { frames: 100, time: 4 }, { frames: 101, time: 2 }, true, false],
+    ['nothing at all', { frames: 0, time: 0 }, { frames: 0, time: 0 }, false, false],
+    ['no frame counts: the playhead alone', { frames: null, time: 4 }, { frames: null, time: 5 }, false, true],
+  ] as [string, PictureSample, PictureSample, boolean, boolean][])('%s', (_name, before, now, sought, advanced) => {
+    expect(pictureAdvanced(before, now, sought)).toBe(advanced);
   });
 
   it('the first check has nothing to compare with', () => {
-    expect(pictureAdvanced(null, { frames: 10, time: 1 })).toBe(false);
+    expect(pictureAdvanced(null, { frames: 10, time: 1 }, false)).toBe(false);
   });
 });

@@ -101,7 +101,7 @@ export function presentStream(s: StreamFields): StreamDto {
     human_count: s.humanCount ?? 0,
     request_headers: needsRequestHeaders(s.requestHeaders) ? { user_agent: s.requestHeaders!.user_agent ?? null, referrer: s.requestHeaders!.referrer ?? null } : null,
     inactive_reason: s.inactiveReason ?? null,
-    playback: s.playback ? { sync_latency_ms: s.playback.sync_latency_ms ?? null, start_bandwidth: s.playback.start_bandwidth ?? null } : null,
+    playback: s.playback ? { sync_latency_ms: s.playback.sync_latency_ms ?? null, start_bandwidth: s.playback.start_bandwidth ?? null, camera_skew_ms: s.playback.camera_skew_ms ?? null } : null,
     still_url: stillUrl(s.id, s.stillTakenAt),
     activity: s.activity ?? null,
     activity_ratio: s.activityRatio ?? null,

@@ -158,6 +158,11 @@ export const StreamDto = z.strictObject({
     .strictObject({
       sync_latency_ms: z.number().int().nullable().describe('Every screen plays it this far behind its program date-time; null: the playlist has none'),
       start_bandwidth: z.number().int().nullable().describe('Bits/s of the variant players start at; null: a single variant'),
+      camera_skew_ms: z
+        .number()
+        .int()
+        .nullable()
+        .describe("How far the camera's program date-time was from the server's clock (ms, positive: fast) when screens cannot follow it: they play its live edge. Null: on time, or no program date-time"),
     })
     .nullable()
     .describe('How screens start and sync this HLS stream, chosen by its analysis from its playlist; null: not read yet, or not HLS'),

@@ -10,6 +10,14 @@ export interface PlaybackHints {
   sync_latency_ms: number | null;
   /** Bits/s of the variant to start at (a master playlist's cheap one); null for a single variant. */
   start_bandwidth: number | null;
+  /**
+   * How far the camera's program date-time was from the server's clock at the analysis (ms,
+   * positive: fast; whole seconds) when it is off by more than its window lets screens follow
+   * (`planProgramSync`): screens play its live edge, and the console shows the skew so an
+   * operator can set the camera's clock. Null: on time, or no program date-time. Optional: hints
+   * stored before it was measured have none.
+   */
+  camera_skew_ms?: number | null;
 }
 
 /**
@@ -42,4 +50,56 @@ export function startBandwidth(variants: readonly { bandwidth: number | null; he
   if (known.length < 2) return null;
   const byCost = [...known].sort((a, b) => a.bandwidth - b.bandwidth);
   return (byCost.find((v) => (v.height ?? 0) >= START_HEIGHT) ?? byCost[0]!).bandwidth;
+}
+
+/** What a player (or the analysis) read from a camera's playlist loads, on the server's clock. */
+export interface PlaylistReading {
+  /** The window's length (ms): the sum of its segments. */
+  windowMs: number;
+  targetDurationMs: number;
+  /** (edge program time − server time when the playlist was loaded), ms: the largest of the last few loads (a load just after a segment appeared is the truest). */
+  skewMs: number;
+}
+
+export type ProgramPlan =
+  /** Play `latencyMs` behind the server's clock in program time. */
+  | { kind: 'follow'; latencyMs: number }
+  /** The camera's clock is off by more than its window allows: hls.js's live edge, the skew flagged. */
+  | { kind: 'edge'; skewMs: number };
+
+/**
+ * How far a camera's stamps may be from the server's clock and still be followed, beyond what
+ * a live window's own timing explains (a segment appears up to a target duration after its
+ * program time ends): encoders and packagers add a little.
+ */
+export const CAMERA_CLOCK_TOLERANCE_MS = 1_500;
+
+/**
+ * Follow the shared moment, or the live edge. The latency is the server's (or the same rule on
+ * the same playlist: syncLatencyMs) shrunk to what the window allows — every screen reads the
+ * same playlist, so every screen shrinks it alike. Then the moment (server time − latency) must
+ * lie in the window as this screen sees it: no earlier than its start, and half a target
+ * duration short of its edge, within the tolerance. `wasEdge` gives the decision hysteresis: a
+ * camera near the limit does not flap.
+ */
+export function planProgramSync(reading: PlaylistReading, latencyMs: number | null, wasEdge = false): ProgramPlan {
+  const margin = reading.targetDurationMs / 2;
+  const fits = reading.windowMs - margin;
+  if (latencyMs === null || fits < 2 * reading.targetDurationMs) return { kind: 'edge', skewMs: reading.skewMs };
+  const latency = Math.min(latencyMs, fits);
+  // The moment is `latency` behind the server; the window ends `skew` from the server's now (the
+  // camera's clock and delivery): the moment must be half a target duration short of the edge
+  // (media to play ahead of it) and not before the window's start.
+  const slack = wasEdge ? CAMERA_CLOCK_TOLERANCE_MS / 2 : CAMERA_CLOCK_TOLERANCE_MS;
+  const aheadOfMoment = reading.skewMs + latency; // program time the playlist has after the moment
+  const afterStart = reading.windowMs - reading.skewMs - latency; // from the window's start to the moment
+  if (aheadOfMoment < margin - slack || afterStart < -slack) return { kind: 'edge', skewMs: reading.skewMs };
+  return { kind: 'follow', latencyMs: latency };
+}
+
+/** The skew the hints carry: whole seconds when the camera cannot be followed, else null. */
+export function cameraSkewHint(reading: PlaylistReading, latencyMs: number | null): number | null {
+  if (latencyMs === null) return null;
+  const plan = planProgramSync(reading, latencyMs);
+  return plan.kind === 'edge' ? Math.round(plan.skewMs / 1000) * 1000 : null;
 }

@@ -96,8 +96,9 @@ export function livePlaylist(seconds: number, loop = { first: 0, segments: HLS_S
 export const SYNC_FPS = 30;
 
 /**
- * The barcoded live stream, with EXT-X-PROGRAM-DATE-TIME: segment i began at `startedAt` + i s,
- * so every screen that shows program time T shows the same frame.
+ * The barcoded live stream, with EXT-X-PROGRAM-DATE-TIME from a camera whose clock is right: the
+ * window's newest segment ends at most a second ago (segment i began at `startedAt` + (i − window)
+ * s), so every screen that shows program time T shows the same frame.
  */
 export function syncPlaylist(seconds: number, startedAt: number): string {
   const first = Math.max(0, Math.floor(seconds));
@@ -105,7 +106,7 @@ export function syncPlaylist(seconds: number, startedAt: number): string {
   lines.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${first === 0 ? 0 : Math.floor((first - 1) / HLS_SEGMENTS)}`);
   for (let i = first; i < first + HLS_WINDOW; i++) {
     if (i > 0 && i % HLS_SEGMENTS === 0) lines.push('#EXT-X-DISCONTINUITY');
-    lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(startedAt + i * 1000).toISOString()}`);
+    lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(startedAt + (i - HLS_WINDOW) * 1000).toISOString()}`);
     lines.push('#EXTINF:1.000000,', `/sync/seg${String(i % HLS_SEGMENTS).padStart(3, '0')}.ts`);
   }
   return `${lines.join('\n')}\n`;

@@ -7,12 +7,15 @@ import { useEffect, useRef } from 'react';
 import type HlsType from 'hls.js';
 import type { LevelDetails } from 'hls.js';
 import { clockAtom } from '../../features/screen/atoms.ts';
+import { flipIsNear } from '../../features/screen/flip-scheduler.ts';
 import { countEffect } from '../../lib/render-count.ts';
 import { store } from '../../lib/store.ts';
-import { loopErrorMs, planProgramSync, programErrorMs, seekTarget, SYNC_PERIOD_MS, syncStep, type ProgramPlan } from './live-sync.ts';
-import { syncLatencyMs, type PlaybackHints } from '../../../src/shared/streams/playback.ts';
+import { loopErrorMs, programErrorMs, seekTarget, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
+import { planProgramSync, syncLatencyMs, type PlaybackHints, type ProgramPlan } from '../../../src/shared/streams/playback.ts';
 import { pictureAdvanced, pictureSample, PROGRESS_CHECK_MS, STALL_REPORT_MS, STALL_RETRY_MS, type MediaEvent, type PictureSample } from './machine.ts';
 import { cappedLevels } from './capped-levels.ts';
+import { HLS_SETTINGS } from './hls-settings.ts';
+import { HLS_WORKER_URL } from './hls-worker.ts';
 import { hasMediaSource, loadHls } from './hls-loader.ts';
 import type { PlayerSource } from '../../../src/shared/streams/player-source.ts';
 
@@ -67,10 +70,14 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     let advancedAt = performance.now();
     let seen: PictureSample | null = null;
     let reportedStall = false;
+    let sought = false;
     const watch = setInterval(() => {
       const now = performance.now();
+      if (flipIsNear(now)) return void (advancedAt += PROGRESS_CHECK_MS); // its turn is put off, not counted against it
       const sample = pictureSample(video);
-      if (video.paused || pictureAdvanced(seen, sample)) {
+      const played = pictureAdvanced(seen, sample, sought);
+      sought = false;
+      if (video.paused || played) {
         // Paused: autoplay refused, waiting for a touch (lib/interaction.ts) — not a stall.
         advancedAt = now;
         if (!video.paused) {
@@ -97,6 +104,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     const listen = (type: string, handler: () => void) => video.addEventListener(type, handler, { signal: listeners.signal });
     listen('canplay', onCanPlay);
     listen('error', onError);
+    listen('seeking', () => (sought = true));
 
     // The same moment on every screen (live-sync.ts): steered on the server's clock, once a
     // screen knows it (the console and other pages have no clock and play as they come), and
@@ -114,7 +122,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     };
     const steer = setInterval(() => {
       const clock = store.get(clockAtom);
-      if (!clock || video.paused || video.readyState < 2) return;
+      if (!clock || video.paused || video.readyState < 2 || flipIsNear()) return;
       const serverNow = performance.now() + clock.offsetMs;
       let error: number;
       if (hlsPlayer) {
@@ -123,7 +131,8 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
         if (!shown || !details || skews.length === 0) return; // no program date-time: hls.js's own live position
         const reading = { windowMs: details.totalduration * 1000, targetDurationMs: details.targetduration * 1000, skewMs: Math.max(...skews) };
         const latency = events.current.playback?.sync_latency_ms ?? syncLatencyMs(details.targetduration, details.totalduration);
-        plan = planProgramSync(reading, latency, plan?.kind === 'edge');
+        // Until it has decided once, the analysis's word: a camera it found off starts at its edge.
+        plan = planProgramSync(reading, latency, plan ? plan.kind === 'edge' : events.current.playback?.camera_skew_ms != null);
         video.dataset.cameraSkew = plan.kind === 'edge' ? String(Math.round(plan.skewMs)) : '';
         if (plan.kind === 'edge') {
           // The camera's clock is off by more than its window allows: its live edge, as hls.js plays it.
@@ -153,18 +162,8 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
           .then((Hls) => {
             if (cancelled) return;
             if (!Hls.isSupported()) return emit('error');
-            const hls = new Hls({
-              maxBufferLength: 12, // live cameras: a short buffer, five of them on a wall
-              backBufferLength: 10,
-              // The rendition that fits the tile's box (at most 2 device pixels per CSS pixel):
-              // a postcard-sized tile does not decode a camera's 1080p (capped-levels.ts).
-              capLevelToPlayerSize: true,
-              maxDevicePixelRatio: 2,
-              capLevelController: cappedLevels(Hls),
-              liveDurationInfinity: true,
-              startFragPrefetch: true, // fetch the first segment without waiting for the MediaSource
-              enableWorker: true, // transmuxing off the main thread: five HD streams must not jank the wall (CSP: worker-src blob:)
-            });
+            // The size cap stepped down by the screen's frame budget (capped-levels.ts).
+            const hls = new Hls({ ...HLS_SETTINGS, workerPath: HLS_WORKER_URL, capLevelController: cappedLevels(Hls) });
             let mediaRecoveries = 0;
             hls.on(Hls.Events.ERROR, (_event, data) => {
               if (!data.fatal) return;

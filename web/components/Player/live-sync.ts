@@ -12,7 +12,7 @@
  * players (YouTube, Twitch…) are cross-origin iframes and cannot be steered.
  *
  * A camera's program date-time is its own clock's: playback follows the shared moment only as
- * far as the playlist allows (`planProgramSync`). A moment outside the window the camera serves
+ * far as the playlist allows (`planProgramSync`, src/shared/streams/playback.ts). A moment outside the window the camera serves
  * cannot be played: steering toward it fought hls.js (which snaps a playhead outside the window
  * back to its live edge) and froze the tile. Such a camera is followed by its live edge, and its
  * skew is shown on the tile for the operator.
@@ -53,51 +53,6 @@ export function loopErrorMs(currentTime: number, duration: number, serverNowMs: 
 /** A live HLS stream's error: the program date-time it shows against (server time − latency). */
 export function programErrorMs(playingDateMs: number, serverNowMs: number, latencyMs: number): number {
   return playingDateMs - (serverNowMs - latencyMs);
-}
-
-/** What a player read from its last playlist loads (hls.js's level details), on the server's clock. */
-export interface PlaylistReading {
-  /** The window's length (ms): the sum of its segments. */
-  windowMs: number;
-  targetDurationMs: number;
-  /** The newest estimate of (edge program time − server time when the playlist was loaded), ms: the largest of the last few loads (a load just after a segment appeared is the truest). */
-  skewMs: number;
-}
-
-export type ProgramPlan =
-  /** Play `latencyMs` behind the server's clock in program time. */
-  | { kind: 'follow'; latencyMs: number }
-  /** The camera's clock is off by more than its window allows: hls.js's live edge, the skew flagged. */
-  | { kind: 'edge'; skewMs: number };
-
-/**
- * How far a camera's stamps may be from the server's clock and still be followed, beyond what
- * a live window's own timing explains (a segment appears up to a target duration after its
- * program time ends): encoders and packagers add a little.
- */
-export const CAMERA_CLOCK_TOLERANCE_MS = 1_500;
-
-/**
- * Follow the shared moment, or the live edge. The latency is the server's (or the same rule on
- * the same playlist: syncLatencyMs) shrunk to what the window allows — every screen reads the
- * same playlist, so every screen shrinks it alike. Then the moment (server time − latency) must
- * lie in the window as this screen sees it: no earlier than its start, and half a target
- * duration short of its edge, within the tolerance. `wasEdge` gives the decision hysteresis: a
- * camera near the limit does not flap.
- */
-export function planProgramSync(reading: PlaylistReading, latencyMs: number | null, wasEdge = false): ProgramPlan {
-  const margin = reading.targetDurationMs / 2;
-  const fits = reading.windowMs - margin;
-  if (latencyMs === null || fits < 2 * reading.targetDurationMs) return { kind: 'edge', skewMs: reading.skewMs };
-  const latency = Math.min(latencyMs, fits);
-  // The moment is `latency` behind the server; the window ends `skew` from the server's now (the
-  // camera's clock and delivery): the moment must be half a target duration short of the edge
-  // (media to play ahead of it) and not before the window's start.
-  const slack = wasEdge ? CAMERA_CLOCK_TOLERANCE_MS / 2 : CAMERA_CLOCK_TOLERANCE_MS;
-  const aheadOfMoment = reading.skewMs + latency; // program time the playlist has after the moment
-  const afterStart = reading.windowMs - reading.skewMs - latency; // from the window's start to the moment
-  if (aheadOfMoment < margin - slack || afterStart < -slack) return { kind: 'edge', skewMs: reading.skewMs };
-  return { kind: 'follow', latencyMs: latency };
 }
 
 /** A seek must land where the player has media to play (never outside hls.js's window). */

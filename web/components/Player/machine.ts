@@ -90,11 +90,12 @@ export function pictureSample(video: HTMLVideoElement): PictureSample {
 }
 
 /**
- * Did the picture advance between two checks? The playhead moved forward and, where the browser
- * counts them, new frames were presented: a seek moves the playhead without playing, and a seek
- * that lands decodes a frame without the picture moving on.
+ * Did the picture advance between two checks? It played: no seek in between (a seek moves the
+ * playhead and fires 'timeupdate' without playing; a tile whose sync fought hls.js was sought
+ * four times a second and looked alive), the playhead moved forward and, where the browser
+ * counts them, new frames were presented.
  */
-export function pictureAdvanced(before: PictureSample | null, now: PictureSample): boolean {
-  if (!before || !(now.time > before.time)) return false;
+export function pictureAdvanced(before: PictureSample | null, now: PictureSample, sought: boolean): boolean {
+  if (!before || sought || !(now.time > before.time)) return false;
   return now.frames === null || before.frames === null || now.frames > before.frames;
 }

@@ -62,6 +62,20 @@ export const CATCH_UP_AFTER_MS = 150;
 export const SIDE_ATTRIBUTE = 'data-side';
 const showSide = (side: 'now' | 'next') => document.documentElement.setAttribute(SIDE_ATTRIBUTE, side);
 
+/** Periodic work keeps off this long before a flip's instant (a timer can run late by a task or two). */
+const QUIET_BEFORE_MS = 250;
+
+/**
+ * Whether a flip is near: its instant within QUIET_BEFORE_MS, or shown and not yet caught up.
+ * Periodic work a screen can put off (players' sync and stall checks) skips its turn then, so
+ * the flip frame and the frames around it are not shared with it.
+ */
+export function flipIsNear(now = performance.now()): boolean {
+  if (document.documentElement.getAttribute(SIDE_ATTRIBUTE) === 'next') return true;
+  const waiting = store.get(waitingStateAtom);
+  return waiting !== null && waiting.localAt - now < QUIET_BEFORE_MS;
+}
+
 interface TaskScheduler {
   postTask(task: () => void, options: { priority: 'user-blocking' }): Promise<unknown>;
 }

@@ -6,7 +6,7 @@
  */
 import HLS from 'hls-parser';
 import type { SafeFetcher } from '../../../http/safe-fetch.ts';
-import { startBandwidth, syncLatencyMs, type PlaybackHints } from '../../../shared/streams/playback.ts';
+import { cameraSkewHint, startBandwidth, syncLatencyMs, type PlaybackHints } from '../../../shared/streams/playback.ts';
 
 type Playlist = ReturnType<typeof HLS.parse>;
 type MediaPlaylist = Extract<Playlist, { isMasterPlaylist: false }>;
@@ -34,16 +34,22 @@ const MAX_MEDIA_BYTES = 24 * 1024 * 1024;
 
 export class HlsError extends Error {}
 
-async function fetchPlaylist(fetcher: SafeFetcher, url: string): Promise<{ playlist: Playlist; url: string }> {
+async function fetchPlaylist(fetcher: SafeFetcher, url: string): Promise<{ playlist: Playlist; url: string; at: number }> {
   const response = await fetcher.fetch(url, { accept: 'application/vnd.apple.mpegurl, application/x-mpegurl, */*;q=0.5', timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024 });
   if (response.status !== 200) throw new HlsError(`The playlist answered HTTP ${response.status}`);
   const text = response.body.toString('utf8');
   if (!text.trimStart().startsWith('#EXTM3U')) throw new HlsError('This address does not serve an HLS playlist');
   try {
-    return { playlist: HLS.parse(text), url: response.url };
+    return { playlist: HLS.parse(text), url: response.url, at: Date.now() };
   } catch (error) {
     throw new HlsError(`The playlist could not be read: ${error instanceof Error ? error.message : 'malformed'}`);
   }
+}
+
+/** The newest segment's end in program time − when the playlist was loaded (ms); null without program date-time. */
+function edgeSkew(p: MediaPlaylist, loadedAt: number): number | null {
+  const edge = p.segments.at(-1);
+  return edge?.programDateTime ? edge.programDateTime.getTime() + edge.duration * 1000 - loadedAt : null;
 }
 
 const lastSequence = (p: MediaPlaylist) => (p.mediaSequenceBase ?? 0) + p.segments.length;
@@ -54,7 +60,7 @@ export async function readHls(
   options: { sampleSeconds: number; sleep: (ms: number) => Promise<void> },
 ): Promise<HlsReading> {
   const started = Date.now();
-  let { playlist, url: playlistUrl } = await fetchPlaylist(fetcher, url);
+  let { playlist, url: playlistUrl, at: loadedAt } = await fetchPlaylist(fetcher, url);
   const firstResponseMs = Date.now() - started;
   let variant: HlsReading['variant'] = null;
   let start: number | null = null;
@@ -65,7 +71,7 @@ export async function readHls(
       .sort((a, b) => (b.resolution?.height ?? 0) - (a.resolution?.height ?? 0) || b.bandwidth - a.bandwidth)[0];
     if (!best) throw new HlsError('The master playlist lists no variant');
     variant = { width: best.resolution?.width ?? null, height: best.resolution?.height ?? null, bandwidth: best.bandwidth || null };
-    ({ playlist, url: playlistUrl } = await fetchPlaylist(fetcher, new URL(best.uri, playlistUrl).href));
+    ({ playlist, url: playlistUrl, at: loadedAt } = await fetchPlaylist(fetcher, new URL(best.uri, playlistUrl).href));
     if (playlist.isMasterPlaylist) throw new HlsError('The variant is another master playlist');
   }
   const media = playlist;
@@ -73,6 +79,8 @@ export async function readHls(
 
   let live = true;
   let liveNote: string | null = null;
+  // The camera's clock against ours, at each load: its edge's program time − when it was loaded.
+  const skews = [edgeSkew(media, loadedAt)];
   if (media.endlist || media.playlistType === 'VOD') {
     live = false;
     liveNote = 'The playlist is a finished recording (ENDLIST), not a live stream';
@@ -80,6 +88,7 @@ export async function readHls(
     // A live playlist gains segments every target duration; wait about that long and look again.
     await options.sleep(Math.min(Math.max(media.targetDuration, 1), 6) * 1000 + 250);
     const again = await fetchPlaylist(fetcher, playlistUrl);
+    if (!again.playlist.isMasterPlaylist) skews.push(edgeSkew(again.playlist, again.at));
     if (!again.playlist.isMasterPlaylist && lastSequence(again.playlist) <= lastSequence(media) && !again.playlist.endlist) {
       live = false;
       liveNote = 'The playlist did not advance: the stream is stale';
@@ -111,6 +120,9 @@ export async function readHls(
   const edge = media.segments.at(-1)!;
   const edgeProgramTime = edge.programDateTime ? edge.programDateTime.getTime() + edge.duration * 1000 : null;
   const window = media.segments.reduce((sum, s) => sum + s.duration, 0);
-  const playback = { sync_latency_ms: media.segments.some((s) => s.programDateTime) ? syncLatencyMs(media.targetDuration, window) : null, start_bandwidth: start };
+  const latency = media.segments.some((s) => s.programDateTime) ? syncLatencyMs(media.targetDuration, window) : null;
+  const known = skews.filter((skew): skew is number => skew !== null);
+  const skew = known.length ? cameraSkewHint({ windowMs: window * 1000, targetDurationMs: media.targetDuration * 1000, skewMs: Math.max(...known) }, latency) : null;
+  const playback = { sync_latency_ms: latency, start_bandwidth: start, camera_skew_ms: skew };
   return { variant, live, liveNote, media: Buffer.concat(parts), mediaSeconds: seconds, firstResponseMs, encrypted, playback, sampled, edgeProgramTime };
 }

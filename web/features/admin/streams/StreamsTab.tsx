@@ -16,6 +16,7 @@ import { AnalyzeAllButton, AnalyzeAllProgress } from '../quality/AnalyzeAll.tsx'
 import { QueuePanel } from '../quality/QueuePanel.tsx';
 import { HealthBadge } from '../quality/HealthBadge.tsx';
 import { ActivitySpark, LoopedNote } from '../quality/Activity.tsx';
+import { CameraClockNote } from '../quality/CameraClockNote.tsx';
 import { HistoryModal } from '../quality/HistoryModal.tsx';
 import { ReanalyzeButton } from '../quality/ReanalyzeButton.tsx';
 import { StreamStill } from '../../../components/Thumbnail.tsx';
@@ -77,6 +78,7 @@ function StreamRow(props: { stream: StreamDto; index: number; actions: RowAction
       <td>
         <HealthBadge health={stream.health} />
         <LoopedNote stream={stream} />
+        <CameraClockNote stream={stream} />
       </td>
       <td>
         <div className="row-actions">
