@@ -30,6 +30,8 @@ interface DirectVideoProps {
   /** A stall went on too long: rebuild the player. */
   onStalledTooLong: () => void;
   label: string;
+  /** Transmux HLS in hls.js's worker (Player's `oneOfMany`), not on the main thread. */
+  worker: boolean;
 }
 
 const HLS_MIME = 'application/vnd.apple.mpegurl';
@@ -50,7 +52,7 @@ function play(video: HTMLVideoElement): void {
   });
 }
 
-export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, label }: DirectVideoProps) {
+export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, label, worker }: DirectVideoProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const events = useRef({ onEvent, onStalledTooLong, playback });
   events.current = { onEvent, onStalledTooLong, playback };
@@ -163,7 +165,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
             if (cancelled) return;
             if (!Hls.isSupported()) return emit('error');
             // The size cap stepped down by the screen's frame budget (capped-levels.ts).
-            const hls = new Hls({ ...HLS_SETTINGS, workerPath: HLS_WORKER_URL, capLevelController: cappedLevels(Hls) });
+            const hls = new Hls({ ...HLS_SETTINGS, enableWorker: worker, workerPath: worker ? HLS_WORKER_URL : null, capLevelController: cappedLevels(Hls) });
             let mediaRecoveries = 0;
             hls.on(Hls.Events.ERROR, (_event, data) => {
               if (!data.fatal) return;
@@ -211,7 +213,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
         video.load();
       }, TEARDOWN_DELAY_MS);
     };
-  }, [source.kind, source.src]);
+  }, [source.kind, source.src, worker]);
 
   return (
     <video

@@ -33,6 +33,12 @@ export interface PlayerProps {
    * then shows the new scene before five players start. A screen with one player needs no wait.
    */
   deferMedia?: boolean;
+  /**
+   * One of several players on the screen (a wall's tile, a viewer's card): hls.js transmuxes in
+   * its worker, off the main thread the flips need. A lone player (a kiosk, a preview) transmuxes
+   * inline and shows its first picture sooner: the worker's start cost a cold kiosk 150 ms.
+   */
+  oneOfMany?: boolean;
 }
 
 export function PlayerLoading() {
@@ -61,7 +67,7 @@ export function Player(props: PlayerProps) {
   return <StreamPlayer key={`${props.stream.url} ${props.stream.fallback_url ?? ''}`} {...props} />;
 }
 
-function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading, renderError, onPhaseChange, deferMedia = true }: PlayerProps) {
+function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading, renderError, onPhaseChange, deferMedia = true, oneOfMany = false }: PlayerProps) {
   countRender();
   const playerId = useId();
   const [state, dispatch] = useReducer(playerReducer, initialPlayerState);
@@ -112,7 +118,7 @@ function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading
         <EmbedFrame key={`${source.src}#${state.generation}`} source={source} title={title} fullscreen={fullscreen} ready={state.phase === 'ready'} onEvent={onEvent} />
       )}
       {mediaMounted && direct && (
-        <DirectVideo key={`${source.src}#${state.generation}`} source={source} playback={stream.playback ?? null} fit={fit} label={title} onEvent={onEvent} onStalledTooLong={reload} />
+        <DirectVideo key={`${source.src}#${state.generation}`} source={source} playback={stream.playback ?? null} fit={fit} label={title} worker={oneOfMany} onEvent={onEvent} onStalledTooLong={reload} />
       )}
       {source.kind === 'link' && (
         <div className="player__overlay player__overlay--link">

@@ -8,7 +8,8 @@ export const HLS_SETTINGS = {
   liveDurationInfinity: true,
   startFragPrefetch: true, // fetch the first segment without waiting for the MediaSource
   // Transmuxing off the main thread: five HD streams must not jank the wall. The app's ESM
-  // build needs the worker's file too (hls-worker.ts: `workerPath`); the bare wall's UMD build has it inline.
+  // build needs the worker's file too (hls-worker.ts: `workerPath`), and uses it only where a
+  // screen has several players (Player's `oneOfMany`); the bare wall's UMD build has it inline.
   enableWorker: true,
   // The rendition that fits the tile's box (at most 2 device pixels per CSS pixel): a
   // postcard-sized tile does not decode a camera's 1080p.
