@@ -40,7 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 import { apiClient } from '../tests/e2e/support/api.ts';
 import { generateMedia, serveMedia } from '../tests/e2e/support/media.ts';
@@ -320,16 +320,29 @@ const WALLS = [
   { shift: 400, up: 118, down: 41 },
 ];
 
+/** The same wall with its two delays made equal (their mean): a LAN-like link. */
+const symmetric = (w: (typeof WALLS)[number]) => ({ ...w, up: (w.up + w.down) / 2, down: (w.up + w.down) / 2 });
+
+/** One browser context per wall, each page with its clock shifted and its flips recorded. */
+async function watchedWalls(walls: readonly { shift: number }[]): Promise<{ contexts: BrowserContext[]; pages: Page[] }> {
+  const contexts = await Promise.all(walls.map(() => browser.newContext({ viewport: { width: 1280, height: 720 } })));
+  const pages = await Promise.all(
+    contexts.map(async (context, i) => {
+      await context.addInitScript(IN_STEP_WATCH.replace('__SHIFT__', String(walls[i]!.shift)));
+      return context.newPage();
+    }),
+  );
+  return { contexts, pages };
+}
+
 async function measureInStep(links: 'asymmetric' | 'symmetric') {
   await api.setDefaultScene(world.scenes.morning.id);
-  const walls = WALLS.slice(0, PAGES).map((w) => (links === 'asymmetric' ? w : { ...w, up: (w.up + w.down) / 2, down: (w.up + w.down) / 2 }));
+  const walls = WALLS.slice(0, PAGES).map((w) => (links === 'asymmetric' ? w : symmetric(w)));
   const proxies = await Promise.all(walls.map((w) => startDelayProxy(server.port, { upMs: w.up, downMs: w.down })));
-  const contexts = await Promise.all(walls.map(() => browser.newContext({ viewport: { width: 1280, height: 720 } })));
+  const { contexts, pages: opened } = await watchedWalls(walls);
   try {
     const pages = await Promise.all(
-      contexts.map(async (context, i) => {
-        await context.addInitScript(IN_STEP_WATCH.replace('__SHIFT__', String(walls[i]!.shift)));
-        const page = await context.newPage();
+      opened.map(async (page, i) => {
         await page.goto(`${proxies[i]!.base}/app`);
         await page.waitForSelector(`.wall[data-scene-id="${world.scenes.morning.id}"]`, { timeout: 30_000 });
         await page.waitForFunction(() => (globalThis as unknown as { __clock: unknown }).__clock !== null, null, { timeout: 30_000 });
@@ -502,15 +515,13 @@ interface TileCheck {
 async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, options: { walls: number; changes: number; throttle?: number }) {
   const world = await videoWorld(clock);
   await api.setDefaultScene(world.scenes[0]!);
-  const walls = WALLS.slice(0, options.walls).map((w) => ({ ...w, up: (w.up + w.down) / 2, down: (w.up + w.down) / 2 }));
+  const walls = WALLS.slice(0, options.walls).map(symmetric);
   const bare = mode === 'bare' ? (videoServers.bare ??= await serveBareWall({ ...HLS_SETTINGS })) : null;
   const proxies = mode === 'app' ? await Promise.all(walls.map((w) => startDelayProxy(server.port, { upMs: w.up, downMs: w.down }))) : [];
-  const contexts = await Promise.all(walls.map(() => browser.newContext({ viewport: { width: 1280, height: 720 } })));
+  const { contexts, pages: opened } = await watchedWalls(walls);
   try {
     const pages = await Promise.all(
-      contexts.map(async (context, i) => {
-        await context.addInitScript(IN_STEP_WATCH.replace('__SHIFT__', String(walls[i]!.shift)));
-        const page = await context.newPage();
+      opened.map(async (page, i) => {
         if (mode === 'app') {
           await page.goto(`${proxies[i]!.base}/app`);
           await page.waitForSelector(`.wall[data-scene-id="${world.scenes[0]}"]`, { timeout: 30_000 });

@@ -116,8 +116,16 @@ test('walls with clocks off in opposite directions flip together, a kiosk with t
         await admin.setViewportSize({ width, height });
         await signIn(admin, '/admin/screens');
         const rows = admin.locator('.screen-row', { has: admin.locator('.screen-row__clock') });
-        await expect(rows.filter({ hasText: /Own clock 1\.7 s behind · in step to ±/ })).toHaveCount(1);
-        await expect(rows.filter({ hasText: /Own clock 1\.9 s ahead · in step to ±/ })).toHaveCount(1);
+        // Each within what its row says of its own estimate (± its bound, and the 0.1 s it is rounded to):
+        // a machine busy with the whole suite answers the clock's questions slowly, and says so.
+        const clocks = async () =>
+          (await rows.locator('.screen-row__clock').allTextContents()).flatMap((text) => {
+            const m = /Own clock ([\d.]+) s (behind|ahead) · in step to ±([\d.]+) ms/.exec(text);
+            return m ? [{ ms: Number(m[1]) * 1000 * (m[2] === 'ahead' ? 1 : -1), bound: Number(m[3]) }] : [];
+          });
+        const near = (shiftMs: number) => async () => (await clocks()).filter((c) => Math.abs(c.ms - shiftMs) <= 50 + c.bound).length;
+        await expect.poll(near(-1_700)).toBe(1);
+        await expect.poll(near(1_900)).toBe(1);
         // And how its last flip went: how long the frame took to render, and whether it came late.
         await expect(rows.filter({ hasText: /Last flip rendered in \d+ ms/ })).toHaveCount(3);
         // And what their video players dropped (each screen counts its own frames and reports every 30 s).
