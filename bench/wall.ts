@@ -491,9 +491,15 @@ async function videoWorld(clock: CameraClock) {
 /** In the page: each shown tile's picture over 2 s, then the frames presented and dropped over 10 s. */
 const TILE_CHECK = `(async () => {
   const videos = () => [...document.querySelectorAll('.wall-tile:not(.wall-tile--incoming) video')];
-  const first = videos().map((v) => ({ v, t: v.currentTime }));
+  // Advanced: the playhead moved ≥ 1 s by playing — frames presented (25 fps: at least 20 in the
+  // second) and no seek in between (a seek moves the playhead without playing).
+  const first = videos().map((v) => {
+    const seen = { v, t: v.currentTime, f: v.getVideoPlaybackQuality().totalVideoFrames, seeks: 0 };
+    v.addEventListener('seeking', () => seen.seeks++);
+    return seen;
+  });
   await new Promise((r) => setTimeout(r, 2000));
-  const tiles = first.map(({ v, t }) => ({ advanced: v.isConnected && v.currentTime - t >= 1, time: Math.round(v.currentTime * 10) / 10, ready: v.readyState, height: v.videoHeight }));
+  const tiles = first.map(({ v, t, f, seeks }) => ({ advanced: v.isConnected && seeks === 0 && v.currentTime - t >= 1 && v.getVideoPlaybackQuality().totalVideoFrames - f >= 20, time: Math.round(v.currentTime * 10) / 10, ready: v.readyState, height: v.videoHeight, seeks }));
   const q0 = videos().map((v) => ({ v, q: v.getVideoPlaybackQuality() }));
   await new Promise((r) => setTimeout(r, 10000));
   let frames = 0, dropped = 0;
@@ -507,7 +513,7 @@ const TILE_CHECK = `(async () => {
 })()`;
 
 interface TileCheck {
-  tiles: { advanced: boolean; time: number; ready: number; height: number }[];
+  tiles: { advanced: boolean; time: number; ready: number; height: number; seeks: number }[];
   frames: number;
   dropped: number;
 }

@@ -135,7 +135,8 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
         const latency = events.current.playback?.sync_latency_ms ?? syncLatencyMs(details.targetduration, details.totalduration);
         // Until it has decided once, the analysis's word: a camera it found off starts at its edge.
         plan = planProgramSync(reading, latency, plan ? plan.kind === 'edge' : events.current.playback?.camera_skew_ms != null);
-        video.dataset.cameraSkew = plan.kind === 'edge' ? String(Math.round(plan.skewMs)) : '';
+        const flagged = plan.kind === 'edge' ? String(Math.round(plan.skewMs)) : '';
+        if (video.dataset.cameraSkew !== flagged) video.dataset.cameraSkew = flagged; // no attribute write (and style invalidation) four times a second
         if (plan.kind === 'edge') {
           // The camera's clock is off by more than its window allows: its live edge, as hls.js plays it.
           if (video.playbackRate !== 1) video.playbackRate = 1;
