@@ -7,7 +7,9 @@
  * leaving players destroyed 150 ms later — what the app does, minus the app. It is told each
  * instant on the machine's true clock (`window.__realNow`, from bench/wall.ts's watch), and
  * announces each flip as the app does (`nw:flip`, with `renderedAt`): the bench measures both
- * the same way, in the same run.
+ * the same way, in the same run. `?flip=compositor` (bench/flip-picture.ts) trades the sides'
+ * opacity by Web Animations that start at the instant on the document timeline instead: the
+ * compositor presents them, the main thread is not asked at the instant.
  */
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -24,11 +26,18 @@ const PAGE = `<!doctype html>
   .wall-tile { position: absolute; width: calc(100% / 3); height: 50%; overflow: hidden; }
   .wall-tile video { width: 100%; height: 100%; object-fit: cover; display: block; }
   .wall-tile .title { position: absolute; left: 12px; bottom: 10px; color: #fff; font: 600 18px system-ui, sans-serif; }
-  :root[data-side='now'] [data-stage='next'], :root[data-side='next'] [data-stage='now'] { opacity: 0 !important; }
+  :root:not(.compositor)[data-side='now'] [data-stage='next'], :root[data-side='next'] [data-stage='now'] { opacity: 0 !important; }
+  /* ?flip=compositor: the waiting side is transparent until its animation, promoted ahead. */
+  :root.compositor [data-stage='next'] { opacity: 0; }
+  :root.compositor .wall-tile { will-change: opacity; }
 </style>
 <script src="/hls.js"></script></head>
 <body><script>
   const CONFIG = __HLS_CONFIG__;
+  // ?flip=compositor: the sides trade opacity by animations whose start time is the instant on the
+  // document timeline — the compositor presents them; the main thread is not asked at the instant.
+  const COMPOSITOR = new URLSearchParams(location.search).get('flip') === 'compositor';
+  if (COMPOSITOR) document.documentElement.classList.add('compositor');
   // The app's grid for five: three across the top, two centred below.
   const SLOTS = [[0, 0], [1, 0], [2, 0], [0.5, 1], [1.5, 1]];
   let shown = new Map();
@@ -67,6 +76,21 @@ const PAGE = `<!doctype html>
     const leaving = [...shown].filter(([id]) => !nextIds.has(id));
     for (const [, t] of leaving) t.el.setAttribute('data-stage', 'now');
     const localAt = instant - window.__realNow() + performance.now();
+    if (COMPOSITOR) {
+      const hold = (el, opacity) => {
+        const a = el.animate([{ opacity }, { opacity }], { duration: 1e7, fill: 'forwards' });
+        a.startTime = localAt - 8; // the frame that begins at most 8 ms before the instant, as the main-thread flip
+        return a;
+      };
+      const animations = [...[...incoming.values()].map((t) => hold(t.el, 1)), ...leaving.map(([, t]) => hold(t.el, 0))];
+      setTimeout(() => {
+        for (const [id, t] of leaving) { t.hls.destroy(); t.el.remove(); shown.delete(id); }
+        for (const [id, t] of incoming) { t.el.removeAttribute('data-stage'); t.el.classList.remove('wall-tile--incoming'); shown.set(id, t); }
+        for (const a of animations) a.cancel();
+        window.dispatchEvent(new CustomEvent('nw:flip', { detail: { version: v, at, frameTime: localAt, renderedAt: localAt } }));
+      }, Math.max(0, localAt - performance.now()) + 150);
+      return;
+    }
     const commit = (frameTime) => {
       document.documentElement.setAttribute('data-side', 'next');
       scheduler.postTask(() => {
