@@ -554,6 +554,8 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
     const nearLoaf: number[] = [];
     const scripts = new Map<string, number>();
     let missed = 0;
+    let fresh = 0;
+    let ready = 0;
     for (let i = 0; i < WARMUP + options.changes; i++) {
       const scene = (i + 1) % VIDEO_SCENES.length;
       const counts = await Promise.all(pages.map((page) => page.evaluate(() => (globalThis as unknown as { __flips: unknown[] }).__flips.length)));
@@ -588,6 +590,8 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
           lates.push(shownAt - flip.at);
           perWallLate[p]!.push(shownAt - flip.at);
           nearLoaf.push(flip.nearLoafMs);
+          fresh += flip.fresh;
+          ready += flip.ready;
           for (const s of flip.nearScripts) scripts.set(s.who, (scripts.get(s.who) ?? 0) + s.ms);
         });
         if (instants.length > 1) skews.push(Math.max(...instants) - Math.min(...instants));
@@ -609,6 +613,8 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
       /** Long animation frames in the second before each flip frame ended (ms per wall and flip), and the scripts that took most of them (ms in all). */
       near_flip_long_frames_ms: { p50: round(percentile(nearLoaf, 50)), p95: round(percentile(nearLoaf, 95)) },
       near_flip_scripts: [...scripts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([who, ms]) => ({ who, ms: Math.round(ms) })),
+      /** New tiles with a decoded frame when their flip was rendered (of all new tiles). */
+      ready_at_flip: fresh > 0 ? Math.round((ready / fresh) * 1000) / 1000 : null,
       tiles_advancing: tiles.filter((t) => t.advanced).length,
       tiles: tiles.length,
       stuck_tiles: tiles.filter((t) => !t.advanced),

@@ -1,6 +1,6 @@
 /** Steering a player toward the shared moment (web/components/Player/live-sync.ts), one row per rule. */
 import { describe, expect, it } from 'vitest';
-import { loopErrorMs, programErrorMs, seekTarget, SYNC_MAX_RATE_DELTA, syncStep, type SyncStep } from '../../web/components/Player/live-sync.ts';
+import { freshSeekBudget, loopErrorMs, programErrorMs, SEEK_SPACING_MAX_MS, SEEK_SPACING_MS, seekTarget, spendSeek, SYNC_MAX_RATE_DELTA, syncStep, type SeekBudget, type SyncStep } from '../../web/components/Player/live-sync.ts';
 import { describeSkew } from '../../web/features/admin/quality/camera-clock.ts';
 import { CAMERA_CLOCK_TOLERANCE_MS, cameraSkewHint, planProgramSync, syncLatencyMs } from '../../src/shared/streams/playback.ts';
 
@@ -98,4 +98,43 @@ describe("the console's word for a camera's clock", () => {
     [125_000, '2 min fast'],
     [-5_430_000, '1 h 31 min slow'],
   ])('%i ms: %s', (ms, said) => expect(describeSkew(ms)).toBe(said));
+});
+
+describe('seeks on a screen that cannot keep up', () => {
+  /** Asks at each of `times` (ms); what was allowed, and the budget after. */
+  const ask = (times: number[], budget: SeekBudget = freshSeekBudget()) => {
+    const allowed: boolean[] = [];
+    for (const t of times) {
+      const spent = spendSeek(budget, t);
+      allowed.push(spent.allowed);
+      budget = spent.budget;
+    }
+    return { allowed, budget };
+  };
+
+  it('seeks at once the first time, then not again within the spacing', () => {
+    expect(ask([1_000, 1_250, 1_000 + SEEK_SPACING_MS - 1]).allowed).toEqual([true, false, false]);
+  });
+
+  it('waits twice as long each time a seek did not hold, up to a limit', () => {
+    const s = SEEK_SPACING_MS;
+    const { allowed, budget } = ask([0, s, s + 2 * s, s + 2 * s + 3 * s]);
+    expect(allowed).toEqual([true, true, true, false]);
+    expect(budget.spacingMs).toBe(4 * s);
+    let t = 0;
+    let b = freshSeekBudget();
+    for (let i = 0; i < 20; i++) {
+      const spent = spendSeek(b, t);
+      b = spent.budget;
+      t += b.spacingMs; // asks again as soon as it may: never held
+    }
+    expect(b.spacingMs).toBe(SEEK_SPACING_MAX_MS);
+  });
+
+  it('a seek that held (none needed for twice the spacing) brings the spacing back down', () => {
+    const s = SEEK_SPACING_MS;
+    const { budget } = ask([0, s, s + 2 * s]);
+    expect(budget.spacingMs).toBe(4 * s);
+    expect(ask([s + 2 * s + 8 * s], budget).budget.spacingMs).toBe(s);
+  });
 });

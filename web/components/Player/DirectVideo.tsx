@@ -10,7 +10,7 @@ import { clockAtom } from '../../features/screen/atoms.ts';
 import { flipIsNear } from '../../features/screen/flip-scheduler.ts';
 import { countEffect } from '../../lib/render-count.ts';
 import { store } from '../../lib/store.ts';
-import { loopErrorMs, programErrorMs, seekTarget, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
+import { freshSeekBudget, loopErrorMs, programErrorMs, seekTarget, spendSeek, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
 import { planProgramSync, syncLatencyMs, type PlaybackHints, type ProgramPlan } from '../../../src/shared/streams/playback.ts';
 import { pictureAdvanced, pictureSample, PROGRESS_CHECK_MS, STALL_REPORT_MS, STALL_RETRY_MS, type MediaEvent, type PictureSample } from './machine.ts';
 import { cappedLevels } from './capped-levels.ts';
@@ -32,11 +32,18 @@ interface DirectVideoProps {
   label: string;
   /** Transmux HLS in hls.js's worker (Player's `oneOfMany`), not on the main thread. */
   worker: boolean;
+  /** Waiting for its flip: load to the first picture, then hold until this turns false (Player's `held`). */
+  held: boolean;
 }
 
 const HLS_MIME = 'application/vnd.apple.mpegurl';
 /** Playlist loads the camera's clock skew is judged over (the largest: the freshest load). */
 const SKEW_LOADS = 4;
+/**
+ * The longest a waiting player holds its loading: its first segment (2–6 s of a camera) plays on
+ * meanwhile, and a change's lead is 800 ms — a hold this long means the flip is late or gone.
+ */
+const HOLD_MAX_MS = 1_500;
 /** How long after a player leaves its decoder and connection are released. */
 const TEARDOWN_DELAY_MS = 250;
 
@@ -52,10 +59,16 @@ function play(video: HTMLVideoElement): void {
   });
 }
 
-export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, label, worker }: DirectVideoProps) {
+export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, label, worker, held }: DirectVideoProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const events = useRef({ onEvent, onStalledTooLong, playback });
   events.current = { onEvent, onStalledTooLong, playback };
+  const holding = useRef({ held, release: () => {} });
+  holding.current.held = held;
+  // The flip is past: load on (React renders the tile as kept after the flip's frames).
+  useEffect(() => {
+    if (!held) holding.current.release();
+  }, [held]);
 
   useEffect(() => {
     const video = videoRef.current;
@@ -108,12 +121,28 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     listen('error', onError);
     listen('seeking', () => (sought = true));
 
+    // A waiting player's hold: from its first picture until its flip is past (or HOLD_MAX_MS).
+    let stopped: ReturnType<typeof setTimeout> | undefined;
+    const release = () => {
+      if (stopped === undefined) return;
+      clearTimeout(stopped);
+      stopped = undefined;
+      hlsPlayer?.startLoad(-1); // on from where it stands
+    };
+    holding.current.release = release;
+    listen('loadeddata', () => {
+      if (!holding.current.held || !hlsPlayer || stopped !== undefined) return;
+      hlsPlayer.stopLoad();
+      stopped = setTimeout(release, HOLD_MAX_MS);
+    });
+
     // The same moment on every screen (live-sync.ts): steered on the server's clock, once a
     // screen knows it (the console and other pages have no clock and play as they come), and
     // only as far as the camera's playlist allows.
     let hlsPlayer: HlsType | undefined;
     const skews: number[] = [];
     let plan: ProgramPlan | null = null;
+    let seekBudget = freshSeekBudget();
     const readPlaylist = (details: LevelDetails) => {
       const clock = store.get(clockAtom);
       const edge = details.fragments.at(-1);
@@ -149,13 +178,15 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       const step = syncStep(error);
       if (step.kind === 'seek') {
         const to = video.currentTime + step.bySeconds;
-        if (!hlsPlayer) video.currentTime = ((to % video.duration) + video.duration) % video.duration;
-        else {
-          // Never outside what hls.js can play: it would snap back, and the two would fight.
-          const ranges = Array.from({ length: video.seekable.length }, (_, i) => [video.seekable.start(i), video.seekable.end(i)] as [number, number]);
-          const target = seekTarget(to, ranges);
-          if (target !== null) video.currentTime = target;
-        }
+        // Never outside what hls.js can play: it would snap back, and the two would fight.
+        const ranges = Array.from({ length: video.seekable.length }, (_, i) => [video.seekable.start(i), video.seekable.end(i)] as [number, number]);
+        const target = hlsPlayer ? seekTarget(to, ranges) : ((to % video.duration) + video.duration) % video.duration;
+        if (target === null) return;
+        const spent = spendSeek(seekBudget, performance.now());
+        seekBudget = spent.budget;
+        if (spent.allowed) video.currentTime = target;
+        // Not yet (a screen that cannot keep up): it plays on at its own pace, not pushed faster.
+        else if (video.playbackRate !== 1) video.playbackRate = 1;
       } else if (video.playbackRate !== step.rate) video.playbackRate = step.rate;
     }, SYNC_PERIOD_MS);
 
@@ -201,6 +232,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
 
     return () => {
       cancelled = true;
+      clearTimeout(stopped);
       clearInterval(steer);
       clearInterval(watch);
       listeners.abort();

@@ -39,6 +39,12 @@ export interface PlayerProps {
    * inline and shows its first picture sooner: the worker's start cost a cold kiosk 150 ms.
    */
   oneOfMany?: boolean;
+  /**
+   * Waiting for its flip (an incoming tile, card or kiosk stage): it loads to its first picture
+   * and holds there, so its next segments are not fetched and appended in the frames around the
+   * instant; it loads on once the flip is past (DirectVideo.tsx).
+   */
+  held?: boolean;
 }
 
 export function PlayerLoading() {
@@ -67,7 +73,7 @@ export function Player(props: PlayerProps) {
   return <StreamPlayer key={`${props.stream.url} ${props.stream.fallback_url ?? ''}`} {...props} />;
 }
 
-function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading, renderError, onPhaseChange, deferMedia = true, oneOfMany = false }: PlayerProps) {
+function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading, renderError, onPhaseChange, deferMedia = true, oneOfMany = false, held = false }: PlayerProps) {
   countRender();
   const playerId = useId();
   const [state, dispatch] = useReducer(playerReducer, initialPlayerState);
@@ -118,7 +124,7 @@ function StreamPlayer({ stream, fullscreen = false, fit = 'cover', renderLoading
         <EmbedFrame key={`${source.src}#${state.generation}`} source={source} title={title} fullscreen={fullscreen} ready={state.phase === 'ready'} onEvent={onEvent} />
       )}
       {mediaMounted && direct && (
-        <DirectVideo key={`${source.src}#${state.generation}`} source={source} playback={stream.playback ?? null} fit={fit} label={title} worker={oneOfMany} onEvent={onEvent} onStalledTooLong={reload} />
+        <DirectVideo key={`${source.src}#${state.generation}`} source={source} playback={stream.playback ?? null} fit={fit} label={title} worker={oneOfMany} held={held} onEvent={onEvent} onStalledTooLong={reload} />
       )}
       {source.kind === 'link' && (
         <div className="player__overlay player__overlay--link">

@@ -29,6 +29,35 @@ const SYNC_GAIN = 0.0005;
 /** How often a player checks its error. */
 export const SYNC_PERIOD_MS = 250;
 
+/** After a seek, the next waits at least this long (closing the error by rate meanwhile)... */
+export const SEEK_SPACING_MS = 5_000;
+/** ...twice as long each time a seek did not hold (another was needed within twice the wait), up to this. */
+export const SEEK_SPACING_MAX_MS = 120_000;
+
+export interface SeekBudget {
+  /** When this player last sought (performance.now()); null: never. */
+  lastAt: number | null;
+  spacingMs: number;
+}
+
+export const freshSeekBudget = (): SeekBudget => ({ lastAt: null, spacingMs: SEEK_SPACING_MS });
+
+/**
+ * May a player seek now? On a screen that cannot keep up (five tiles decoding on a small or busy
+ * machine) a tile falls behind, is sought, decodes from a keyframe to the new place — more load —
+ * falls behind again and is sought again: it showed nothing but seeks while a page without the
+ * sync played on (bench:wall's video walls: 2–9 of 15 tiles advancing, each sought in the last
+ * two seconds). So seeks are spaced, the spacing doubling while seeks do not hold: such a tile
+ * plays behind the others rather than not at all. The first seek is at once.
+ */
+export function spendSeek(budget: SeekBudget, now: number): { allowed: boolean; budget: SeekBudget } {
+  if (budget.lastAt === null) return { allowed: true, budget: { ...budget, lastAt: now } };
+  const since = now - budget.lastAt;
+  if (since < budget.spacingMs) return { allowed: false, budget };
+  const held = since >= 2 * budget.spacingMs;
+  return { allowed: true, budget: { lastAt: now, spacingMs: held ? SEEK_SPACING_MS : Math.min(SEEK_SPACING_MAX_MS, budget.spacingMs * 2) } };
+}
+
 export type SyncStep = { kind: 'seek'; bySeconds: number } | { kind: 'rate'; rate: number };
 
 /** What to do about an error (ms; positive: this screen shows a later moment than the target). */

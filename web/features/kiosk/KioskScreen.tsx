@@ -93,6 +93,7 @@ export function KioskScreen() {
               key={playerKey}
               stream={(now ?? after)!}
               deferMedia={false}
+              held={role === 'incoming'}
               renderLoading={() => (
                 <div className="player__overlay" role="status">
                   <span className="spinner" aria-hidden="true" />

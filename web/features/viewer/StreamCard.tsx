@@ -78,7 +78,7 @@ export function StreamCard({ staged, waiting }: { staged: Staged<SceneStreamDto>
       data-position={stream.position}
     >
       <div className="stream-card__media">
-        <Player stream={stream} oneOfMany />
+        <Player stream={stream} oneOfMany held={hidden} />
         <Flip now={stream} next={after} render={(shown, side) => <CardBadges stream={shown} side={side} />} />
       </div>
       <div className="stream-card__text flip-stack">

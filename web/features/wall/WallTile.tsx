@@ -77,7 +77,7 @@ export function WallTile({ staged, boxes, waiting, onOpen }: WallTileProps) {
       aria-hidden={hidden || undefined}
       inert={hidden}
     >
-      <Player stream={shown} oneOfMany />
+      <Player stream={shown} oneOfMany held={hidden} />
       <Flip now={shown} next={waiting && role === 'kept' ? staged.next! : undefined} render={(stream, side) => <TileFace stream={stream} side={side} onOpen={onOpen} />} />
     </article>
   );
