@@ -556,6 +556,7 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
     let missed = 0;
     let fresh = 0;
     let ready = 0;
+    let mismatched = 0;
     for (let i = 0; i < WARMUP + options.changes; i++) {
       const scene = (i + 1) % VIDEO_SCENES.length;
       const counts = await Promise.all(pages.map((page) => page.evaluate(() => (globalThis as unknown as { __flips: unknown[] }).__flips.length)));
@@ -573,18 +574,31 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
           ),
         );
       }
+      // The wall's flip of this change: the app's wall shows the scene (a wall may also flip a
+      // change it learnt late, or settle one, so the n-th flip need not be this change's), the
+      // bare wall flips each change it is told. The latest flip, then, and all walls' the same change.
       const flips = await Promise.all(
         pages.map((page, p) =>
           page
-            .waitForFunction((n) => (globalThis as unknown as { __flips: FlipRecord[] }).__flips[n]?.rendered != null, counts[p]!, { timeout: 10_000, polling: 100 })
-            .then(() => page.evaluate((n) => (globalThis as unknown as { __flips: FlipRecord[] }).__flips[n]!, counts[p]!))
+            .waitForFunction(
+              ([n, id]) => {
+                const g = globalThis as unknown as { __flips: FlipRecord[]; document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } };
+                return g.__flips.length > n && g.__flips.at(-1)!.rendered != null && (id === null || g.document.querySelector('.wall')?.getAttribute('data-scene-id') === String(id));
+              },
+              [counts[p]!, mode === 'app' ? world.scenes[scene]! : null] as const,
+              { timeout: 10_000, polling: 100 },
+            )
+            .then(() => page.evaluate(() => (globalThis as unknown as { __flips: FlipRecord[] }).__flips.at(-1)!))
             .catch(() => null),
         ),
       );
       if (i >= WARMUP) {
         const instants: number[] = [];
+        const ats = flips.flatMap((f) => (f ? [f.at] : []));
+        const change = Math.max(...ats); // this change's instant: the latest any wall flipped
         flips.forEach((flip, p) => {
           if (!flip || flip.rendered === null) return void missed++;
+          if (Math.abs(flip.at - change) > 1) return void mismatched++; // an earlier change's flip: this one not seen
           const shownAt = flip.rendered - offsets[p]! + server_offset;
           instants.push(shownAt);
           lates.push(shownAt - flip.at);
@@ -621,6 +635,8 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
       tile_heights: [...new Set(tiles.map((t) => t.height))].sort((a, b) => a - b),
       dropped_share: checks.map((c) => (c.frames > 0 ? Math.round((c.dropped / c.frames) * 1000) / 1000 : null)),
       missed,
+      /** A wall whose latest flip was an earlier change's (this one not shown within 10 s): left out of skew and lateness. */
+      mismatched,
     };
   } finally {
     await Promise.all(contexts.map((c) => c.close()));
