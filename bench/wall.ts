@@ -53,6 +53,7 @@ import { connectScreen } from '../src/shared/screen-client.ts';
 import { serveCorpus, type CorpusServer } from '../tests/support/quality-corpus.ts';
 import { HLS_SETTINGS } from '../web/components/Player/hls-settings.ts';
 import { serveBareWall, type BareWallServer } from './bare-wall.ts';
+import { VIDEO_SCENES } from './video-scenes.ts';
 
 const quick = process.argv.includes('--quick');
 // --quick: the everyday run (8 changes, 5 loads) — the same measurements, fewer samples.
@@ -456,13 +457,6 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
  */
 const CAMERA_CLOCKS = { right: 0, fast_6s: 6_000, slow_10s: -10_000, hour_fast: 3_600_000 } as const;
 type CameraClock = keyof typeof CAMERA_CLOCKS;
-/** Four scenes over ten cameras, in turn: each change keeps two tiles in place (or none) and brings three or five. */
-const VIDEO_SCENES = [
-  [0, 1, 2, 3, 4],
-  [5, 6, 7, 3, 4],
-  [8, 9, 0, 3, 4],
-  [5, 1, 2, 6, 7],
-];
 
 /** Started when a video scenario first runs; closed at the end. */
 const videoServers: { corpus?: CorpusServer; bare?: BareWallServer } = {};
@@ -635,7 +629,7 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
       tile_heights: [...new Set(tiles.map((t) => t.height))].sort((a, b) => a - b),
       dropped_share: checks.map((c) => (c.frames > 0 ? Math.round((c.dropped / c.frames) * 1000) / 1000 : null)),
       missed,
-      /** A wall whose latest flip was an earlier change's (this one not shown within 10 s): left out of skew and lateness. */
+      /** A wall whose latest flip was an earlier change's (it showed this one without a flip of its own, e.g. after a reconnect): left out of skew and lateness. */
       mismatched,
     };
   } finally {

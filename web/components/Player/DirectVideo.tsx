@@ -179,8 +179,8 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       if (step.kind === 'seek') {
         const to = video.currentTime + step.bySeconds;
         // Never outside what hls.js can play: it would snap back, and the two would fight.
-        const ranges = Array.from({ length: video.seekable.length }, (_, i) => [video.seekable.start(i), video.seekable.end(i)] as [number, number]);
-        const target = hlsPlayer ? seekTarget(to, ranges) : ((to % video.duration) + video.duration) % video.duration;
+        const seekable = () => Array.from({ length: video.seekable.length }, (_, i) => [video.seekable.start(i), video.seekable.end(i)] as [number, number]);
+        const target = hlsPlayer ? seekTarget(to, seekable()) : ((to % video.duration) + video.duration) % video.duration;
         if (target === null) return;
         const spent = spendSeek(seekBudget, performance.now());
         seekBudget = spent.budget;
