@@ -48,7 +48,7 @@ import { buildWorld } from '../tests/e2e/support/world.ts';
 import { benchArgs } from './args.ts';
 import { BENCH_TOKEN, startServerProcess } from './server-process.ts';
 import { startDelayProxy } from './delay-proxy.ts';
-import { highest, lowest, percentile } from './stats.ts';
+import { ascending, highest, lowest, percentile } from './stats.ts';
 import { connectScreen } from '../src/shared/screen-client.ts';
 import { serveCorpus, type CorpusServer } from '../tests/support/quality-corpus.ts';
 import { HLS_SETTINGS } from '../web/components/Player/hls-settings.ts';
@@ -219,6 +219,13 @@ const IN_STEP_WATCH = `
   const count = (e) => { e.target.__loads = (e.target.__loads || 0) + 1; };
   document.addEventListener('loadstart', count, true);
   document.addEventListener('emptied', count, true);
+  // Each video's readyState at every event that changes it, with the instant: what it had at a
+  // given frame, read afterwards (the flip is reported a catch-up later, when more has loaded).
+  for (const type of ['loadstart', 'loadedmetadata', 'loadeddata', 'canplay', 'canplaythrough', 'waiting', 'seeking', 'seeked', 'emptied']) {
+    document.addEventListener(type, (e) => { if (e.target.tagName === 'VIDEO') (e.target.__states ||= []).push([performance.now(), e.target.readyState]); }, true);
+  }
+  const stateAt = (media, t) => { let rs = 0; for (const [at, r] of media.__states || []) if (at <= t) rs = r; return rs; };
+  const firstPicture = (media) => (media.__states || []).find(([, r]) => r >= 2)?.[0] ?? null;
   document.addEventListener('load', (e) => { if (e.target.tagName === 'IFRAME') count(e); }, true);
   const shown = () => [...document.querySelectorAll('.wall-tile:not(.wall-tile--incoming)')].map((tile) => ({
     id: Number(tile.querySelector('.player')?.getAttribute('data-stream-id')), media: tile.querySelector('video, iframe'), tile,
@@ -238,7 +245,7 @@ const IN_STEP_WATCH = `
     const d = e.detail;
     // The long frames in the second before the flip frame's end: the app's work near the instant.
     const near = window.__loafs.filter((l) => l.start + l.duration > d.frameTime - 1000 && l.start < (d.renderedAt ?? d.frameTime));
-    const record = { nearLoafMs: near.reduce((a, l) => a + l.duration, 0), nearScripts: near.flatMap((l) => l.scripts), version: d.version, at: d.at, began: realOrigin + d.frameTime, rendered: null, renderMs: null, workMs: d.workMs ?? null, frameRenders: d.frameRenders ?? null, fresh: 0, ready: 0, keptReloads: 0 };
+    const record = { nearLoafMs: near.reduce((a, l) => a + l.duration, 0), nearScripts: near.flatMap((l) => l.scripts), version: d.version, at: d.at, began: realOrigin + d.frameTime, rendered: null, renderMs: null, workMs: d.workMs ?? null, frameRenders: d.frameRenders ?? null, fresh: 0, ready: 0, pictureLeads: [], withoutPicture: [], keptReloads: 0 };
     window.__flips.push(record);
     // The instant the flip frame's rendering had ended: the app says it (renderedAt); a build
     // from before it announced the flip inside the frame, where a task posted now runs once the
@@ -253,8 +260,12 @@ const IN_STEP_WATCH = `
         if (b && (b.tile !== t.tile || b.media !== t.media || (t.media?.__loads || 0) !== b.loads)) record.keptReloads++;
       }
       record.fresh = fresh.length;
-      // A decoded frame where it shows, when the flip was presented.
-      record.ready = fresh.filter((t) => t.media.readyState >= 2).length;
+      // A decoded frame where it shows, when the flip frame had been rendered (not when it was reported).
+      record.ready = fresh.filter((t) => stateAt(t.media, at) >= 2).length;
+      // How long before the flip frame began each new tile had its first picture (negative: after it).
+      record.pictureLeads = fresh.map((t) => { const p = firstPicture(t.media); return p === null ? null : d.frameTime - p; });
+      // For a tile without one: its readyState changes till then (ms from the flip frame's begin), for NW_BENCH_DEBUG.
+      record.withoutPicture = fresh.filter((t) => firstPicture(t.media) === null).map((t) => (t.media.__states || []).map(([ms, r]) => Math.round(ms - d.frameTime) + ':' + r).join(' '));
       window.__snapshot();
     };
     if (typeof d.renderedAt === 'number') rendered(d.renderedAt);
@@ -265,6 +276,18 @@ const IN_STEP_WATCH = `
     }
   });
 `;
+
+/** How long before their flip frame new tiles had a picture: p10 and p50 (tiles with none by the report count as the least), and how many had none. */
+function pictureLeads(leads: (number | null)[]) {
+  const none = leads.filter((l) => l === null).length;
+  const known = ascending(leads.filter((l): l is number => l !== null).concat(none === leads.length ? [0] : []), 'picture leads');
+  // Nearest rank over all tiles, those with no picture ranked lowest (percentile() in stats.ts).
+  const at = (p: number) => {
+    const rank = Math.max(1, Math.ceil((p * leads.length) / 100));
+    return rank <= none ? null : round(known[rank - none - 1]!);
+  };
+  return leads.length ? { p10: at(10), p50: at(50), none } : null;
+}
 
 interface FlipRecord {
   version: number;
@@ -281,6 +304,9 @@ interface FlipRecord {
   frameRenders: number | null;
   fresh: number;
   ready: number;
+  /** Per new tile: ms from its first picture to the flip frame's begin (negative: after it; null: none by the report). */
+  pictureLeads: (number | null)[];
+  withoutPicture: string[];
   keptReloads: number;
   /** Long animation frames in the second before the flip frame ended: their total length and scripts. */
   nearLoafMs: number;
@@ -365,6 +391,7 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
     let frameRenders = 0;
     let fresh = 0;
     let ready = 0;
+    const leads: (number | null)[] = [];
     let reloads = 0;
     let missed = 0;
     const targets = [world.scenes.ocean.id, world.scenes.morning.id];
@@ -403,6 +430,7 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
         frameRenders += flip.frameRenders ?? 0;
         fresh += flip.fresh;
         ready += flip.ready;
+        leads.push(...flip.pictureLeads);
         reloads += flip.keptReloads;
       });
       if (instants.length > 1) {
@@ -433,6 +461,7 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
       frame_renders: frameRenders,
       path_asymmetry_floor_ms: floor,
       ready_at_flip: fresh ? Math.round((ready / fresh) * 1000) / 1000 : null,
+      picture_lead_ms: pictureLeads(leads),
       new_direct_tiles: fresh,
       unchanged_reloads: reloads,
       missed,
@@ -550,6 +579,7 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
     let missed = 0;
     let fresh = 0;
     let ready = 0;
+    const leads: (number | null)[] = [];
     let mismatched = 0;
     for (let i = 0; i < WARMUP + options.changes; i++) {
       const scene = (i + 1) % VIDEO_SCENES.length;
@@ -600,9 +630,11 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
           nearLoaf.push(flip.nearLoafMs);
           fresh += flip.fresh;
           ready += flip.ready;
+          leads.push(...flip.pictureLeads);
           for (const s of flip.nearScripts) scripts.set(s.who, (scripts.get(s.who) ?? 0) + s.ms);
         });
         if (instants.length > 1) skews.push(Math.max(...instants) - Math.min(...instants));
+        if (process.env.NW_BENCH_DEBUG) log(mode, clock, 'picture leads', flips.map((f) => (f ? f.pictureLeads.map((l) => (l === null ? 'none' : round(l))).join(',') : '-')).join(' | '), flips.flatMap((f) => f?.withoutPicture ?? []).join(' / '));
       }
       await new Promise((r) => setTimeout(r, 1_200));
     }
@@ -623,6 +655,7 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
       near_flip_scripts: [...scripts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([who, ms]) => ({ who, ms: Math.round(ms) })),
       /** New tiles with a decoded frame when their flip was rendered (of all new tiles). */
       ready_at_flip: fresh > 0 ? Math.round((ready / fresh) * 1000) / 1000 : null,
+      picture_lead_ms: pictureLeads(leads),
       tiles_advancing: tiles.filter((t) => t.advanced).length,
       tiles: tiles.length,
       stuck_tiles: tiles.filter((t) => !t.advanced),

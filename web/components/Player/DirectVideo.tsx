@@ -7,7 +7,8 @@ import { useEffect, useRef } from 'react';
 import type HlsType from 'hls.js';
 import type { LevelDetails } from 'hls.js';
 import { clockAtom } from '../../features/screen/atoms.ts';
-import { flipIsNear } from '../../features/screen/flip-scheduler.ts';
+import { flipIsNear, msUntilFlip } from '../../features/screen/flip-scheduler.ts';
+import { heldSeekAllowed, HOLD_MAX_MS, quietLoads, shouldHold } from './flip-hold.ts';
 import { countEffect } from '../../lib/render-count.ts';
 import { store } from '../../lib/store.ts';
 import { freshSeekBudget, loopErrorMs, programErrorMs, seekTarget, spendSeek, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
@@ -39,11 +40,7 @@ interface DirectVideoProps {
 const HLS_MIME = 'application/vnd.apple.mpegurl';
 /** Playlist loads the camera's clock skew is judged over (the largest: the freshest load). */
 const SKEW_LOADS = 4;
-/**
- * The longest a waiting player holds its loading: its first segment (2–6 s of a camera) plays on
- * meanwhile, and a change's lead is 800 ms — a hold this long means the flip is late or gone.
- */
-const HOLD_MAX_MS = 1_500;
+
 /** How long after a player leaves its decoder and connection are released. */
 const TEARDOWN_DELAY_MS = 250;
 
@@ -123,6 +120,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
 
     // A waiting player's hold: from its first picture until its flip is past (or HOLD_MAX_MS).
     let stopped: ReturnType<typeof setTimeout> | undefined;
+    let holdSpent = false;
     const release = () => {
       if (stopped === undefined) return;
       clearTimeout(stopped);
@@ -130,11 +128,15 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       hlsPlayer?.startLoad(-1); // on from where it stands
     };
     holding.current.release = release;
-    listen('loadeddata', () => {
-      if (!holding.current.held || !hlsPlayer || stopped !== undefined) return;
+    const hold = () => {
+      if (!hlsPlayer || !shouldHold({ held: holding.current.held, holding: stopped !== undefined, spent: holdSpent, readyState: video.readyState, seeking: video.seeking })) return;
       hlsPlayer.stopLoad();
-      stopped = setTimeout(release, HOLD_MAX_MS);
-    });
+      stopped = setTimeout(() => {
+        holdSpent = true; // a flip this late is late or gone: it plays on
+        release();
+      }, HOLD_MAX_MS);
+    };
+    for (const type of ['loadeddata', 'canplay', 'seeked']) listen(type, hold);
 
     // The same moment on every screen (live-sync.ts): steered on the server's clock, once a
     // screen knows it (the console and other pages have no clock and play as they come), and
@@ -151,7 +153,15 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       skews.push(edge.programDateTime + edge.duration * 1000 - loadedAt);
       if (skews.length > SKEW_LOADS) skews.shift();
     };
+    let bufferingPaused = false;
     const steer = setInterval(() => {
+      // No new segment load starts in the frames around a flip (flip-hold.ts).
+      const quiet = quietLoads(video.readyState, msUntilFlip(), flipIsNear());
+      if (hlsPlayer && quiet !== bufferingPaused) {
+        bufferingPaused = quiet;
+        if (quiet) hlsPlayer.pauseBuffering();
+        else hlsPlayer.resumeBuffering();
+      }
       const clock = store.get(clockAtom);
       if (!clock || video.paused || video.readyState < 2 || flipIsNear()) return;
       const serverNow = performance.now() + clock.offsetMs;
@@ -182,9 +192,14 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
         const seekable = () => Array.from({ length: video.seekable.length }, (_, i) => [video.seekable.start(i), video.seekable.end(i)] as [number, number]);
         const target = hlsPlayer ? seekTarget(to, seekable()) : ((to % video.duration) + video.duration) % video.duration;
         if (target === null) return;
+        const waiting = holding.current.held && stopped !== undefined;
+        if (waiting && !heldSeekAllowed(msUntilFlip())) return; // after the flip: it keeps the picture it has
         const spent = spendSeek(seekBudget, performance.now());
         seekBudget = spent.budget;
-        if (spent.allowed) video.currentTime = target;
+        if (spent.allowed) {
+          if (waiting) release(); // it loads the new position, and holds again at its picture there
+          video.currentTime = target;
+        }
         // Not yet (a screen that cannot keep up): it plays on at its own pace, not pushed faster.
         else if (video.playbackRate !== 1) video.playbackRate = 1;
       } else if (video.playbackRate !== step.rate) video.playbackRate = step.rate;

@@ -76,6 +76,12 @@ export function flipIsNear(now = performance.now()): boolean {
   return waiting !== null && waiting.localAt - now < QUIET_BEFORE_MS;
 }
 
+/** ms until the waiting flip's instant on this page's clock (Infinity: none waits). */
+export function msUntilFlip(now = performance.now()): number {
+  const waiting = store.get(waitingStateAtom);
+  return waiting === null ? Infinity : waiting.localAt - now;
+}
+
 interface TaskScheduler {
   postTask(task: () => void, options: { priority: 'user-blocking' }): Promise<unknown>;
 }

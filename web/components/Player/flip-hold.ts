@@ -1,0 +1,52 @@
+/**
+ * What a direct player does around a flip (DirectVideo.tsx), as plain rules.
+ *
+ * A player that comes with a flip (an incoming tile, card or kiosk stage: Player's `held`) loads
+ * to its first picture, out of sight, and then holds — its loading stopped — until the flip is
+ * past: its next segments are not fetched, transmuxed and appended in the frames around the
+ * instant. And every player with a picture starts no new segment load in those frames. bench:wall's
+ * video walls: the app's new tiles had their first picture p50 ~100 ms before the instant
+ * against the bare wall's ~380, and its walls flipped 2–6 × as far apart as the bare wall's.
+ */
+
+/** A flip this late is late or gone: a held player loads on after this long. */
+export const HOLD_MAX_MS = 1_500;
+
+/**
+ * A held player whose picture is off the shared moment seeks only while its flip is at least
+ * this far: it loads again to the new position and holds there. Nearer the instant the seek
+ * would leave the tile without a picture when it shows: it seeks after the flip instead.
+ */
+export const HELD_SEEK_LEAD_MS = 600;
+
+/** Segment loads keep off from this long before a flip until it is caught up. */
+export const QUIET_LOADS_BEFORE_MS = 500;
+
+export interface HoldReading {
+  /** Player's `held`: its flip has not come yet. */
+  held: boolean;
+  /** Holding already. */
+  holding: boolean;
+  /** It held once for HOLD_MAX_MS and loads on. */
+  spent: boolean;
+  readyState: number;
+  seeking: boolean;
+}
+
+/**
+ * Hold now? Only with a picture where it stands: hls.js seeks into its first segment just after
+ * loading it ('loadeddata' comes at readyState 1 then), and a hold at that point left the tile
+ * blank at its flip.
+ */
+export const shouldHold = (r: HoldReading): boolean => r.held && !r.holding && !r.spent && r.readyState >= 2 && !r.seeking;
+
+/** May a holding player seek to the shared moment now (ms until its flip)? */
+export const heldSeekAllowed = (msUntilFlip: number): boolean => msUntilFlip >= HELD_SEEK_LEAD_MS;
+
+/**
+ * Should a player's segment loading pause (hls.js pauseBuffering: loads in flight finish,
+ * playlists refresh)? Near a flip, for a player with a picture; one still without its first
+ * picture loads on — it is the one the flip will show.
+ */
+export const quietLoads = (readyState: number, msUntilFlip: number, flipShownNotCaughtUp: boolean): boolean =>
+  readyState >= 2 && (msUntilFlip < QUIET_LOADS_BEFORE_MS || flipShownNotCaughtUp);
