@@ -29,7 +29,10 @@
  * server runs in its own process on a throw-away database. The last line is one JSON object.
  * Options: --no-build (use dist/web as it is), --changes N, --pages N, --runs N, --in-step-only,
  * --playback-only, --first-frame-only (WALL_TIMELINE=1 prints where each cold load's time went),
- * --switch-only, --quick (8 changes and 5 loads: the everyday run).
+ * --switch-only, --quick (8 changes and 5 loads: the everyday run). NW_BENCH_DEBUG=1 prints each
+ * change's walls (video walls: each new tile's first picture before its flip, and the readyState
+ * changes of those without one; NW_BENCH_DEBUG_ALL=1 of every new tile); stuck tiles are printed
+ * with who set their playhead last (the app's sync or hls.js, by script file).
  *
  * Walls in step are judged where a visitor looks: at the instant each wall's flip frame had been
  * rendered (the app reports it with each flip; for a build from before, a task posted from the
@@ -224,6 +227,16 @@ const IN_STEP_WATCH = `
   for (const type of ['loadstart', 'loadedmetadata', 'loadeddata', 'canplay', 'canplaythrough', 'waiting', 'seeking', 'seeked', 'emptied']) {
     document.addEventListener(type, (e) => { if (e.target.tagName === 'VIDEO') (e.target.__states ||= []).push([performance.now(), e.target.readyState]); }, true);
   }
+  // Who set a video's playhead last (the app's sync, or hls.js itself): printed with stuck tiles.
+  const playhead = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'currentTime');
+  Object.defineProperty(HTMLMediaElement.prototype, 'currentTime', {
+    configurable: true,
+    get: playhead.get,
+    set(value) {
+      this.__setBy = { at: performance.now(), by: (new Error().stack || '').split('\\n').slice(2, 4).map((l) => l.trim().replace(/^at /, '').replace(/https?:[^ )]*\\//g, '')).join(' < ') };
+      playhead.set.call(this, value);
+    },
+  });
   const stateAt = (media, t) => { let rs = 0; for (const [at, r] of media.__states || []) if (at <= t) rs = r; return rs; };
   const firstPicture = (media) => (media.__states || []).find(([, r]) => r >= 2)?.[0] ?? null;
   document.addEventListener('load', (e) => { if (e.target.tagName === 'IFRAME') count(e); }, true);
@@ -265,7 +278,7 @@ const IN_STEP_WATCH = `
       // How long before the flip frame began each new tile had its first picture (negative: after it).
       record.pictureLeads = fresh.map((t) => { const p = firstPicture(t.media); return p === null ? null : d.frameTime - p; });
       // For a tile without one: its readyState changes till then (ms from the flip frame's begin), for NW_BENCH_DEBUG.
-      record.withoutPicture = fresh.filter((t) => firstPicture(t.media) === null).map((t) => (t.media.__states || []).map(([ms, r]) => Math.round(ms - d.frameTime) + ':' + r).join(' '));
+      record.withoutPicture = fresh.filter((t) => window.__debugAll || firstPicture(t.media) === null).map((t) => (t.media.__states || []).map(([ms, r]) => Math.round(ms - d.frameTime) + ':' + r).join(' '));
       window.__snapshot();
     };
     if (typeof d.renderedAt === 'number') rendered(d.renderedAt);
@@ -287,6 +300,26 @@ function pictureLeads(leads: (number | null)[]) {
     return rank <= none ? null : round(known[rank - none - 1]!);
   };
   return leads.length ? { p10: at(10), p50: at(50), none } : null;
+}
+
+/**
+ * A wall's flip of the change just made: its latest flip once it has flipped since (`count` flips
+ * before) and shows `sceneId` (null: the bare wall, which flips each change it is told). A wall
+ * may also flip a change it learnt late, or settle one, so its n-th flip need not be this
+ * change's; callers compare the flips' instants (`mismatched`). Null: none within 10 s.
+ */
+function latestFlip(page: Page, count: number, sceneId: number | null): Promise<FlipRecord | null> {
+  return page
+    .waitForFunction(
+      ([n, id]) => {
+        const g = globalThis as unknown as { __flips: FlipRecord[]; document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } };
+        return g.__flips.length > n && g.__flips.at(-1)!.rendered != null && (id === null || g.document.querySelector('.wall')?.getAttribute('data-scene-id') === String(id));
+      },
+      [count, sceneId] as const,
+      { timeout: 10_000, polling: 100 },
+    )
+    .then(() => page.evaluate(() => (globalThis as unknown as { __flips: FlipRecord[] }).__flips.at(-1)!))
+    .catch(() => null);
 }
 
 interface FlipRecord {
@@ -355,7 +388,7 @@ async function watchedWalls(walls: readonly { shift: number }[]): Promise<{ cont
   const contexts = await Promise.all(walls.map(() => browser.newContext({ viewport: { width: 1280, height: 720 } })));
   const pages = await Promise.all(
     contexts.map(async (context, i) => {
-      await context.addInitScript(IN_STEP_WATCH.replace('__SHIFT__', String(walls[i]!.shift)));
+      await context.addInitScript(IN_STEP_WATCH.replace('__SHIFT__', String(walls[i]!.shift)) + (process.env.NW_BENCH_DEBUG_ALL ? ';window.__debugAll = true;' : ''));
       return context.newPage();
     }),
   );
@@ -394,30 +427,20 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
     const leads: (number | null)[] = [];
     let reloads = 0;
     let missed = 0;
+    let mismatched = 0;
     const targets = [world.scenes.ocean.id, world.scenes.morning.id];
     for (let i = 0; i < WARMUP + CHANGES; i++) {
       const target = targets[i % 2]!;
       const counts = await Promise.all(pages.map((page) => page.evaluate(() => (globalThis as unknown as { __flips: unknown[] }).__flips.length)));
       await api.setDefaultScene(target);
-      const flips = await Promise.all(
-        pages.map((page, p) =>
-          page
-            .waitForFunction(
-              ([n, id]) =>
-                (globalThis as unknown as { __flips: FlipRecord[] }).__flips[n]?.rendered != null &&
-                (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } }).document.querySelector('.wall')?.getAttribute('data-scene-id') === String(id),
-              [counts[p]!, target] as const,
-              { timeout: 10_000, polling: 100 },
-            )
-            .then(() => page.evaluate((n) => (globalThis as unknown as { __flips: FlipRecord[] }).__flips[n]!, counts[p]!))
-            .catch(() => null),
-        ),
-      );
+      const flips = await Promise.all(pages.map((page, p) => latestFlip(page, counts[p]!, target)));
       if (i < WARMUP) continue;
       const instants: number[] = [];
       const begins: number[] = [];
+      const change = Math.max(...flips.flatMap((f) => (f ? [f.at] : [])));
       flips.forEach((flip, p) => {
         if (!flip || flip.rendered === null) return void missed++;
+        if (Math.abs(flip.at - change) > 1) return void mismatched++;
         // True instants on the server's clock: page real → this process → server.
         const toServer = (pageReal: number) => pageReal - offsets[p]! + server_offset;
         const shownAt = toServer(flip.rendered);
@@ -465,6 +488,8 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
       new_direct_tiles: fresh,
       unchanged_reloads: reloads,
       missed,
+      /** A wall whose latest flip was an earlier change's (it showed this one without a flip of its own): left out of skew and lateness. */
+      mismatched,
     };
   } finally {
     await Promise.all(contexts.map((c) => c.close()));
@@ -522,7 +547,7 @@ const TILE_CHECK = `(async () => {
     return seen;
   });
   await new Promise((r) => setTimeout(r, 2000));
-  const tiles = first.map(({ v, t, f, seeks }) => ({ advanced: v.isConnected && seeks === 0 && v.currentTime - t >= 1 && v.getVideoPlaybackQuality().totalVideoFrames - f >= 20, time: Math.round(v.currentTime * 10) / 10, ready: v.readyState, height: v.videoHeight, seeks }));
+  const tiles = first.map(({ v, t, f, seeks }) => ({ advanced: v.isConnected && seeks === 0 && v.currentTime - t >= 1 && v.getVideoPlaybackQuality().totalVideoFrames - f >= 20, time: Math.round(v.currentTime * 10) / 10, ready: v.readyState, height: v.videoHeight, seeks, last_set_by: v.__setBy ? { ms_ago: Math.round(performance.now() - v.__setBy.at), by: v.__setBy.by } : null }));
   const q0 = videos().map((v) => ({ v, q: v.getVideoPlaybackQuality() }));
   await new Promise((r) => setTimeout(r, 10000));
   let frames = 0, dropped = 0;
@@ -536,7 +561,7 @@ const TILE_CHECK = `(async () => {
 })()`;
 
 interface TileCheck {
-  tiles: { advanced: boolean; time: number; ready: number; height: number; seeks: number }[];
+  tiles: { advanced: boolean; time: number; ready: number; height: number; seeks: number; last_set_by: { ms_ago: number; by: string } | null }[];
   frames: number;
   dropped: number;
 }
@@ -601,21 +626,7 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
       // The wall's flip of this change: the app's wall shows the scene (a wall may also flip a
       // change it learnt late, or settle one, so the n-th flip need not be this change's), the
       // bare wall flips each change it is told. The latest flip, then, and all walls' the same change.
-      const flips = await Promise.all(
-        pages.map((page, p) =>
-          page
-            .waitForFunction(
-              ([n, id]) => {
-                const g = globalThis as unknown as { __flips: FlipRecord[]; document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } };
-                return g.__flips.length > n && g.__flips.at(-1)!.rendered != null && (id === null || g.document.querySelector('.wall')?.getAttribute('data-scene-id') === String(id));
-              },
-              [counts[p]!, mode === 'app' ? world.scenes[scene]! : null] as const,
-              { timeout: 10_000, polling: 100 },
-            )
-            .then(() => page.evaluate(() => (globalThis as unknown as { __flips: FlipRecord[] }).__flips.at(-1)!))
-            .catch(() => null),
-        ),
-      );
+      const flips = await Promise.all(pages.map((page, p) => latestFlip(page, counts[p]!, mode === 'app' ? world.scenes[scene]! : null)));
       if (i >= WARMUP) {
         const instants: number[] = [];
         const ats = flips.flatMap((f) => (f ? [f.at] : []));
