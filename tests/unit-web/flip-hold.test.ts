@@ -1,13 +1,13 @@
 /** What a direct player does around a flip (web/components/Player/flip-hold.ts). */
 import { describe, expect, it } from 'vitest';
-import { HELD_SEEK_LEAD_MS, heldSeekAllowed, QUIET_LOADS_BEFORE_MS, quietLoads, shouldHold, type HoldReading } from '../../web/components/Player/flip-hold.ts';
+import { HELD_SEEK_LEAD_MS, heldSeekAllowed, HOLD_MAX_MS, QUIET_LOADS_AFTER_MS, QUIET_LOADS_BEFORE_MS, quietLoads, shouldHold, type HoldReading } from '../../web/components/Player/flip-hold.ts';
 
-const picture: HoldReading = { held: true, holding: false, spent: false, readyState: 2, seeking: false };
+const picture: HoldReading = { held: true, holding: false, spent: false, readyState: 2, seeking: false, msUntilFlip: 600 };
 
 describe('a player waiting for its flip holds at its first picture', () => {
-  it('holds once it has a picture where it stands', () => {
+  it('holds once it has a picture where it stands and its flip is near', () => {
     expect(shouldHold(picture)).toBe(true);
-    expect(shouldHold({ ...picture, readyState: 4 })).toBe(true);
+    expect(shouldHold({ ...picture, readyState: 4, msUntilFlip: HOLD_MAX_MS })).toBe(true);
   });
 
   it('does not hold without a picture, or while hls.js seeks into its first segment', () => {
@@ -15,6 +15,12 @@ describe('a player waiting for its flip holds at its first picture', () => {
     expect(shouldHold({ ...picture, readyState: 0 })).toBe(false);
     // 'loadeddata' at readyState 1: hls.js seeking to its start position just after loading it
     expect(shouldHold({ ...picture, seeking: true })).toBe(false);
+  });
+
+  it('loads on while its flip is further than a hold may last (a long lead would play its buffer out of sight)', () => {
+    expect(shouldHold({ ...picture, msUntilFlip: HOLD_MAX_MS + 1 })).toBe(false);
+    expect(shouldHold({ ...picture, msUntilFlip: 9_000 })).toBe(false);
+    expect(shouldHold({ ...picture, msUntilFlip: Infinity })).toBe(false);
   });
 
   it('holds only while its flip waits, once at a time, and not again after its hold ran out', () => {
@@ -33,20 +39,22 @@ describe('a player waiting for its flip holds at its first picture', () => {
 });
 
 describe('no new segment loads in the frames around a flip', () => {
-  it('pauses players with a picture from shortly before the instant until the flip is caught up', () => {
-    expect(quietLoads(4, QUIET_LOADS_BEFORE_MS - 1, false)).toBe(true);
-    expect(quietLoads(2, 0, false)).toBe(true);
-    expect(quietLoads(4, -40, false)).toBe(true); // the instant passed, the flip frame not yet run
-    expect(quietLoads(4, Infinity, true)).toBe(true); // shown, React not caught up
+  it('pauses players with a picture from shortly before the instant until shortly after it', () => {
+    expect(quietLoads(4, QUIET_LOADS_BEFORE_MS - 1)).toBe(true);
+    expect(quietLoads(2, 0)).toBe(true);
+    expect(quietLoads(4, -200)).toBe(true); // the flip frame and its catch-up
+    expect(quietLoads(4, -(QUIET_LOADS_AFTER_MS - 1))).toBe(true);
   });
 
-  it('lets every player load otherwise', () => {
-    expect(quietLoads(4, QUIET_LOADS_BEFORE_MS, false)).toBe(false);
-    expect(quietLoads(4, Infinity, false)).toBe(false);
+  it('lets every player load otherwise — a flip left waiting past its instant stops nothing for good', () => {
+    expect(quietLoads(4, QUIET_LOADS_BEFORE_MS)).toBe(false);
+    expect(quietLoads(4, Infinity)).toBe(false);
+    expect(quietLoads(4, -QUIET_LOADS_AFTER_MS)).toBe(false);
+    expect(quietLoads(4, -60_000)).toBe(false);
   });
 
   it('never pauses a player still without its first picture: the flip will show it', () => {
-    expect(quietLoads(1, 100, false)).toBe(false);
-    expect(quietLoads(0, 0, true)).toBe(false);
+    expect(quietLoads(1, 100)).toBe(false);
+    expect(quietLoads(0, 0)).toBe(false);
   });
 });

@@ -129,7 +129,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     };
     holding.current.release = release;
     const hold = () => {
-      if (!hlsPlayer || !shouldHold({ held: holding.current.held, holding: stopped !== undefined, spent: holdSpent, readyState: video.readyState, seeking: video.seeking })) return;
+      if (!hlsPlayer || !shouldHold({ held: holding.current.held, holding: stopped !== undefined, spent: holdSpent, readyState: video.readyState, seeking: video.seeking, msUntilFlip: msUntilFlip() })) return;
       hlsPlayer.stopLoad();
       stopped = setTimeout(() => {
         holdSpent = true; // a flip this late is late or gone: it plays on
@@ -153,15 +153,15 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       skews.push(edge.programDateTime + edge.duration * 1000 - loadedAt);
       if (skews.length > SKEW_LOADS) skews.shift();
     };
-    let bufferingPaused = false;
+    let quiet = false;
     const steer = setInterval(() => {
-      // No new segment load starts in the frames around a flip (flip-hold.ts).
-      const quiet = quietLoads(video.readyState, msUntilFlip(), flipIsNear());
-      if (hlsPlayer && quiet !== bufferingPaused) {
-        bufferingPaused = quiet;
-        if (quiet) hlsPlayer.pauseBuffering();
-        else hlsPlayer.resumeBuffering();
-      }
+      hold(); // a long lead: it holds once its flip is near
+      // No new segment load starts in the frames around a flip (flip-hold.ts). Asserted each
+      // turn: hls.js's startLoad (a hold's release) resumes buffering on its own.
+      const wasQuiet = quiet;
+      quiet = quietLoads(video.readyState, msUntilFlip());
+      if (quiet && hlsPlayer?.bufferingEnabled) hlsPlayer.pauseBuffering();
+      else if (!quiet && wasQuiet) hlsPlayer?.resumeBuffering();
       const clock = store.get(clockAtom);
       if (!clock || video.paused || video.readyState < 2 || flipIsNear()) return;
       const serverNow = performance.now() + clock.offsetMs;
@@ -194,11 +194,12 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
         if (target === null) return;
         const waiting = holding.current.held && stopped !== undefined;
         if (waiting && !heldSeekAllowed(msUntilFlip())) return; // after the flip: it keeps the picture it has
+        if (quiet) return; // it could not load the new position now
         const spent = spendSeek(seekBudget, performance.now());
         seekBudget = spent.budget;
         if (spent.allowed) {
-          if (waiting) release(); // it loads the new position, and holds again at its picture there
           video.currentTime = target;
+          if (waiting) release(); // it loads from the new position, and holds again at its picture there
         }
         // Not yet (a screen that cannot keep up): it plays on at its own pace, not pushed faster.
         else if (video.playbackRate !== 1) video.playbackRate = 1;
@@ -248,6 +249,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     return () => {
       cancelled = true;
       clearTimeout(stopped);
+      stopped = undefined;
       clearInterval(steer);
       clearInterval(watch);
       listeners.abort();

@@ -9,7 +9,11 @@
  * against the bare wall's ~380, and its walls flipped 2–6 × as far apart as the bare wall's.
  */
 
-/** A flip this late is late or gone: a held player loads on after this long. */
+/**
+ * A held player holds at most this long, and only once its flip is this near: a change's lead may
+ * be up to 10 s (SCENE_FLIP_LEAD_MS, scheduled changes come earlier still), and a player held for
+ * all of it would play through its buffer out of sight. A flip later than this is late or gone.
+ */
 export const HOLD_MAX_MS = 1_500;
 
 /**
@@ -19,8 +23,10 @@ export const HOLD_MAX_MS = 1_500;
  */
 export const HELD_SEEK_LEAD_MS = 600;
 
-/** Segment loads keep off from this long before a flip until it is caught up. */
+/** Segment loads keep off from this long before a flip's instant... */
 export const QUIET_LOADS_BEFORE_MS = 500;
+/** ...until this long after it (its frame, the catch-up 150 ms later, and a margin): a flip left waiting never stops loads for good. */
+export const QUIET_LOADS_AFTER_MS = 1_000;
 
 export interface HoldReading {
   /** Player's `held`: its flip has not come yet. */
@@ -31,22 +37,25 @@ export interface HoldReading {
   spent: boolean;
   readyState: number;
   seeking: boolean;
+  /** ms until the waiting flip's instant (Infinity: none waits). */
+  msUntilFlip: number;
 }
 
 /**
- * Hold now? Only with a picture where it stands: hls.js seeks into its first segment just after
- * loading it ('loadeddata' comes at readyState 1 then), and a hold at that point left the tile
- * blank at its flip.
+ * Hold now? Once the flip is near, and only with a picture where it stands: hls.js seeks into its
+ * first segment just after loading it ('loadeddata' comes at readyState 1 then), and a hold at that
+ * point left the tile blank at its flip.
  */
-export const shouldHold = (r: HoldReading): boolean => r.held && !r.holding && !r.spent && r.readyState >= 2 && !r.seeking;
+export const shouldHold = (r: HoldReading): boolean =>
+  r.held && !r.holding && !r.spent && r.readyState >= 2 && !r.seeking && r.msUntilFlip <= HOLD_MAX_MS;
 
 /** May a holding player seek to the shared moment now (ms until its flip)? */
 export const heldSeekAllowed = (msUntilFlip: number): boolean => msUntilFlip >= HELD_SEEK_LEAD_MS;
 
 /**
  * Should a player's segment loading pause (hls.js pauseBuffering: loads in flight finish,
- * playlists refresh)? Near a flip, for a player with a picture; one still without its first
- * picture loads on — it is the one the flip will show.
+ * playlists refresh)? Around a flip's instant, for a player with a picture; one still without its
+ * first picture loads on — it is the one the flip will show.
  */
-export const quietLoads = (readyState: number, msUntilFlip: number, flipShownNotCaughtUp: boolean): boolean =>
-  readyState >= 2 && (msUntilFlip < QUIET_LOADS_BEFORE_MS || flipShownNotCaughtUp);
+export const quietLoads = (readyState: number, msUntilFlip: number): boolean =>
+  readyState >= 2 && msUntilFlip < QUIET_LOADS_BEFORE_MS && msUntilFlip > -QUIET_LOADS_AFTER_MS;
