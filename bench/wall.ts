@@ -233,7 +233,7 @@ const IN_STEP_WATCH = `
     configurable: true,
     get: playhead.get,
     set(value) {
-      this.__setBy = { at: performance.now(), by: (new Error().stack || '').split('\\n').slice(2, 4).map((l) => l.trim().replace(/^at /, '').replace(/https?:[^ )]*\\//g, '')).join(' < ') };
+      this.__setBy = { at: performance.now(), by: (new Error().stack || '').split('\\n').slice(2, 4).map((l) => l.trim().replace(/^at /, '').replace(/https?:[^ )]*\\//g, '')).join(' < '), to: value, from: this.currentTime, before: this.__setBy ?? null };
       playhead.set.call(this, value);
     },
   });
@@ -547,7 +547,7 @@ const TILE_CHECK = `(async () => {
     return seen;
   });
   await new Promise((r) => setTimeout(r, 2000));
-  const tiles = first.map(({ v, t, f, seeks }) => ({ advanced: v.isConnected && seeks === 0 && v.currentTime - t >= 1 && v.getVideoPlaybackQuality().totalVideoFrames - f >= 20, time: Math.round(v.currentTime * 10) / 10, ready: v.readyState, height: v.videoHeight, seeks, last_set_by: v.__setBy ? { ms_ago: Math.round(performance.now() - v.__setBy.at), by: v.__setBy.by } : null }));
+  const tiles = first.map(({ v, t, f, seeks }) => ({ advanced: v.isConnected && seeks === 0 && v.currentTime - t >= 1 && v.getVideoPlaybackQuality().totalVideoFrames - f >= 20, time: Math.round(v.currentTime * 10) / 10, ready: v.readyState, height: v.videoHeight, seeks, last_set_by: v.__setBy ? { ms_ago: Math.round(performance.now() - v.__setBy.at), by: v.__setBy.by, moved_s: Math.round((v.__setBy.to - v.__setBy.from) * 100) / 100, before_ms_ago: v.__setBy.before ? Math.round(performance.now() - v.__setBy.before.at) : null } : null }));
   const q0 = videos().map((v) => ({ v, q: v.getVideoPlaybackQuality() }));
   await new Promise((r) => setTimeout(r, 10000));
   let frames = 0, dropped = 0;
@@ -561,7 +561,7 @@ const TILE_CHECK = `(async () => {
 })()`;
 
 interface TileCheck {
-  tiles: { advanced: boolean; time: number; ready: number; height: number; seeks: number; last_set_by: { ms_ago: number; by: string } | null }[];
+  tiles: { advanced: boolean; time: number; ready: number; height: number; seeks: number; last_set_by: { ms_ago: number; by: string; moved_s: number; before_ms_ago: number | null } | null }[];
   frames: number;
   dropped: number;
 }
