@@ -51,7 +51,7 @@ import { buildWorld } from '../tests/e2e/support/world.ts';
 import { benchArgs } from './args.ts';
 import { BENCH_TOKEN, startServerProcess } from './server-process.ts';
 import { startDelayProxy } from './delay-proxy.ts';
-import { ascending, highest, lowest, percentile } from './stats.ts';
+import { highest, lowest, percentile } from './stats.ts';
 import { connectScreen } from '../src/shared/screen-client.ts';
 import { serveCorpus, type CorpusServer } from '../tests/support/quality-corpus.ts';
 import { HLS_SETTINGS } from '../web/components/Player/hls-settings.ts';
@@ -233,7 +233,7 @@ const IN_STEP_WATCH = `
     configurable: true,
     get: playhead.get,
     set(value) {
-      this.__setBy = { at: performance.now(), by: (new Error().stack || '').split('\\n').slice(2, 4).map((l) => l.trim().replace(/^at /, '').replace(/https?:[^ )]*\\//g, '')).join(' < '), to: value, from: this.currentTime, before: this.__setBy ?? null };
+      this.__setBy = { at: performance.now(), by: (new Error().stack || '').split('\\n').slice(2, 4).map((l) => l.trim().replace(/^at /, '').replace(/https?:[^ )]*\\//g, '')).join(' < '), to: value, from: this.currentTime, beforeAt: this.__setBy?.at ?? null };
       playhead.set.call(this, value);
     },
   });
@@ -292,14 +292,15 @@ const IN_STEP_WATCH = `
 
 /** How long before their flip frame new tiles had a picture: p10 and p50 (tiles with none by the report count as the least), and how many had none. */
 function pictureLeads(leads: (number | null)[]) {
+  if (leads.length === 0) return null;
   const none = leads.filter((l) => l === null).length;
-  const known = ascending(leads.filter((l): l is number => l !== null).concat(none === leads.length ? [0] : []), 'picture leads');
-  // Nearest rank over all tiles, those with no picture ranked lowest (percentile() in stats.ts).
+  const known = leads.filter((l): l is number => l !== null).sort((a, b) => a - b);
+  // Nearest rank over all tiles (as percentile() in stats.ts), those with no picture ranked lowest.
   const at = (p: number) => {
     const rank = Math.max(1, Math.ceil((p * leads.length) / 100));
     return rank <= none ? null : round(known[rank - none - 1]!);
   };
-  return leads.length ? { p10: at(10), p50: at(50), none } : null;
+  return { p10: at(10), p50: at(50), none };
 }
 
 /**
@@ -547,7 +548,7 @@ const TILE_CHECK = `(async () => {
     return seen;
   });
   await new Promise((r) => setTimeout(r, 2000));
-  const tiles = first.map(({ v, t, f, seeks }) => ({ advanced: v.isConnected && seeks === 0 && v.currentTime - t >= 1 && v.getVideoPlaybackQuality().totalVideoFrames - f >= 20, time: Math.round(v.currentTime * 10) / 10, ready: v.readyState, height: v.videoHeight, seeks, last_set_by: v.__setBy ? { ms_ago: Math.round(performance.now() - v.__setBy.at), by: v.__setBy.by, moved_s: Math.round((v.__setBy.to - v.__setBy.from) * 100) / 100, before_ms_ago: v.__setBy.before ? Math.round(performance.now() - v.__setBy.before.at) : null } : null }));
+  const tiles = first.map(({ v, t, f, seeks }) => ({ advanced: v.isConnected && seeks === 0 && v.currentTime - t >= 1 && v.getVideoPlaybackQuality().totalVideoFrames - f >= 20, time: Math.round(v.currentTime * 10) / 10, ready: v.readyState, height: v.videoHeight, seeks, last_set_by: v.__setBy ? { ms_ago: Math.round(performance.now() - v.__setBy.at), by: v.__setBy.by, moved_s: Math.round((v.__setBy.to - v.__setBy.from) * 100) / 100, before_ms_ago: v.__setBy.beforeAt === null ? null : Math.round(performance.now() - v.__setBy.beforeAt) } : null }));
   const q0 = videos().map((v) => ({ v, q: v.getVideoPlaybackQuality() }));
   await new Promise((r) => setTimeout(r, 10000));
   let frames = 0, dropped = 0;

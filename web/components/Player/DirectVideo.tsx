@@ -40,7 +40,6 @@ interface DirectVideoProps {
 const HLS_MIME = 'application/vnd.apple.mpegurl';
 /** Playlist loads the camera's clock skew is judged over (the largest: the freshest load). */
 const SKEW_LOADS = 4;
-
 /** How long after a player leaves its decoder and connection are released. */
 const TEARDOWN_DELAY_MS = 250;
 
