@@ -113,6 +113,9 @@ test('scenes: build a manual scene by dragging, reorder with the keyboard, make 
   // dnd-kit announces each step in a live region: wait for it before the next key.
   // "is over slot 1": the slots are measured, so the arrow key has somewhere to go.
   await expect(page.getByText(/is over slot 1\./)).toBeAttached();
+  // dnd-kit's keyboard sensor listens for arrow keys from a setTimeout(0) after the pick-up, and the
+  // announcement can come first: a timer queued now runs after it, so the arrow key is heard.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
   await page.keyboard.press('ArrowRight');
   await expect(page.getByText(/over slot 2/)).toBeAttached();
   await page.keyboard.press('Space');
