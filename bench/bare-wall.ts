@@ -108,17 +108,37 @@ const PAGE = `<!doctype html>
   };
 </script></body></html>`;
 
+/**
+ * A kiosk without the app (`/kiosk?src=…`): one live HLS camera in a full-screen video, hls.js's
+ * light build (what the app's player loads) with the same settings, started as the page parses.
+ * Its cold first frame is the floor for the app's kiosk on the same machine (bench:wall).
+ */
+const KIOSK = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Bare kiosk</title>
+<style>html, body { margin: 0; height: 100%; background: #05080a; } video { width: 100%; height: 100%; object-fit: contain; display: block; }</style>
+<script src="/hls.js"></script></head>
+<body><video muted autoplay playsinline></video><script>
+  const video = document.querySelector('video');
+  const hls = new Hls(__HLS_CONFIG__);
+  hls.loadSource(new URLSearchParams(location.search).get('src'));
+  hls.attachMedia(video);
+  video.play().catch(() => {});
+</script></body></html>`;
+
 export interface BareWallServer {
   base: string;
   close(): Promise<void>;
 }
 
-/** Serves the page (with `hlsConfig`) and hls.js's light build on 127.0.0.1. */
+/** Serves the wall page and the kiosk page (with `hlsConfig`) and hls.js's light build on 127.0.0.1. */
 export async function serveBareWall(hlsConfig: Record<string, unknown>): Promise<BareWallServer> {
   const hls = await readFile(path.join(root, 'node_modules/hls.js/dist/hls.light.min.js'));
   const page = PAGE.replace('__HLS_CONFIG__', JSON.stringify(hlsConfig));
+  // One player alone: hls.js transmuxes on the main thread, as the app's kiosk does (Player's `oneOfMany`).
+  const kiosk = KIOSK.replace('__HLS_CONFIG__', JSON.stringify({ ...hlsConfig, enableWorker: false }));
   const server = http.createServer((req, res) => {
     if (req.url === '/hls.js') return res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'max-age=3600' }).end(hls);
+    if (req.url?.startsWith('/kiosk?')) return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(kiosk);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,6 +1,6 @@
 /** Steering a player toward the shared moment (web/components/Player/live-sync.ts), one row per rule. */
 import { describe, expect, it } from 'vitest';
-import { freshSeekBudget, loopErrorMs, programErrorMs, SEEK_SPACING_MAX_MS, SEEK_SPACING_MS, seekTarget, spendSeek, SYNC_MAX_RATE_DELTA, syncStep, type SeekBudget, type SyncStep } from '../../web/components/Player/live-sync.ts';
+import { freshSeekBudget, learnSeekLead, loopErrorMs, programErrorMs, programStartPosition, SEEK_LEAD_MAX_MS, SEEK_SPACING_MAX_MS, SEEK_SPACING_MS, seekTarget, spendSeek, SYNC_MAX_RATE_DELTA, syncStep, type SeekBudget, type SyncStep } from '../../web/components/Player/live-sync.ts';
 import { describeSkew } from '../../web/features/admin/quality/camera-clock.ts';
 import { CAMERA_CLOCK_TOLERANCE_MS, cameraSkewHint, planProgramSync, syncLatencyMs } from '../../src/shared/streams/playback.ts';
 
@@ -136,5 +136,38 @@ describe('seeks on a screen that cannot keep up', () => {
     const { budget } = ask([0, s, s + 2 * s]);
     expect(budget.spacingMs).toBe(4 * s);
     expect(ask([s + 2 * s + 8 * s], budget).budget.spacingMs).toBe(s);
+  });
+});
+
+describe('programStartPosition', () => {
+  // The last segment starts at media time 20 s, stamped 12:00:20 (ms since epoch below).
+  const edge = { start: 20, programDateTime: 1_000_020_000 };
+  const window = { start: 14, end: 22 };
+
+  it('is the media time whose program date-time is the target', () => {
+    expect(programStartPosition(edge, window, 1_000_017_500)).toBeCloseTo(17.5, 6);
+    expect(programStartPosition(edge, window, 1_000_021_000)).toBeCloseTo(21, 6);
+  });
+
+  it('is null outside the window: hls.js would snap back to its live edge', () => {
+    expect(programStartPosition(edge, window, 1_000_013_000)).toBeNull();
+    expect(programStartPosition(edge, window, 1_000_023_000)).toBeNull();
+  });
+});
+
+describe('learnSeekLead', () => {
+  it('aims further ahead after landing behind, less after landing ahead, halfway each time', () => {
+    expect(learnSeekLead(300, -400)).toBe(500);
+    expect(learnSeekLead(300, 200)).toBe(200);
+  });
+
+  it('stays within 0 and the most it may lead', () => {
+    expect(learnSeekLead(100, 1_000)).toBe(0);
+    expect(learnSeekLead(SEEK_LEAD_MAX_MS - 100, -1_000)).toBe(SEEK_LEAD_MAX_MS);
+  });
+
+  it('learns nothing from a landing that says something else happened', () => {
+    expect(learnSeekLead(300, -5_000)).toBe(300);
+    expect(learnSeekLead(300, Number.NaN)).toBe(300);
   });
 });

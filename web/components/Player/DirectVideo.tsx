@@ -11,7 +11,7 @@ import { flipIsNear, msUntilFlip } from '../../features/screen/flip-scheduler.ts
 import { heldSeekAllowed, HOLD_MAX_MS, quietLoads, shouldHold } from './flip-hold.ts';
 import { countEffect } from '../../lib/render-count.ts';
 import { store } from '../../lib/store.ts';
-import { freshSeekBudget, loopErrorMs, programErrorMs, seekTarget, spendSeek, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
+import { freshSeekBudget, learnSeekLead, loopErrorMs, programErrorMs, programStartPosition, seekTarget, spendSeek, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
 import { planProgramSync, syncLatencyMs, type PlaybackHints, type ProgramPlan } from '../../../src/shared/streams/playback.ts';
 import { pictureAdvanced, pictureSample, PROGRESS_CHECK_MS, STALL_REPORT_MS, STALL_RETRY_MS, type MediaEvent, type PictureSample } from './machine.ts';
 import { cappedLevels } from './capped-levels.ts';
@@ -42,6 +42,12 @@ const HLS_MIME = 'application/vnd.apple.mpegurl';
 const SKEW_LOADS = 4;
 /** How long after a player leaves its decoder and connection are released. */
 const TEARDOWN_DELAY_MS = 250;
+/**
+ * How far this screen's players aim ahead of the shared moment when they start and when they
+ * seek (live-sync.ts `learnSeekLead`): what loading and decoding there took on this screen, the
+ * same for every tile of it.
+ */
+const screenLeads = { startMs: 300, seekMs: 300 };
 
 /** hls.js wherever MSE exists (one code path for retries and errors); native HLS otherwise. */
 function useNativeHls(video: HTMLVideoElement): boolean {
@@ -144,6 +150,8 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     const skews: number[] = [];
     let plan: ProgramPlan | null = null;
     let seekBudget = freshSeekBudget();
+    // A start or a seek aimed at the moment: its landing is read once the player plays again.
+    let landing: 'start' | 'seek' | null = null;
     const readPlaylist = (details: LevelDetails) => {
       const clock = store.get(clockAtom);
       const edge = details.fragments.at(-1);
@@ -151,6 +159,35 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       const loadedAt = performance.now() - details.age * 1000 + clock.offsetMs;
       skews.push(edge.programDateTime + edge.duration * 1000 - loadedAt);
       if (skews.length > SKEW_LOADS) skews.shift();
+    };
+    /** How this camera is followed: the shared moment as far as its playlist allows, or its live edge. */
+    const planFor = (details: LevelDetails): ProgramPlan | null => {
+      if (skews.length === 0) return null; // no program date-time (or no clock yet): hls.js's own live position
+      const reading = { windowMs: details.totalduration * 1000, targetDurationMs: details.targetduration * 1000, skewMs: Math.max(...skews) };
+      const latency = events.current.playback?.sync_latency_ms ?? syncLatencyMs(details.targetduration, details.totalduration);
+      // Until it has decided once, the analysis's word: a camera it found off starts at its edge.
+      plan = planProgramSync(reading, latency, plan ? plan.kind === 'edge' : events.current.playback?.camera_skew_ms != null);
+      return plan;
+    };
+    /**
+     * The first playlist, before hls.js picks its first segment: its live start (three target
+     * durations behind the edge, whatever the segments' phase — 1 to 3 s behind the moment on a
+     * 2 s camera) is put on the moment, by hls.js's own target latency. Else the sync's seek that
+     * closed the gap came after the tile was on screen: a visible jump, and on a busy screen a
+     * segment to fetch and decode, the tile behind again and sought again.
+     */
+    const startAtMoment = (hls: HlsType, details: LevelDetails) => {
+      const clock = store.get(clockAtom);
+      const edge = details.fragments.at(-1);
+      const planned = planFor(details);
+      if (!clock || !edge?.programDateTime || planned?.kind !== 'follow') return;
+      const target = performance.now() + clock.offsetMs - planned.latencyMs + screenLeads.startMs;
+      const at = programStartPosition({ start: edge.start, programDateTime: edge.programDateTime }, { start: details.fragmentStart, end: details.edge }, target);
+      const from = hls.liveSyncPosition;
+      const latency = hls.targetLatency;
+      if (at === null || from === null || latency === null) return;
+      hls.targetLatency = Math.max(0, latency + from - at);
+      landing = 'start';
     };
     let quiet = false;
     const steer = setInterval(() => {
@@ -168,28 +205,32 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       if (hlsPlayer) {
         const shown = hlsPlayer.playingDate;
         const details = hlsPlayer.latestLevelDetails;
-        if (!shown || !details || skews.length === 0) return; // no program date-time: hls.js's own live position
-        const reading = { windowMs: details.totalduration * 1000, targetDurationMs: details.targetduration * 1000, skewMs: Math.max(...skews) };
-        const latency = events.current.playback?.sync_latency_ms ?? syncLatencyMs(details.targetduration, details.totalduration);
-        // Until it has decided once, the analysis's word: a camera it found off starts at its edge.
-        plan = planProgramSync(reading, latency, plan ? plan.kind === 'edge' : events.current.playback?.camera_skew_ms != null);
-        const flagged = plan.kind === 'edge' ? String(Math.round(plan.skewMs)) : '';
+        const followed = details && planFor(details);
+        if (!shown || !followed) return; // no program date-time: hls.js's own live position
+        const flagged = followed.kind === 'edge' ? String(Math.round(followed.skewMs)) : '';
         if (video.dataset.cameraSkew !== flagged) video.dataset.cameraSkew = flagged; // no attribute write (and style invalidation) four times a second
-        if (plan.kind === 'edge') {
+        if (followed.kind === 'edge') {
           // The camera's clock is off by more than its window allows: its live edge, as hls.js plays it.
           if (video.playbackRate !== 1) video.playbackRate = 1;
           return;
         }
-        error = programErrorMs(shown.getTime(), serverNow, plan.latencyMs);
+        error = programErrorMs(shown.getTime(), serverNow, followed.latencyMs);
       } else if (source.kind === 'file' && video.loop && Number.isFinite(video.duration)) {
         error = loopErrorMs(video.currentTime, video.duration, serverNow);
       } else return;
+      if (landing && !video.seeking && video.readyState >= 3) {
+        // Playing again after a start or a seek aimed at the moment: how far off it landed.
+        if (landing === 'start') screenLeads.startMs = learnSeekLead(screenLeads.startMs, error);
+        else screenLeads.seekMs = learnSeekLead(screenLeads.seekMs, error);
+        landing = null;
+      }
       const step = syncStep(error);
       if (step.kind === 'seek') {
         const to = video.currentTime + step.bySeconds;
+        const ahead = to + screenLeads.seekMs / 1000; // the moment moves on while the seek loads and decodes
         // Never outside what hls.js can play: it would snap back, and the two would fight.
         const seekable = () => Array.from({ length: video.seekable.length }, (_, i) => [video.seekable.start(i), video.seekable.end(i)] as [number, number]);
-        const target = hlsPlayer ? seekTarget(to, seekable()) : ((to % video.duration) + video.duration) % video.duration;
+        const target = hlsPlayer ? (seekTarget(ahead, seekable()) ?? seekTarget(to, seekable())) : ((ahead % video.duration) + video.duration) % video.duration;
         if (target === null) return;
         const waiting = holding.current.held && stopped !== undefined;
         if (waiting && !heldSeekAllowed(msUntilFlip())) return; // after the flip: it keeps the picture it has
@@ -198,6 +239,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
         seekBudget = spent.budget;
         if (spent.allowed) {
           video.currentTime = target;
+          landing = 'seek';
           if (waiting) release(); // it loads from the new position, and holds again at its picture there
         }
         // Not yet (a screen that cannot keep up): it plays on at its own pace, not pushed faster.
@@ -212,7 +254,12 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
             if (cancelled) return;
             if (!Hls.isSupported()) return emit('error');
             // The size cap stepped down by the screen's frame budget (capped-levels.ts).
-            const hls = new Hls({ ...HLS_SETTINGS, enableWorker: worker, workerPath: worker ? HLS_WORKER_URL : null, capLevelController: cappedLevels(Hls) });
+            const hls = new Hls({
+              ...HLS_SETTINGS,
+              enableWorker: worker,
+              workerPath: worker ? HLS_WORKER_URL : null,
+              capLevelController: cappedLevels(Hls),
+            });
             let mediaRecoveries = 0;
             hls.on(Hls.Events.ERROR, (_event, data) => {
               if (!data.fatal) return;
@@ -228,7 +275,14 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
                 if (level >= 0) hls.startLevel = level;
               });
             }
-            hls.on(Hls.Events.LEVEL_LOADED, (_event, data) => readPlaylist(data.details));
+            // LEVEL_UPDATED: hls.js sends it inside its handling of a loaded playlist, before it
+            // picks a segment to load (LEVEL_LOADED's listeners here would come after that).
+            let started = false;
+            hls.on(Hls.Events.LEVEL_UPDATED, (_event, data) => {
+              readPlaylist(data.details);
+              if (!started) startAtMoment(hls, data.details);
+              started = true;
+            });
             hls.loadSource(source.src);
             hls.attachMedia(video);
             play(video);

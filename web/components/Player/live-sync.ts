@@ -89,3 +89,33 @@ export function seekTarget(to: number, seekable: readonly [number, number][]): n
   for (const [start, end] of seekable) if (to >= start && to <= end) return to;
   return null;
 }
+
+/**
+ * Where a live HLS player starts so that its first picture is already the shared moment: the
+ * media time whose program date-time is `targetPdtMs` (read from the playlist's last segment),
+ * if the window holds it (DirectVideo puts hls.js's live start there).
+ */
+export function programStartPosition(
+  edge: { start: number; programDateTime: number },
+  window: { start: number; end: number },
+  targetPdtMs: number,
+): number | null {
+  const at = edge.start + (targetPdtMs - edge.programDateTime) / 1000;
+  return at >= window.start && at <= window.end ? at : null;
+}
+
+/** The most a player aims ahead of its target for the time a start or a seek takes. */
+export const SEEK_LEAD_MAX_MS = 2_000;
+/** Residual errors beyond this say something else happened (a stall, a hold): not learnt from. */
+const LEAD_EVIDENCE_MAX_MS = 1_500;
+
+/**
+ * A start or a seek lands where it aimed, but the picture stands still until the media there is
+ * loaded and decoded, while the target moves on: the screen aims ahead by what its last ones
+ * took. Learnt from the error read once the player plays again (negative: it landed behind),
+ * halfway each time, so one odd landing does not swing it.
+ */
+export function learnSeekLead(leadMs: number, residualErrorMs: number): number {
+  if (!Number.isFinite(residualErrorMs) || Math.abs(residualErrorMs) > LEAD_EVIDENCE_MAX_MS) return leadMs;
+  return Math.round(Math.max(0, Math.min(SEEK_LEAD_MAX_MS, leadMs - residualErrorMs / 2)));
+}
