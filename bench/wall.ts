@@ -19,7 +19,8 @@
  * 2. HLS first frame: ms from navigation start to the first decoded frame of a local live HLS
  *    stream on a kiosk (requestVideoFrameCallback), p50 of 10 cold loads (fresh context each),
  *    of 10 warm ones (the same page again, the app's files cached) and of 10 through the
- *    screens' service worker once it controls the page (issue 34; how every later start goes).
+ *    screens' service worker once it controls the page (issue 34; how every later start goes),
+ *    and beside each cold load a bare kiosk's (bench/bare-wall.ts: the floor on this machine).
  *    Then a kiosk that restarts while its server is away (issue 34): ms to its kept scene on
  *    screen and to its camera's first frame, p50 of 10 reloads with the server stopped.
  * 3. JavaScript weight: the gzip size (level 9) of every script each of `/`, `/streams/1` and
@@ -29,7 +30,8 @@
  * server runs in its own process on a throw-away database. The last line is one JSON object.
  * Options: --no-build (use dist/web as it is), --changes N, --pages N, --runs N, --in-step-only,
  * --playback-only, --first-frame-only (WALL_TIMELINE=1 prints where each cold load's time went),
- * --switch-only, --quick (8 changes and 5 loads: the everyday run). NW_BENCH_DEBUG=1 prints each
+ * --switch-only, --video-only, --no-video, --video-right-only, --video-runs N, --no-throttle (no
+ * slowed walls), --quick (8 changes and 5 loads: the everyday run). NW_BENCH_DEBUG=1 prints each
  * change's walls (video walls: each new tile's first picture before its flip, and the readyState
  * changes of those without one; NW_BENCH_DEBUG_ALL=1 of every new tile); stuck tiles are printed
  * with who set their playhead last (the app's sync or hls.js, by script file).
