@@ -118,7 +118,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
 
     // One signal removes every listener below when the effect ends.
     const listeners = new AbortController();
-    const listen = (type: string, handler: () => void) => video.addEventListener(type, handler, { signal: listeners.signal });
+    const listen = (type: string, handler: () => void, once = false) => video.addEventListener(type, handler, { signal: listeners.signal, once });
     listen('canplay', onCanPlay);
     listen('error', onError);
     listen('seeking', () => (sought = true));
@@ -150,8 +150,8 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     const skews: number[] = [];
     let plan: ProgramPlan | null = null;
     let seekBudget = freshSeekBudget();
-    // A start or a seek aimed at the moment: its landing is read once the player plays again.
-    let landing: 'start' | 'seek' | null = null;
+    // A seek aimed at the moment: where it landed is read once the player plays again.
+    let landing = false;
     const readPlaylist = (details: LevelDetails) => {
       const clock = store.get(clockAtom);
       const edge = details.fragments.at(-1);
@@ -187,7 +187,13 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       const latency = hls.targetLatency;
       if (at === null || from === null || latency === null) return;
       hls.targetLatency = Math.max(0, latency + from - at);
-      landing = 'start';
+      // Where its first picture played against the moment: read when it first plays, not by the
+      // steer after the flip, when a held tile's stalls would count as a late start.
+      listen('playing', () => {
+        const shown = hls.playingDate;
+        const now = store.get(clockAtom);
+        if (shown && now) screenLeads.startMs = learnSeekLead(screenLeads.startMs, programErrorMs(shown.getTime(), performance.now() + now.offsetMs, planned.latencyMs));
+      }, true);
     };
     let quiet = false;
     const steer = setInterval(() => {
@@ -219,10 +225,8 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
         error = loopErrorMs(video.currentTime, video.duration, serverNow);
       } else return;
       if (landing && !video.seeking && video.readyState >= 3) {
-        // Playing again after a start or a seek aimed at the moment: how far off it landed.
-        if (landing === 'start') screenLeads.startMs = learnSeekLead(screenLeads.startMs, error);
-        else screenLeads.seekMs = learnSeekLead(screenLeads.seekMs, error);
-        landing = null;
+        screenLeads.seekMs = learnSeekLead(screenLeads.seekMs, error); // playing again after a seek: how far off it landed
+        landing = false;
       }
       const step = syncStep(error);
       if (step.kind === 'seek') {
@@ -239,7 +243,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
         seekBudget = spent.budget;
         if (spent.allowed) {
           video.currentTime = target;
-          landing = 'seek';
+          landing = true;
           if (waiting) release(); // it loads from the new position, and holds again at its picture there
         }
         // Not yet (a screen that cannot keep up): it plays on at its own pace, not pushed faster.
