@@ -28,12 +28,7 @@ export async function startJobQueue(options: { url: string; logger: Logger; sett
     max: options.max ?? 4,
     application_name: 'nature-wall-jobs',
     // Where silent jobs are found and schedules fire: shortened by JOBS_MONITOR_SECONDS (tests).
-    // A silent job is failed by a queue's monitor pass, which runs at most every
-    // monitorIntervalSeconds per queue (60 by default) however often the supervisor wakes: without
-    // it a dead node's job waited up to a minute past its heartbeat for its retry.
-    ...(monitor
-      ? { superviseIntervalSeconds: monitor, monitorIntervalSeconds: monitor, cronMonitorIntervalSeconds: Math.min(monitor, 45), cronWorkerIntervalSeconds: Math.min(monitor, 45) }
-      : {}),
+    ...(monitor ? { superviseIntervalSeconds: monitor, cronMonitorIntervalSeconds: Math.min(monitor, 45), cronWorkerIntervalSeconds: Math.min(monitor, 45) } : {}),
     openTelemetry: { enabled: false },
     // Queues that opt in (`notify: true`) wake their workers the moment a job is created, instead
     // of at their next poll: an admin's analysis starts at once. Costs one listening connection.
