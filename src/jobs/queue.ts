@@ -14,7 +14,12 @@ export interface JobSettings {
   enabled: boolean;
   /** JOBS_HEARTBEAT_SECONDS: a running job's heartbeat; silent this long, it is retried or failed. */
   heartbeatSeconds: number;
-  /** JOBS_MONITOR_SECONDS: how often nodes look for silent jobs and due schedules (pg-boss's defaults when unset). */
+  /**
+   * JOBS_MONITOR_SECONDS: how often nodes supervise the queues and look for due schedules (pg-boss's
+   * defaults when unset). Silent jobs are failed by a queue's monitor pass, at most once a minute
+   * whatever this says: pg-boss's monitorIntervalSeconds is left at its default (setting it to this
+   * too raced the quality queue's cancellations in tests — not understood yet).
+   */
   monitorSeconds: number | undefined;
 }
 

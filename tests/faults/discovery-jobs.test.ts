@@ -72,13 +72,15 @@ describe('a worker killed in the middle of a run', () => {
     expect((await jobRow(jobId)).status).toBe('running'); // nobody has noticed yet
 
     await node(); // B: its supervisor finds the silent job, and its worker takes the retry
-    await eventually('node B retries the job', () => slowRequests() === 2, 60_000);
+    // Up to the heartbeat (10 s) and a queue's monitor pass, which pg-boss runs at most once a
+    // minute whatever JOBS_MONITOR_SECONDS says (src/jobs/queue.ts), after B has started.
+    await eventually('node B retries the job', () => slowRequests() === 2, 90_000);
     expect(await jobRow(jobId)).toMatchObject({ status: 'running', attempts: 2 });
     slow.release();
     await eventually('the retried job completes', async () => (await jobRow(jobId)).status !== 'running', 30_000);
     expect(await jobRow(jobId)).toMatchObject({ status: 'completed', attempts: 2, streams_added: 2, error_message: null });
     expect(await query(`select count(*)::int as n from streams where url like 'https://streams.example.org/slow-cam/%'`)).toEqual([{ n: 2 }]);
-  }, 120_000);
+  }, 150_000);
 });
 
 describe('a node stopped for a deploy (SIGTERM) in the middle of a run', () => {
