@@ -15,10 +15,9 @@ export interface JobSettings {
   /** JOBS_HEARTBEAT_SECONDS: a running job's heartbeat; silent this long, it is retried or failed. */
   heartbeatSeconds: number;
   /**
-   * JOBS_MONITOR_SECONDS: how often nodes supervise the queues and look for due schedules (pg-boss's
-   * defaults when unset). Silent jobs are failed by a queue's monitor pass, at most once a minute
-   * whatever this says: pg-boss's monitorIntervalSeconds is left at its default (setting it to this
-   * too raced the quality queue's cancellations in tests — not understood yet).
+   * JOBS_MONITOR_SECONDS: how often nodes supervise the queues, fail or retry jobs whose worker
+   * went silent, and look for due schedules (pg-boss's defaults when unset: a silent job waited up
+   * to a minute past its heartbeat).
    */
   monitorSeconds: number | undefined;
 }
@@ -33,7 +32,11 @@ export async function startJobQueue(options: { url: string; logger: Logger; sett
     max: options.max ?? 4,
     application_name: 'nature-wall-jobs',
     // Where silent jobs are found and schedules fire: shortened by JOBS_MONITOR_SECONDS (tests).
-    ...(monitor ? { superviseIntervalSeconds: monitor, cronMonitorIntervalSeconds: Math.min(monitor, 45), cronWorkerIntervalSeconds: Math.min(monitor, 45) } : {}),
+    // A silent job is failed by a queue's monitor pass, which runs at most every
+    // monitorIntervalSeconds per queue however often the supervisor wakes, so both are set.
+    ...(monitor
+      ? { superviseIntervalSeconds: monitor, monitorIntervalSeconds: monitor, cronMonitorIntervalSeconds: Math.min(monitor, 45), cronWorkerIntervalSeconds: Math.min(monitor, 45) }
+      : {}),
     openTelemetry: { enabled: false },
     // Queues that opt in (`notify: true`) wake their workers the moment a job is created, instead
     // of at their next poll: an admin's analysis starts at once. Costs one listening connection.
@@ -89,11 +92,15 @@ export async function jobCounts(queue: JobQueue): Promise<{ queue: string; state
   return (rows as { name: string; state: string; n: number }[]).map((r) => ({ queue: r.name, state: r.state, count: r.n }));
 }
 
-/** Ids of a queue's jobs still waiting (created or retrying) under any of these singleton keys. */
-export async function waitingJobIds(queue: JobQueue, name: string, keys: readonly string[]): Promise<string[]> {
+/**
+ * Ids of a queue's unfinished jobs (waiting, retrying or running) under any of these singleton
+ * keys. A running one counts: left alone, a failure or a silent worker sends it back to wait
+ * (its retry) after whatever cancelled the waiting ones has looked.
+ */
+export async function unfinishedJobIds(queue: JobQueue, name: string, keys: readonly string[]): Promise<string[]> {
   if (keys.length === 0) return [];
   const { rows } = await queue.getDb().executeSql(
-    `select id from pgboss.job where name = $1 and state in ('created', 'retry') and singleton_key = any($2::text[])`,
+    `select id from pgboss.job where name = $1 and state in ('created', 'retry', 'active') and singleton_key = any($2::text[])`,
     [name, keys],
   );
   return (rows as { id: string }[]).map((r) => r.id);

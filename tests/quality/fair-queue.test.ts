@@ -92,6 +92,13 @@ describe('the order of the queue (nobody works it)', () => {
     await expect.poll(async () => (await app.app.use(qualityModule)!.status()).waiting.new, { timeout: 20_000 }).toBe(0);
     const left = await app.queue!.findJobs<QueueData>(QUALITY_QUEUE, { queued: true });
     expect(left.filter((j) => imported.includes(j.data.streamId))).toEqual([]);
+    // The import job taken above is still running: it is cancelled too, so no retry (its failure,
+    // or a monitor pass finding its worker silent) brings it back for a stream that is gone.
+    const { rows } = await app.queue!.getDb().executeSql(
+      `select state::text as state, count(*)::int as n from pgboss.job where name = $1 and singleton_key = any($2::text[]) group by state`,
+      [QUALITY_QUEUE, imported.map(String)],
+    );
+    expect(rows).toEqual([{ state: 'cancelled', n: 2000 }]);
   }, 60_000);
 });
 

@@ -7,7 +7,7 @@
  * (`QUALITY_CONCURRENCY`) take any lane, and the streams of one import share one slot per node
  * (a pg-boss group), which bounds an import's rate and leaves room for the rest.
  * One analysis per stream waits at a time (keyed by stream); a more urgent request for a stream
- * that waits takes its place. Removing a stream cancels what waits for it. Every active stream
+ * that waits takes its place. Removing a stream cancels what waits or runs for it. Every active stream
  * is analysed again every `QUALITY_REANALYZE_HOURS` (a sweep queues the due ones), a first
  * failure is confirmed `QUALITY_RECHECK_SECONDS` later, and offline streams are re-checked that
  * often while a screen shows them, with backoff (minutes, then hours) while none does.
@@ -17,7 +17,7 @@ import type { Orm } from '../../db.ts';
 import type { DomainChange } from '../../domain/changes.ts';
 import { runCommand, type CommandDeps } from '../../domain/command.ts';
 import type { SafeFetcher } from '../../http/safe-fetch.ts';
-import { queueCensus, waitingJobIds, type JobQueue } from '../../jobs/queue.ts';
+import { queueCensus, unfinishedJobIds, type JobQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../logger.ts';
 import type { QualityQueueDto } from '../../shared/api/quality.ts';
 import { SCREEN_ERROR_SECONDS } from '../../shared/quality/health.ts';
@@ -95,7 +95,7 @@ export interface QualityJobs {
   enqueue(data: QueueData): Promise<boolean>;
   /** Queues the streams one import added (a discovery run): they share one slot per node. Returns how many were queued. */
   enqueueImport(streamIds: readonly number[], importKey: string): Promise<number>;
-  /** Cancels the analyses and re-checks waiting for these streams (they were removed). Returns how many. */
+  /** Cancels the analyses and re-checks waiting or running for these streams (they were removed): none comes back as a retry. Returns how many. */
   forget(streamIds: readonly number[]): Promise<number>;
   /** Queues every active stream as one run. */
   analyzeAll(actor: string): Promise<QualityRun>;
@@ -192,7 +192,7 @@ export function createQualityJobs(deps: QualityJobsDeps): QualityJobs {
     const keys = streamIds.map(String);
     let cancelled = 0;
     for (const name of [QUALITY_QUEUE, RECHECK_QUEUE]) {
-      const ids = await waitingJobIds(queue, name, keys);
+      const ids = await unfinishedJobIds(queue, name, keys);
       if (ids.length > 0) await queue.cancel(name, ids);
       cancelled += ids.length;
     }
