@@ -29,12 +29,14 @@
  * Media are generated with ffmpeg and served on 127.0.0.1 (tests/e2e/support/media.ts); the
  * server runs in its own process on a throw-away database. The last line is one JSON object.
  * Options: --no-build (use dist/web as it is), --changes N, --pages N, --runs N, --in-step-only,
- * --playback-only, --first-frame-only (WALL_TIMELINE=1 prints where each cold load's time went),
+ * --playback-only, --first-frame-only (WALL_TIMELINE=1 prints where each cold load's time went,
+ * WALL_PROFILE=1 its main thread's CPU profile by file and function — it slows the load it measures),
  * --switch-only, --video-only, --no-video, --video-right-only, --video-runs N, --no-throttle (no
  * slowed walls), --quick (8 changes and 5 loads: the everyday run). NW_BENCH_DEBUG=1 prints each
  * change's walls (video walls: each new tile's first picture before its flip, and the readyState
  * changes of those without one; NW_BENCH_DEBUG_ALL=1 of every new tile); stuck tiles are printed
- * with who set their playhead last (the app's sync or hls.js, by script file).
+ * with who set their playhead last (the app's sync or hls.js, by script file). NW_BENCH_CONSOLE=1
+ * prints the video walls' page console (for a player's own debug lines while measuring it).
  *
  * Walls in step are judged where a visitor looks: at the instant each wall's flip frame had been
  * rendered (the app reports it with each flip; for a build from before, a task posted from the
@@ -238,9 +240,9 @@ const IN_STEP_WATCH = `
       this.__setBy = { at: performance.now(), by: (new Error().stack || '').split('\\n').slice(2, 4).map((l) => l.trim().replace(/^at /, '').replace(/https?:[^ )]*\\//g, '')).join(' < '), to: value, from: this.currentTime, beforeAt: this.__setBy?.at ?? null };
       // A jump of a picture already there (a seek before the first picture shows nothing): by hls.js or by the page.
       if (firstPicture(this) !== null) {
-        const jumps = (window.__jumps ||= { page: 0, hls: 0, page_moves: [] });
+        const jumps = (window.__jumps ||= { page: 0, hls: 0, page_moves: [], page_after_ms: [] });
         if (this.__setBy.by.includes('hls')) jumps.hls++;
-        else jumps.page++, jumps.page_moves.push(Math.round((this.__setBy.to - this.__setBy.from) * 100) / 100);
+        else jumps.page++, jumps.page_moves.push(Math.round((this.__setBy.to - this.__setBy.from) * 100) / 100), jumps.page_after_ms.push(Math.round(this.__setBy.at - firstPicture(this)));
       }
       playhead.set.call(this, value);
     },
@@ -398,7 +400,9 @@ async function watchedWalls(walls: readonly { shift: number }[]): Promise<{ cont
   const pages = await Promise.all(
     contexts.map(async (context, i) => {
       await context.addInitScript(IN_STEP_WATCH.replace('__SHIFT__', String(walls[i]!.shift)) + (process.env.NW_BENCH_DEBUG_ALL ? ';window.__debugAll = true;' : ''));
-      return context.newPage();
+      const page = await context.newPage();
+      if (process.env.NW_BENCH_CONSOLE) page.on('console', (m) => log(`[wall ${i}] ${m.text()}`));
+      return page;
     }),
   );
   return { contexts, pages };
@@ -566,14 +570,14 @@ const TILE_CHECK = `(async () => {
     frames += q1.totalVideoFrames - q.totalVideoFrames;
     dropped += q1.droppedVideoFrames - q.droppedVideoFrames;
   }
-  return { tiles, frames, dropped, jumps: window.__jumps || { page: 0, hls: 0, page_moves: [] } };
+  return { tiles, frames, dropped, jumps: window.__jumps || { page: 0, hls: 0, page_moves: [], page_after_ms: [] } };
 })()`;
 
 interface TileCheck {
   tiles: { advanced: boolean; time: number; ready: number; height: number; seeks: number; last_set_by: { ms_ago: number; by: string; moved_s: number; before_ms_ago: number | null } | null }[];
   frames: number;
   dropped: number;
-  jumps: { page: number; hls: number; page_moves: number[] };
+  jumps: { page: number; hls: number; page_moves: number[]; page_after_ms: number[] };
 }
 
 async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, options: { walls: number; changes: number; throttle?: number }) {
@@ -687,6 +691,8 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
         hls: checks.reduce((n, c) => n + c.jumps.hls, 0),
         /** How far the page's jumps moved the playhead (s; positive: forward, the tile was behind). */
         page_moved_s: ((moves) => (moves.length ? { p10: percentile(moves, 10), p50: percentile(moves, 50), p90: percentile(moves, 90) } : null))(checks.flatMap((c) => c.jumps.page_moves)),
+        /** When they came: ms after the tile's first picture. */
+        page_after_picture_ms: ((after) => (after.length ? { p10: percentile(after, 10), p50: percentile(after, 50), p90: percentile(after, 90) } : null))(checks.flatMap((c) => c.jumps.page_after_ms)),
       },
       dropped_share: checks.map((c) => (c.frames > 0 ? Math.round((c.dropped / c.frames) * 1000) / 1000 : null)),
       missed,
@@ -836,6 +842,37 @@ async function timeline(page: Page): Promise<string> {
 }
 
 /**
+ * WALL_PROFILE=1: a CPU profile of each cold load (V8's sampler, 100 µs), from before the
+ * navigation to just after the first frame, summed by function: where the page's own
+ * main-thread time went before its picture.
+ */
+async function startProfile(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  return {
+    async stop(): Promise<string> {
+      const { profile } = await cdp.send('Profiler.stop');
+      const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+      const self = new Map<string, number>();
+      profile.samples?.forEach((id, i) => {
+        const f = nodes.get(id)!.callFrame;
+        const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\//, '')}:${f.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+      });
+      const byFile = new Map<string, number>();
+      for (const [key, ms] of self) {
+        const file = key.split(' ').at(-1)!.replace(/:\d+$/, '') || '(native)';
+        byFile.set(file, (byFile.get(file) ?? 0) + ms);
+      }
+      const rows = (m: Map<string, number>, n: number) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, ms]) => `  ${ms.toFixed(1).padStart(7)} ${k}`);
+      return ['cpu profile, ms self by file:', ...rows(byFile, 15), 'by function:', ...rows(self, 25)].join('\n');
+    },
+  };
+}
+
+/**
  * Cold: a fresh browser context each run (empty HTTP and code caches: a tablet's first visit).
  * Warm: the same page loaded again in that context (the app's hashed files come from the
  * cache, as on every later start of a kiosk).
@@ -855,8 +892,10 @@ async function measureFirstFrame() {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     await context.addInitScript(FIRST_FRAME);
     const page = await context.newPage();
+    const profiling = process.env.WALL_PROFILE ? await startProfile(page) : null;
     await page.goto(kiosk);
     cold.push(await firstFrame(page));
+    if (profiling) log(await profiling.stop());
     if (process.env.WALL_TIMELINE) log(await timeline(page));
     await page.goto(kiosk);
     warm.push(await firstFrame(page));
