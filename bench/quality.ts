@@ -12,7 +12,8 @@
  * result, and a stream that dies under a wall is timed again to the push that replaces it.
  * Prints one JSON object on its last line.
  * It also prints what activity and the replay fingerprint add to an analysis (activity_cost:
- * the decode before and after them on the same 1080p sample, plus their JavaScript).
+ * the decode before and after them on the same 1080p sample, plus their JavaScript), and what the
+ * frozen test at full resolution adds (its `frozen_test`: the graph with and without scdet).
  * Goals: 1080p ≤ 12 s wall and ≤ 4 CPU-s per analysis; activity and fingerprint ≤ +10 % of it; death → re-resolved push ≤ 30 s (also
  * behind the import); a manual analysis behind a 2,000-stream import answered ≤ 10 s.
  */
@@ -88,12 +89,16 @@ async function activityCost() {
     const after: number[] = [];
     const js: number[] = [];
     const withoutGrey: number[] = [];
+    const withoutScdet: number[] = [];
     const oldFilters = "fps=10,scale=-2:'min(360,ih)',signalstats,blackdetect=d=0.5:pix_th=0.10,freezedetect=n=0.003:d=2,blurdetect,scdet=t=10";
     // Today's graph less its grey branch (media-tools.ts sampleFile): what the branch itself costs.
-    const measures = `fps=10,scale=-2:'min(360,ih)',signalstats,blackdetect=d=0.5:pix_th=0.10,blurdetect,metadata=print:file=${path.join(dir, 'frames.txt').replace(/[\\':]/g, '\\$&')}`;
+    const measures = `fps=10,scdet=threshold=100,scale=-2:'min(360,ih)',signalstats,blackdetect=d=0.5:pix_th=0.10,blurdetect,metadata=print:file=${path.join(dir, 'frames.txt').replace(/[\\':]/g, '\\$&')}`;
+    // ...and less its frozen test (issue 40: scdet at full resolution, before the scale).
+    const measuresWithoutScdet = measures.replace('scdet=threshold=100,', '');
     for (let i = 0; i < runs; i++) {
       before.push(ffmpegBenchCpu(['-protocol_whitelist', 'file', '-t', '8', '-i', file, '-an', '-sn', '-vf', oldFilters, '-f', 'null', '-']));
       withoutGrey.push(ffmpegBenchCpu(['-protocol_whitelist', 'file', '-t', '8', '-i', file, '-an', '-sn', '-vf', measures, '-f', 'null', '-']));
+      withoutScdet.push(ffmpegBenchCpu(['-protocol_whitelist', 'file', '-t', '8', '-i', file, '-an', '-sn', '-vf', measuresWithoutScdet, '-f', 'null', '-']));
       const sample = await sampleFile(DEFAULT_MEDIA_TOOLS, file, 8);
       after.push(sample.metrics.cpuSeconds ?? NaN);
       const started = performance.now();
@@ -118,6 +123,13 @@ async function activityCost() {
       share_of_1080p_analysis: Math.round((added / today) * 1000) / 1000,
       goal: '<= 0.10 of the 1080p analysis',
       met: added / today <= 0.1,
+      frozen_test: ((scdet) => ({
+        decode_cpu_s_without: round(median(withoutScdet)),
+        decode_cpu_s_with: round(median(withoutGrey)),
+        below_noise: scdet < 0, // two noisy medians: a negative difference is printed as 0
+        added_cpu_s: round(Math.max(0, scdet)),
+        share_of_1080p_analysis: Math.round((Math.max(0, scdet) / today) * 1000) / 1000,
+      }))(median(withoutGrey) - median(withoutScdet)),
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

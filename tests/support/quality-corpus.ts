@@ -23,6 +23,15 @@ const WINDOW = 5;
 /** A still meadow: one sharp picture, with a little temporal noise as a camera's sensor has. */
 const MEADOW = 'testsrc2=s=640x360:r=25,trim=end_frame=1,loop=loop=-1:size=1,noise=alls=5:allf=t+u';
 
+/**
+ * A flat meadow as a camera sees a quiet hour: one colour, nothing moving, only the sensor's
+ * noise (lighter than MEADOW's) — the colour whose 64 × 36 copy the old frozen test took for a
+ * stuck picture (issue 40).
+ */
+const FLAT = (colour = '0x556b2f', noise = 4) => `color=c=${colour}:s=640x360:r=25,format=yuv420p,noise=alls=${noise}:allf=t`;
+/** The first frame of a source, repeated: a stuck encoder or a frozen source. */
+const STUCK = ',trim=end_frame=1,loop=loop=-1:size=1';
+
 /** Each clip: an ffmpeg lavfi source (sharp, moving test pictures unless the defect says otherwise). */
 export const CLIPS = {
   clean1080: 'testsrc2=s=1920x1080:r=25',
@@ -38,6 +47,17 @@ export const CLIPS = {
   meadow_animal: `${MEADOW}[bg];color=c=0x6b4426:s=60x40:r=25[animal];[bg][animal]overlay=x=40+mod(t*70\\,520):y=230:shortest=1[out0]`,
   moving8: 'testsrc2=s=640x360:r=25',
   moving30: 'testsrc2=s=640x360:r=25',
+  // Cameras' quiet hours (issue 40), each at a camera's constant bitrate unless named _crf (x264's
+  // default quality-based rate, which erases a still scene's noise).
+  quiet_still: `${FLAT()}[out0]`,
+  quiet_light: `${FLAT('0x556b2f', 3)}[out0]`,
+  quiet_still_crf: `${FLAT()}[out0]`,
+  night_still: `${FLAT('0x303030', 14)}[out0]`,
+  dawn: `color=c=0x556b2f:s=640x360:r=25,format=yuv420p,eq=brightness='-0.15+0.01*t':eval=frame,noise=alls=4:allf=t[out0]`,
+  leaves: `${FLAT()}[bg];color=c=0x3a5a20:s=24x24:r=25[leaf];[bg][leaf]overlay=x=200+3*sin(7*t):y=100+2*cos(5*t):shortest=1[out0]`,
+  animal_flat: `${FLAT()}[bg];color=c=0x6b4426:s=60x40:r=25[animal];[bg][animal]overlay=x=40+mod(t*70\\,520):y=230:shortest=1[out0]`,
+  stuck_cbr: `${FLAT()}${STUCK}[out0]`,
+  stuck_crf: `${FLAT()}${STUCK}[out0]`,
 } as const;
 export type ClipName = keyof typeof CLIPS;
 
@@ -48,7 +68,10 @@ export type ClipName = keyof typeof CLIPS;
  * apart, and no camera streams like that.
  */
 const CAMERA_RATE: Partial<Record<ClipName, string[]>> = Object.fromEntries(
-  (['meadow_still', 'meadow_animal'] as const).map((clip) => [clip, ['-b:v', '1200k', '-minrate', '1200k', '-maxrate', '1200k', '-bufsize', '1200k']]),
+  (['meadow_still', 'meadow_animal', 'quiet_still', 'quiet_light', 'night_still', 'dawn', 'leaves', 'animal_flat', 'stuck_cbr'] as const).map((clip) => [
+    clip,
+    ['-b:v', '1200k', '-minrate', '1200k', '-maxrate', '1200k', '-bufsize', '1200k'],
+  ]),
 );
 
 /** How long each clip is (served as a live stream, it plays again from its start). */

@@ -1,7 +1,7 @@
 /** The quality score (src/shared/quality/score.ts) and health hysteresis (health.ts), table by table. */
 import { describe, expect, it } from 'vitest';
 import { nextHealth } from '../../src/shared/quality/health.ts';
-import { scoreQuality, type QualityMeasurements } from '../../src/shared/quality/score.ts';
+import { scoreQuality, STILL_OR_FROZEN, type QualityMeasurements } from '../../src/shared/quality/score.ts';
 
 const clean = (over: Partial<QualityMeasurements> = {}): QualityMeasurements => ({
   method: 'sample', reachable: true, live: true, width: 1280, height: 720, fps: 25, bitrateKbps: 2500,
@@ -37,6 +37,16 @@ describe('scoreQuality', () => {
     expect(result.faults).toEqual([]);
     expect(result.notes).toEqual(['night']);
     expect(result.confidence).toBe(0.6);
+  });
+
+  it('names a picture that repeats where nothing can tell still from stuck a note, not a fault', () => {
+    const cantTell = scoreQuality(clean({ frozenRatio: 0.96, stillness: 'cant-tell', bitrateKbps: 108 }));
+    expect(cantTell).toMatchObject({ score: 80, faults: [], notes: [STILL_OR_FROZEN], confidence: 0.6 });
+    // Frozen stays a fault when the evidence says so, and with analyses made before stillness was measured.
+    expect(scoreQuality(clean({ frozenRatio: 0.81, stillness: 'frozen' }))).toMatchObject({ score: 30, faults: ['frozen'] });
+    expect(scoreQuality(clean({ frozenRatio: 0.81 }))).toMatchObject({ score: 30, faults: ['frozen'] });
+    // A picture that changes is not frozen, whatever it says of itself.
+    expect(scoreQuality(clean({ frozenRatio: 0.2, stillness: 'changing' })).faults).toEqual([]);
   });
 
   it('is less sure of what it measured less of', () => {

@@ -10,6 +10,7 @@ export function presentAnalysis(a: QualityAnalysis): QualityAnalysisDto {
     confidence: a.confidence ?? null,
     method: a.method ?? null,
     faults: a.faults,
+    notes: Array.isArray(a.metrics.notes) ? a.metrics.notes.filter((n): n is string => typeof n === 'string') : [],
     metrics: a.metrics,
     error: a.error ?? null,
     duration_ms: a.durationMs ?? null,

@@ -36,6 +36,7 @@ export const QualityAnalysisDto = z.strictObject({
   confidence: z.number().nullable().describe('0–1'),
   method: z.string().nullable(),
   faults: z.array(z.string()),
+  notes: z.array(z.string()).describe('What the analysis says that is not a fault: `night`, `still or frozen — can\'t tell`, a looped recording marked fine'),
   metrics: z.record(z.string(), z.unknown()),
   error: z.string().nullable(),
   duration_ms: z.number().int().nullable(),

@@ -10,11 +10,20 @@
  *   that does not advance: −40, `not-live`), a recording replayed as live (at most 40, `looped`), blur (blurdetect mean above 9: −25, `blurry`), a
  *   slow first byte (over 3 s: −5, `slow`).
  * - Caps: mostly black (over half the sample, and it is not night there) at most 25, `black`;
- *   mostly frozen at most 30, `frozen` (the same picture in every region of every frame: a still
- *   scene's noise or one animal crossing it is not frozen). A dark picture at night is `night`, not a fault.
+ *   mostly frozen at most 30, `frozen` (the picture repeats: over half its frame pairs the same
+ *   at full resolution, where a still scene's sensor noise still differs — analyzer/stillness.ts).
+ *   A dark picture at night is `night`, not a fault. A picture that repeats where the encoder
+ *   erased the noise that would tell a still scene from a stuck one is noted `STILL_OR_FROZEN`,
+ *   not a fault: the stream is scored as if nothing were wrong.
  * - Confidence follows what was measured: a decoded sample 0.9, a probe without a sample 0.6,
  *   a platform's API 0.6, oEmbed and thumbnails only 0.35, unreachable 0.9 (that much is sure).
  */
+
+/** What the frames of a sample say about repeating (analyzer/stillness.ts). */
+export const STILLNESS = ['changing', 'frozen', 'cant-tell'] as const;
+export type Stillness = (typeof STILLNESS)[number];
+/** The note of a sample that repeats where nothing measured can tell still from frozen. */
+export const STILL_OR_FROZEN = "still or frozen — can't tell";
 
 export const QUALITY_FAULTS = ['unreachable', 'not-live', 'looped', 'black', 'frozen', 'blurry', 'low-fps', 'low-bitrate', 'slow', 'no-video'] as const;
 export type QualityFault = (typeof QUALITY_FAULTS)[number];
@@ -34,9 +43,11 @@ export interface QualityMeasurements {
   bitrateKbps?: number | null;
   codec?: string | null;
   audio?: boolean | null;
-  /** Share of the sample that is black / frozen, 0–1. */
+  /** Share of the sample that is black / frozen (its frames the same picture), 0–1. */
   blackRatio?: number | null;
   frozenRatio?: number | null;
+  /** Whether a repeating picture is frozen, or can't be told from a still scene; absent on analyses made before it was measured (then frozenRatio decides alone). */
+  stillness?: Stillness | null;
   /** blurdetect's mean (higher is blurrier; sharp video is about 2–6). */
   blur?: number | null;
   /** Mean luma (0–255); mean region change between frames (grey levels): how much the picture moves. */
@@ -117,10 +128,13 @@ export function scoreQuality(m: QualityMeasurements): QualityResult {
     score = Math.min(score, 25);
     faults.push('black');
   }
-  if ((m.frozenRatio ?? 0) > 0.5 && !(dark && m.night)) {
+  const repeats = (m.frozenRatio ?? 0) > 0.5 && !(dark && m.night);
+  if (repeats && m.stillness === 'cant-tell') notes.push(STILL_OR_FROZEN);
+  else if (repeats) {
     score = Math.min(score, 30);
     faults.push('frozen');
   }
-  const confidence = m.method === 'sample' && m.night && dark ? 0.6 : CONFIDENCE[m.method];
+  const unsure = m.method === 'sample' && ((m.night && dark) || notes.includes(STILL_OR_FROZEN));
+  const confidence = unsure ? 0.6 : CONFIDENCE[m.method];
   return { score: Math.max(0, Math.min(100, Math.round(score))), confidence, faults, notes };
 }

@@ -126,7 +126,7 @@ async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'w
     await writeFile(file, media);
     const probe = await probeFile(ctx.tools, file);
     const stillFile = path.join(dir, 'still.jpg');
-    const { metrics: sample, motionFrames } = await sampleFile(ctx.tools, file, ctx.sampleSeconds, { out: stillFile, expectedSeconds: probe.durationSeconds ?? ctx.sampleSeconds }, probe.fps);
+    const { metrics: sample, motionFrames } = await sampleFile(ctx.tools, file, ctx.sampleSeconds, { out: stillFile, expectedSeconds: probe.durationSeconds ?? ctx.sampleSeconds }, probe);
     const now = ctx.now?.() ?? new Date();
     const night = isNight(now, stream.latitude, stream.longitude);
     // A live playlist's sample is fingerprinted (a file is a recording by nature; nothing to find).
@@ -148,6 +148,7 @@ async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'w
         audio: probe.audio,
         blackRatio: sample.blackRatio,
         frozenRatio: sample.frozenRatio,
+        stillness: sample.stillness?.verdict ?? null,
         blur: sample.blur,
         brightness: sample.brightness,
         motion: sample.motion,

@@ -1,15 +1,18 @@
 /**
  * ffprobe and ffmpeg on a local file (never on a URL: what they read was fetched by the safe
- * fetcher first). One decode of a bounded sample feeds every measure: blackdetect, blurdetect and
- * signalstats (YAVG) at 10 fps and at most 360 lines, a 64 × 36 grey copy of every frame for
- * motion, frozen pictures, activity and the replay fingerprint (motion.ts, replay.ts), and the
- * still — the verdicts do not need more, and the CPU cost stays small.
+ * fetcher first). One decode of a bounded sample feeds every measure, at 10 fps: the change
+ * between frames at full resolution (scdet: whether the picture repeats, stillness.ts — a
+ * downscale averages away the sensor noise that tells a quiet scene from a stuck one), then at
+ * most 360 lines blackdetect, blurdetect and signalstats (YAVG), a 64 × 36 grey copy of every
+ * frame for motion, activity and the replay fingerprint (motion.ts, replay.ts), and the still —
+ * the verdicts do not need more, and the CPU cost stays small (bench:quality).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { framesOf, MOTION_FPS, MOTION_HEIGHT, MOTION_WIDTH, summarizeMotion } from './motion.ts';
+import { judgeStillness, type StillnessReading } from './stillness.ts';
 
 export interface MediaTools {
   /** FFMPEG_PATH / FFPROBE_PATH (default: found on PATH). */
@@ -44,8 +47,12 @@ export interface ProbeInfo {
 export interface SampleMetrics {
   sampledSeconds: number;
   blackRatio: number;
-  /** Share of the sample whose frames are the same picture in every region (motion.ts). */
+  /** Share of the sample's frame pairs that are the same picture at full resolution (stillness.ts). */
   frozenRatio: number;
+  /** Whether that repeating is frozen, or can't be told from a still scene (null: too few frames). */
+  stillness: StillnessReading | null;
+  /** The video's bits per pixel per frame in the sample (null: its size or rate unknown). */
+  videoBitsPerPixel: number | null;
   blur: number | null;
   brightness: number | null;
   /** Mean region change (grey levels): how much the whole picture moves. */
@@ -126,20 +133,29 @@ function spanSeconds(stderr: string, startKey: RegExp, durationKey: RegExp, end:
  * `still`: also keep one frame of the same decode (the sample's middle frame, at most STILL_WIDTH
  * wide, as a JPEG in `still.out`): a branch of the one filter graph, so the picture costs one
  * scaled frame, not a second decode. `still.expectedSeconds` is how long the sample should be.
- * `sourceFps`: a stream slower than 10 fps is sampled at its own rate (repeating its frames would
- * look frozen).
+ * `source` (its probe): a stream slower than 10 fps is sampled at its own rate (repeating its
+ * frames would look frozen), and its size and rate give the bits per pixel.
  */
-export async function sampleFile(tools: MediaTools, file: string, seconds: number, still?: { out: string; expectedSeconds: number }, sourceFps?: number | null): Promise<Sample> {
+export async function sampleFile(
+  tools: MediaTools,
+  file: string,
+  seconds: number,
+  still?: { out: string; expectedSeconds: number },
+  source: Pick<ProbeInfo, 'fps' | 'width' | 'height'> = { fps: null, width: null, height: null },
+): Promise<Sample> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nw-sample-'));
   const metaFile = path.join(dir, 'frames.txt');
   const motionFile = path.join(dir, 'motion.gray');
+  const sourceFps = source.fps;
   const fps = sourceFps && sourceFps > 0 && sourceFps < SAMPLE_FPS ? Math.round(sourceFps * 100) / 100 : SAMPLE_FPS;
   try {
     const measures = ['signalstats', 'blackdetect=d=0.5:pix_th=0.10', 'blurdetect', `metadata=print:file=${metaFile.replace(/[\\':]/g, '\\$&')}`].join(',');
     const middle = still ? Math.max(0, Math.round((Math.min(seconds, still.expectedSeconds) * fps) / 2)) : 0;
     const branches = still ? 3 : 2;
     const graph = [
-      `[0:v]fps=${fps},scale=-2:'min(360,ih)',split=${branches}[m][g]${still ? '[s]' : ''}`,
+      // scdet before the scale: its per-frame change is read at full resolution (threshold 100: it
+      // only measures, it never marks a scene change).
+      `[0:v]fps=${fps},scdet=threshold=100,scale=-2:'min(360,ih)',split=${branches}[m][g]${still ? '[s]' : ''}`,
       `[m]${measures}[mo]`,
       `[g]scale=${MOTION_WIDTH}:${MOTION_HEIGHT}:flags=area,format=gray[go]`,
       ...(still ? [`[s]select='eq(n\\,${middle})',scale='min(${STILL_WIDTH},iw)':-2[so]`] : []),
@@ -150,7 +166,8 @@ export async function sampleFile(tools: MediaTools, file: string, seconds: numbe
       '-map', '[go]', '-f', 'rawvideo', '-y', motionFile,
       ...(still ? ['-map', '[so]', '-frames:v', '1', '-q:v', '5', '-c:v', 'mjpeg', '-f', 'image2', '-update', '1', '-y', still.out] : []),
     ];
-    const { stderr } = await run(tools.ffmpeg, ['-hide_banner', '-nostats', '-benchmark', ...LOCAL_ONLY, '-t', String(seconds), '-i', file, '-an', '-sn', ...outputs], 60_000);
+    // verbose: its closing lines say how many bytes of video were read (the bits per pixel).
+    const { stderr } = await run(tools.ffmpeg, ['-hide_banner', '-nostats', '-loglevel', 'verbose', '-benchmark', ...LOCAL_ONLY, '-t', String(seconds), '-i', file, '-an', '-sn', ...outputs], 60_000);
     const frames = (await readFile(metaFile, 'utf8').catch(() => '')).split(/\n(?=frame:)/);
     const values = (key: string) => frames.flatMap((f) => {
       const m = new RegExp(`${key.replace(/\./g, '\\.')}=([-\\d.]+)`).exec(f);
@@ -164,11 +181,19 @@ export async function sampleFile(tools: MediaTools, file: string, seconds: numbe
     const cpu = /bench: utime=([\d.]+)s stime=([\d.]+)s/.exec(stderr);
     const motionFrames = framesOf(await readFile(motionFile).catch(() => Buffer.alloc(0)));
     const motion = summarizeMotion(motionFrames);
+    // scdet's mafd: the mean absolute difference from the frame before, in % of full scale (its first frame has none).
+    const pairChanges = values('lavfi.scd.mafd').slice(1).map((percent) => (percent * 255) / 100);
+    const videoBytes = /Input stream #\d+:\d+ \(video\): \d+ packets read \((\d+) bytes\)/.exec(stderr);
+    const pixels = (source.width ?? 0) * (source.height ?? 0) * (sourceFps ?? 0);
+    const videoBitsPerPixel = videoBytes && pixels > 0 && end > 0 ? Math.round(((Number(videoBytes[1]) * 8) / end / pixels) * 1000) / 1000 : null;
+    const stillness = judgeStillness(pairChanges, videoBitsPerPixel);
     return {
       metrics: {
         sampledSeconds: Math.round(end * 10) / 10,
         blackRatio: Math.min(1, black / end),
-        frozenRatio: motion?.frozenRatio ?? 0,
+        frozenRatio: stillness?.repeatRatio ?? 0,
+        stillness,
+        videoBitsPerPixel,
         blur: blurMean ? Number(blurMean[1]) : null,
         brightness: mean(values('lavfi.signalstats.YAVG')),
         motion: motion?.motion ?? null,

@@ -8,10 +8,8 @@
  *   region's change is its mean absolute difference (grey levels, 0–255).
  * - The noise floor is the median region change over the whole sample: what a still scene's
  *   sensor noise and compression leave.
- * - Frozen: a pair whose largest region change is below FROZEN_EPS — the frames are the same in
- *   every region, which a camera with any noise, light or life never gives. The frozen ratio is
- *   the share of such pairs. (freezedetect compares whole frames against a noise tolerance: a
- *   still meadow and a meadow with one animal crossing it both passed as frozen.)
+ * - Not frozen pictures: this copy averages a quiet scene's noise away until it looks like a
+ *   stuck one; whether the picture repeats is read at full resolution (stillness.ts).
  * - Activity: how far the most-changed region of each pair rises above the noise floor, its 90th
  *   percentile over the sample — local motion, which a mean over the whole frame averages away.
  *   A still scene is near 0; an animal walking across a corner is several grey levels.
@@ -22,12 +20,8 @@ export const MOTION_HEIGHT = 36;
 export const MOTION_FPS = 10;
 const GRID_COLS = 8;
 const GRID_ROWS = 6;
-/** Below this (grey levels) in every region, two frames are the same picture. */
-export const FROZEN_EPS = 0.12;
 
 export interface MotionSummary {
-  /** Share of consecutive frame pairs that are the same picture (0–1). */
-  frozenRatio: number;
   /** 90th percentile of the most-changed region's rise above the noise floor (grey levels). */
   activity: number;
   /** Median region change: the sample's noise (grey levels). */
@@ -63,10 +57,8 @@ export function summarizeMotion(frames: readonly Uint8Array[], width = MOTION_WI
   const all = perPair.flat().sort((x, y) => x - y);
   const noiseFloor = percentile(all, 0.5);
   const maxima = perPair.map((changes) => Math.max(...changes));
-  const frozen = maxima.filter((m) => m < FROZEN_EPS).length;
   const rises = maxima.map((m) => Math.max(0, m - noiseFloor)).sort((x, y) => x - y);
   return {
-    frozenRatio: round(frozen / perPair.length),
     activity: round(percentile(rises, 0.9), 2),
     noiseFloor: round(noiseFloor),
     motion: round(all.reduce((s, v) => s + v, 0) / all.length),

@@ -56,7 +56,10 @@ export function HistoryModal({ stream, onClose }: { stream: StreamDto; onClose: 
                   <tr key={a.id}>
                     <td>{formatDateTime(a.created_at)}</td>
                     <td>{a.score === null ? '—' : `${a.score}/100`}</td>
-                    <td>{a.faults.length ? a.faults.join(', ') : 'none'}</td>
+                    <td>
+                      {a.faults.length ? a.faults.join(', ') : 'none'}
+                      {a.notes.length > 0 && <div className="history__notes">{a.notes.join('; ')}</div>}
+                    </td>
                     <td>{a.method ?? '—'}</td>
                     <td>{a.error ?? a.trigger}</td>
                   </tr>

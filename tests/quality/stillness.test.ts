@@ -1,0 +1,77 @@
+/**
+ * Quiet is not frozen (issue 40): camera-like clips the tests render (tests/support/quality-corpus.ts),
+ * served as live HLS on 127.0.0.1 and judged by the real analyzer (ffmpeg). Each row says what the
+ * clip must be judged and why; the figures are printed, so a change in the measure shows in the log.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSafeFetcher, type SafeFetcher } from '../../src/http/safe-fetch.ts';
+import { DEFAULT_PLATFORM_SETTINGS } from '../../src/modules/platforms/settings.ts';
+import { analyzeStream, type Analysis, type AnalyzerContext } from '../../src/modules/quality/analyzer/index.ts';
+import { DEFAULT_MEDIA_TOOLS } from '../../src/modules/quality/analyzer/media-tools.ts';
+import { nextHealth } from '../../src/shared/quality/health.ts';
+import { scoreQuality, STILL_OR_FROZEN, type Stillness } from '../../src/shared/quality/score.ts';
+import { serveCorpus, type ClipName, type CorpusServer } from '../support/quality-corpus.ts';
+
+/** Clip → what it must be judged, and why. */
+const CASES: [ClipName, Stillness, string][] = [
+  ['quiet_still', 'changing', 'a quiet hour: nothing moves, but a live sensor\'s noise never repeats (issue 40\'s clip)'],
+  ['quiet_light', 'changing', 'the same with a quieter sensor (the old 64 × 36 test called 0.96 of its pairs frozen)'],
+  ['night_still', 'changing', 'a dark scene with heavy night noise: dark is not frozen'],
+  ['dawn', 'changing', 'the light rising slowly over a still scene'],
+  ['leaves', 'changing', 'small motion: a patch of leaves stirring by a few pixels'],
+  ['animal_flat', 'changing', 'a 60-px animal crossing the quiet meadow'],
+  ['meadow_still', 'changing', 'the project\'s own still meadow'],
+  ['stuck_cbr', 'frozen', 'one frame repeated at a camera\'s constant bitrate: the encoder had the bits for noise, and nothing changed'],
+  ['stuck_crf', 'frozen', 'one frame repeated at the default rate: the very same picture, pair after pair'],
+  ['frozen720', 'frozen', 'a test pattern\'s first frame repeated'],
+  ['quiet_still_crf', 'cant-tell', 'the quiet meadow at x264\'s default rate: the encoder erased the noise, so still and stuck look the same'],
+];
+
+let corpus: CorpusServer;
+let fetcher: SafeFetcher;
+const analyses = new Map<ClipName, Analysis>();
+
+beforeAll(async () => {
+  corpus = await serveCorpus();
+  fetcher = createSafeFetcher({ allowHosts: ['127.0.0.1'] });
+  const ctx: AnalyzerContext = { fetcher, tools: DEFAULT_MEDIA_TOOLS, platforms: DEFAULT_PLATFORM_SETTINGS, sampleSeconds: 8, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+  // Two at a time: the machine has two cores.
+  const queue = CASES.map(([clip]) => clip);
+  const worker = async () => {
+    for (let clip = queue.shift(); clip; clip = queue.shift()) analyses.set(clip, await analyzeStream({ url: corpus.live(clip), latitude: null, longitude: null }, ctx));
+  };
+  await Promise.all([worker(), worker()]);
+  for (const [clip] of CASES) {
+    const { measurements: m, metrics } = analyses.get(clip)!;
+    const sample = metrics.sample as { stillness: unknown; videoBitsPerPixel: unknown };
+    console.log(`${clip}: ${JSON.stringify(sample.stillness)}, bpp ${String(sample.videoBitsPerPixel)}, activity ${m.activity}, faults ${scoreQuality(m).faults.join(' ') || '-'}`);
+  }
+}, 240_000);
+afterAll(async () => {
+  await fetcher?.close();
+  await corpus?.close();
+});
+
+const measured = (clip: ClipName) => analyses.get(clip)!.measurements;
+
+describe('frozen means the picture repeats', () => {
+  it.each(CASES)('%s is %s: %s', (clip, expected) => {
+    const m = measured(clip);
+    expect(m.stillness).toBe(expected);
+    const result = scoreQuality(m);
+    const health = nextHealth({ faults: result.faults, failedChecks: 0, current: 'live' }).health;
+    if (expected === 'frozen') {
+      expect(result.faults).toContain('frozen');
+      expect(health).toBe('degraded');
+    } else {
+      expect(result.faults).not.toContain('frozen');
+      expect(health).toBe('live');
+    }
+    // Can't tell is said, not hidden: its own note, and health as if nothing were found.
+    expect(result.notes.includes(STILL_OR_FROZEN)).toBe(expected === 'cant-tell');
+  });
+
+  it('the crossing animal is at least three times as active as the quiet scene', () => {
+    expect(measured('animal_flat').activity!).toBeGreaterThanOrEqual(3 * Math.max(measured('quiet_still').activity!, 0.1));
+  });
+});
