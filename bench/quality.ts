@@ -124,10 +124,10 @@ async function activityCost() {
       goal: '<= 0.10 of the 1080p analysis',
       met: added / today <= 0.1,
       frozen_test: ((scdet) => ({
-        decode_cpu_s_without: round(median(withoutScdet)),
-        decode_cpu_s_with: round(median(withoutGrey)),
+        decode_cpu_s_without: Math.round(median(withoutScdet) * 1000) / 1000,
+        decode_cpu_s_with: Math.round(median(withoutGrey) * 1000) / 1000,
         below_noise: scdet < 0, // two noisy medians: a negative difference is printed as 0
-        added_cpu_s: round(Math.max(0, scdet)),
+        added_cpu_s: Math.round(Math.max(0, scdet) * 1000) / 1000,
         share_of_1080p_analysis: Math.round((Math.max(0, scdet) / today) * 1000) / 1000,
       }))(median(withoutGrey) - median(withoutScdet)),
     };
