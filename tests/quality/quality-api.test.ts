@@ -43,11 +43,21 @@ describe('POST /api/quality?action=analyze', () => {
   it('with wait: answers the analysis, and the stream follows it', async () => {
     const res = await app.request<AnalyzeDto>('POST', '/api/quality?action=analyze', { streamId: clean.id, wait: true });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.analysis).toMatchObject({ stream_id: clean.id, score: 80, faults: [], method: 'sample', trigger: 'manual', error: null });
+    expect(res.body.analysis).toMatchObject({ stream_id: clean.id, score: 80, faults: [], notes: [], method: 'sample', trigger: 'manual', error: null });
     expect(res.body.analysis!.metrics).toMatchObject({ format: 'hls', probe: { width: 1280, height: 720 } });
     const stream = (await app.request<StreamDto>('GET', `/api/streams/${clean.id}`)).body;
     expect(stream).toMatchObject({ quality_score: 80, quality_confidence: 0.9, health: 'live', playback: { sync_latency_ms: null, start_bandwidth: null } });
     expect(stream.quality_assessed_at).toBeTruthy();
+  }, 60_000);
+
+  it('says what it cannot tell as a note, not a fault: a still scene whose noise the encoder erased stays live', async () => {
+    const quiet = await buildStream(app.orm.em.fork(), { name: 'Quiet cam at a low rate', url: corpus.live('quiet_still_crf') });
+    const res = await app.request<AnalyzeDto>('POST', '/api/quality?action=analyze', { streamId: quiet.id, wait: true });
+    expect(res.body.analysis).toMatchObject({ faults: [], notes: ["still or frozen — can't tell"] });
+    const [listed] = (await app.request<QualityAnalysisDto[]>('GET', `/api/quality/analyses?streamId=${quiet.id}`)).body;
+    expect(listed!.notes).toEqual(["still or frozen — can't tell"]);
+    expect((await app.request<StreamDto>('GET', `/api/streams/${quiet.id}`)).body.health).toBe('live');
+    await app.request('DELETE', '/api/streams', { id: quiet.id });
   }, 60_000);
 
   it('answers a fresh analysis again without force, and analyses anew with it', async () => {
