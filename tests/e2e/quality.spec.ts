@@ -1,12 +1,14 @@
 /**
  * Quality in the console, end to end with real ffmpeg on local media: a row's re-analyze spins
  * and lands a grade and a still (its thumbnail), the Health column, the score history chart, and 'Re-Analyze All' with its
- * live progress and the dead camera listed as a failure. Screenshots at 1440×900 and 768 px.
+ * live progress and the dead camera listed as a failure; a still scene at a low rate noted "still or
+ * frozen — can't tell" in its history, not called frozen. Screenshots at 1440×900 and 768 px.
  */
 import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import { expect, test, world } from './support/fixtures.ts';
 import { signIn } from './support/admin.ts';
+import { serveCorpus } from '../support/quality-corpus.ts';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 
@@ -48,4 +50,35 @@ test('an admin re-analyzes a stream, reads its history, and analyzes every strea
   await page.screenshot({ path: path.join(ARTIFACTS, 'admin-quality-1440.png') });
   await page.setViewportSize({ width: 768, height: 1024 });
   await page.screenshot({ path: path.join(ARTIFACTS, 'admin-quality-768.png'), fullPage: true });
+});
+
+test("a still scene whose noise the encoder erased is noted 'can't tell' in its history, not called frozen", async ({ page, api }) => {
+  test.setTimeout(120_000);
+  const corpus = await serveCorpus();
+  try {
+    const quiet = await api.createStream({ name: 'Quiet Meadow Cam', url: corpus.live('quiet_still_crf'), category: 'nature' });
+    await api.request('POST', '/quality?action=analyze', { streamId: quiet.id, force: true, wait: true });
+    await signIn(page, '/admin/streams');
+    for (const [width, height] of [
+      [1440, 900],
+      [768, 1024],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto('/admin/streams');
+      const row = page.locator(`tr[data-stream-id="${quiet.id}"]`);
+      await expect(row.getByText('Healthy')).toBeVisible();
+      await row.getByRole('button', { name: 'Quality history of Quiet Meadow Cam' }).click();
+      const latest = page.getByRole('dialog').locator('tbody tr').first();
+      await expect(latest).toContainText("still or frozen — can't tell");
+      await expect(latest).not.toContainText('frozen,');
+      // One analysis: its chart spans the hours around it, not years (uPlot's lone-point default).
+      const ticks = await page.getByRole('dialog').locator('.u-axis').first().innerText();
+      expect(ticks).not.toMatch(/20(2[7-9]|3\d)/);
+      await page.screenshot({ path: path.join(ARTIFACTS, `admin-quality-cant-tell-${width}.png`) });
+      await page.keyboard.press('Escape');
+    }
+    await api.request('DELETE', '/streams', { id: quiet.id });
+  } finally {
+    await corpus.close();
+  }
 });

@@ -20,17 +20,20 @@ function ScoreChart({ analyses }: { analyses: readonly QualityAnalysisDto[] }) {
   useEffect(() => {
     const scored = [...analyses].filter((a) => a.score !== null).reverse();
     if (!box.current || scored.length === 0) return;
+    const times = scored.map((a) => Date.parse(a.created_at) / 1000);
+    const only = times.length === 1 ? times[0]! : null;
     const plot = new uPlot(
       {
         width: box.current.clientWidth || 600,
         height: 180,
-        // One analysis alone still gets a readable hour around it, not years of empty axis.
-        scales: { x: { time: true, range: (_u, min, max) => (min === max ? [min - 3600, max + 3600] : [min, max]) }, y: { range: [0, 100] } },
+        // One analysis alone still gets a readable hour around it, not years of empty axis (uPlot
+        // 1.6 widens a lone time to 86,400 / 0.001 s — 2.7 years — before this range sees it).
+        scales: { x: { time: true, range: (_u, min, max) => (only !== null ? [only - 3600, only + 3600] : [min, max]) }, y: { range: [0, 100] } },
         axes: [{ stroke: '#a9bfb1', grid: { stroke: '#27402f' } }, { stroke: '#a9bfb1', grid: { stroke: '#27402f' } }],
         series: [{}, { label: 'Score', stroke: '#86dba8', width: 2, points: { show: true, fill: '#86dba8' } }],
         legend: { show: false },
       },
-      [scored.map((a) => Date.parse(a.created_at) / 1000), scored.map((a) => a.score)],
+      [times, scored.map((a) => a.score)],
       box.current,
     );
     return () => plot.destroy();
