@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { expect, test, world } from './support/fixtures.ts';
-import { signIn } from './support/admin.ts';
+import { atEachSize, signIn } from './support/admin.ts';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 
@@ -28,12 +28,7 @@ test('activity, looped recordings, daily strips and ranked picks in the console'
   const ranked = await api.createScene({ name: 'Best Right Now', description: 'The best cameras now', layout_type: 'grid', selection_algorithm: 'ranked', max_streams: 3, stream_ids: [] });
 
   await signIn(page, '/admin/streams');
-  for (const [width, height] of [
-    [1440, 900],
-    [768, 1024],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.goto('/admin/streams');
+  await atEachSize(page, '/admin/streams', async (width) => {
     const looped = page.locator(`tr[data-stream-id="${pond.id}"]`);
     await expect(looped.getByText('Looped recording')).toBeVisible({ timeout: 20_000 });
     await expect(looped.getByRole('button', { name: 'Recording is fine' })).toBeVisible();
@@ -52,7 +47,7 @@ test('activity, looped recordings, daily strips and ranked picks in the console'
     await expect(card.getByRole('list', { name: /Why Best Right Now shows these cameras/ }).getByRole('listitem').first()).toContainText(/activity|quality|daylight|night/, { timeout: 30_000 });
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(ARTIFACTS, `admin-scenes-ranked-${width}.png`), fullPage: width !== 1440 });
-  }
+  });
 
   // A wall on the ranked scene: the Screens tab says why it shows what it shows.
   const wall = await browser.newPage();

@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import { expect, test, world } from './support/fixtures.ts';
-import { signIn } from './support/admin.ts';
+import { atEachSize, signIn } from './support/admin.ts';
 import { serveCorpus } from '../support/quality-corpus.ts';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
@@ -59,12 +59,7 @@ test("a still scene whose noise the encoder erased is noted 'can't tell' in its 
     const quiet = await api.createStream({ name: 'Quiet Meadow Cam', url: corpus.live('quiet_still_crf'), category: 'nature' });
     await api.request('POST', '/quality?action=analyze', { streamId: quiet.id, force: true, wait: true });
     await signIn(page, '/admin/streams');
-    for (const [width, height] of [
-      [1440, 900],
-      [768, 1024],
-    ] as const) {
-      await page.setViewportSize({ width, height });
-      await page.goto('/admin/streams');
+    await atEachSize(page, '/admin/streams', async (width) => {
       const row = page.locator(`tr[data-stream-id="${quiet.id}"]`);
       await expect(row.getByText('Healthy')).toBeVisible();
       await row.getByRole('button', { name: 'Quality history of Quiet Meadow Cam' }).click();
@@ -76,7 +71,7 @@ test("a still scene whose noise the encoder erased is noted 'can't tell' in its 
       expect(ticks).not.toMatch(/20(2[7-9]|3\d)/);
       await page.screenshot({ path: path.join(ARTIFACTS, `admin-quality-cant-tell-${width}.png`) });
       await page.keyboard.press('Escape');
-    }
+    });
     await api.request('DELETE', '/streams', { id: quiet.id });
   } finally {
     await corpus.close();
