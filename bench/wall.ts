@@ -240,8 +240,10 @@ const IN_STEP_WATCH = `
       this.__setBy = { at: performance.now(), by: (new Error().stack || '').split('\\n').slice(2, 4).map((l) => l.trim().replace(/^at /, '').replace(/https?:[^ )]*\\//g, '')).join(' < '), to: value, from: this.currentTime, beforeAt: this.__setBy?.at ?? null };
       // A jump of a picture already there (a seek before the first picture shows nothing): by hls.js or by the page.
       if (firstPicture(this) !== null) {
-        const jumps = (window.__jumps ||= { page: 0, hls: 0, page_moves: [], page_after_ms: [] });
+        const jumps = (window.__jumps ||= { page: 0, hls: 0, page_moves: [], page_after_ms: [], page_first_load: 0 });
         if (this.__setBy.by.includes('hls')) jumps.hls++;
+        // Before the wall's first flip: the tiles of its first load (started before the screen knew the server's clock).
+        else if (!window.__flips?.length) jumps.page_first_load++;
         else jumps.page++, jumps.page_moves.push(Math.round((this.__setBy.to - this.__setBy.from) * 100) / 100), jumps.page_after_ms.push(Math.round(this.__setBy.at - firstPicture(this)));
       }
       playhead.set.call(this, value);
@@ -570,14 +572,14 @@ const TILE_CHECK = `(async () => {
     frames += q1.totalVideoFrames - q.totalVideoFrames;
     dropped += q1.droppedVideoFrames - q.droppedVideoFrames;
   }
-  return { tiles, frames, dropped, jumps: window.__jumps || { page: 0, hls: 0, page_moves: [], page_after_ms: [] } };
+  return { tiles, frames, dropped, jumps: window.__jumps || { page: 0, hls: 0, page_moves: [], page_after_ms: [], page_first_load: 0 } };
 })()`;
 
 interface TileCheck {
   tiles: { advanced: boolean; time: number; ready: number; height: number; seeks: number; last_set_by: { ms_ago: number; by: string; moved_s: number; before_ms_ago: number | null } | null }[];
   frames: number;
   dropped: number;
-  jumps: { page: number; hls: number; page_moves: number[]; page_after_ms: number[] };
+  jumps: { page: number; hls: number; page_moves: number[]; page_after_ms: number[]; page_first_load: number };
 }
 
 async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, options: { walls: number; changes: number; throttle?: number }) {
@@ -685,9 +687,13 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
       tiles: tiles.length,
       stuck_tiles: tiles.filter((t) => !t.advanced),
       tile_heights: [...new Set(tiles.map((t) => t.height))].sort((a, b) => a - b),
-      /** Playhead moves of tiles that already had a picture, over the whole run (visible jumps), by the page (the app's sync) and by hls.js. */
+      /**
+       * Playhead moves of tiles that already had a picture, over the whole run (visible jumps), by
+       * the page (the app's sync: after the wall's first flip, and on its first load apart) and by hls.js.
+       */
       jumps: {
         page: checks.reduce((n, c) => n + c.jumps.page, 0),
+        page_first_load: checks.reduce((n, c) => n + c.jumps.page_first_load, 0),
         hls: checks.reduce((n, c) => n + c.jumps.hls, 0),
         /** How far the page's jumps moved the playhead (s; positive: forward, the tile was behind). */
         page_moved_s: ((moves) => (moves.length ? { p10: percentile(moves, 10), p50: percentile(moves, 50), p90: percentile(moves, 90) } : null))(checks.flatMap((c) => c.jumps.page_moves)),
