@@ -6,34 +6,26 @@
  * is not frozen either. Figures are printed, so a change in the measure shows in the log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSafeFetcher, type SafeFetcher } from '../../src/http/safe-fetch.ts';
-import { DEFAULT_PLATFORM_SETTINGS } from '../../src/modules/platforms/settings.ts';
-import { analyzeStream, type Analysis, type AnalyzerContext } from '../../src/modules/quality/analyzer/index.ts';
-import { DEFAULT_MEDIA_TOOLS } from '../../src/modules/quality/analyzer/media-tools.ts';
+import type { Analysis } from '../../src/modules/quality/analyzer/index.ts';
 import { findReplay } from '../../src/modules/quality/analyzer/replay.ts';
 import { judgeActivity } from '../../src/shared/quality/activity.ts';
 import { scoreQuality } from '../../src/shared/quality/score.ts';
-import { serveCorpus, type ClipName, type CorpusServer } from '../support/quality-corpus.ts';
+import type { ClipName } from '../support/quality-corpus.ts';
+import { startCorpusAnalysis, type CorpusAnalysis } from '../support/corpus-analysis.ts';
 
-let corpus: CorpusServer;
-let fetcher: SafeFetcher;
-const analyses = new Map<ClipName, Analysis>();
+let analysis: CorpusAnalysis;
+let analyses: Map<ClipName, Analysis>;
 
 beforeAll(async () => {
-  corpus = await serveCorpus();
-  fetcher = createSafeFetcher({ allowHosts: ['127.0.0.1'] });
-  const ctx: AnalyzerContext = { fetcher, tools: DEFAULT_MEDIA_TOOLS, platforms: DEFAULT_PLATFORM_SETTINGS, sampleSeconds: 8, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+  analysis = await startCorpusAnalysis();
   const clips: ClipName[] = ['meadow_still', 'meadow_animal', 'frozen720', 'clean720'];
-  await Promise.all(clips.map(async (clip) => analyses.set(clip, await analyzeStream({ url: corpus.live(clip), latitude: null, longitude: null }, ctx))));
+  analyses = await analysis.analyzeAll(clips, clips.length);
   for (const clip of clips) {
     const m = analyses.get(clip)!.measurements;
     console.log(`${clip}: frozen ${m.frozenRatio}, activity ${m.activity}, motion ${m.motion}, faults ${scoreQuality(m).faults.join(' ') || '-'}`);
   }
 }, 120_000);
-afterAll(async () => {
-  await fetcher?.close();
-  await corpus?.close();
-});
+afterAll(async () => analysis?.close());
 
 const measured = (clip: ClipName) => analyses.get(clip)!.measurements;
 const faults = (clip: ClipName) => scoreQuality(measured(clip)).faults;

@@ -4,13 +4,11 @@
  * clip must be judged and why; the figures are printed, so a change in the measure shows in the log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSafeFetcher, type SafeFetcher } from '../../src/http/safe-fetch.ts';
-import { DEFAULT_PLATFORM_SETTINGS } from '../../src/modules/platforms/settings.ts';
-import { analyzeStream, type Analysis, type AnalyzerContext } from '../../src/modules/quality/analyzer/index.ts';
-import { DEFAULT_MEDIA_TOOLS } from '../../src/modules/quality/analyzer/media-tools.ts';
+import type { Analysis } from '../../src/modules/quality/analyzer/index.ts';
 import { nextHealth } from '../../src/shared/quality/health.ts';
 import { scoreQuality, STILL_OR_FROZEN, type Stillness } from '../../src/shared/quality/score.ts';
-import { serveCorpus, type ClipName, type CorpusServer } from '../support/quality-corpus.ts';
+import type { ClipName } from '../support/quality-corpus.ts';
+import { startCorpusAnalysis, type CorpusAnalysis } from '../support/corpus-analysis.ts';
 
 /** Clip → what it must be judged, and why. */
 const CASES: [ClipName, Stillness, string][] = [
@@ -27,30 +25,19 @@ const CASES: [ClipName, Stillness, string][] = [
   ['quiet_still_crf', 'cant-tell', 'the quiet meadow at x264\'s default rate: the encoder erased the noise, so still and stuck look the same'],
 ];
 
-let corpus: CorpusServer;
-let fetcher: SafeFetcher;
-const analyses = new Map<ClipName, Analysis>();
+let analysis: CorpusAnalysis;
+let analyses: Map<ClipName, Analysis>;
 
 beforeAll(async () => {
-  corpus = await serveCorpus();
-  fetcher = createSafeFetcher({ allowHosts: ['127.0.0.1'] });
-  const ctx: AnalyzerContext = { fetcher, tools: DEFAULT_MEDIA_TOOLS, platforms: DEFAULT_PLATFORM_SETTINGS, sampleSeconds: 8, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
-  // Two at a time: the machine has two cores.
-  const queue = CASES.map(([clip]) => clip);
-  const worker = async () => {
-    for (let clip = queue.shift(); clip; clip = queue.shift()) analyses.set(clip, await analyzeStream({ url: corpus.live(clip), latitude: null, longitude: null }, ctx));
-  };
-  await Promise.all([worker(), worker()]);
+  analysis = await startCorpusAnalysis();
+  analyses = await analysis.analyzeAll(CASES.map(([clip]) => clip), 2); // two at a time: the machine has two cores
   for (const [clip] of CASES) {
     const { measurements: m, metrics } = analyses.get(clip)!;
     const sample = metrics.sample as { stillness: unknown; videoBitsPerPixel: unknown };
     console.log(`${clip}: ${JSON.stringify(sample.stillness)}, bpp ${String(sample.videoBitsPerPixel)}, activity ${m.activity}, faults ${scoreQuality(m).faults.join(' ') || '-'}`);
   }
 }, 240_000);
-afterAll(async () => {
-  await fetcher?.close();
-  await corpus?.close();
-});
+afterAll(async () => analysis?.close());
 
 const measured = (clip: ClipName) => analyses.get(clip)!.measurements;
 

@@ -129,12 +129,13 @@ export function scoreQuality(m: QualityMeasurements): QualityResult {
     faults.push('black');
   }
   const repeats = (m.frozenRatio ?? 0) > 0.5 && !(dark && m.night);
-  if (repeats && m.stillness === 'cant-tell') notes.push(STILL_OR_FROZEN);
+  const cantTell = repeats && m.stillness === 'cant-tell';
+  if (cantTell) notes.push(STILL_OR_FROZEN);
   else if (repeats) {
     score = Math.min(score, 30);
     faults.push('frozen');
   }
-  const unsure = m.method === 'sample' && ((m.night && dark) || notes.includes(STILL_OR_FROZEN));
+  const unsure = m.method === 'sample' && ((m.night && dark) || cantTell);
   const confidence = unsure ? 0.6 : CONFIDENCE[m.method];
   return { score: Math.max(0, Math.min(100, Math.round(score))), confidence, faults, notes };
 }
