@@ -2,7 +2,7 @@
  * Quality in the console, end to end with real ffmpeg on local media: a row's re-analyze spins
  * and lands a grade and a still (its thumbnail), the Health column, the score history chart, and 'Re-Analyze All' with its
  * live progress and the dead camera listed as a failure; a still scene at a low rate noted "still or
- * frozen — can't tell" in its history, not called frozen. Screenshots at 1440×900 and 768 px.
+ * frozen — can't tell" and "live or looped — can't tell" in its history, not called frozen. Screenshots at 1440×900 and 768 px.
  */
 import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
@@ -52,7 +52,7 @@ test('an admin re-analyzes a stream, reads its history, and analyzes every strea
   await page.screenshot({ path: path.join(ARTIFACTS, 'admin-quality-768.png'), fullPage: true });
 });
 
-test("a still scene whose noise the encoder erased is noted 'can't tell' in its history, not called frozen", async ({ page, api }) => {
+test("a still scene whose noise the encoder erased is noted 'can't tell' (still or frozen, live or looped) in its history, not called frozen", async ({ page, api }) => {
   test.setTimeout(120_000);
   const corpus = await serveCorpus();
   try {
@@ -65,6 +65,7 @@ test("a still scene whose noise the encoder erased is noted 'can't tell' in its 
       await row.getByRole('button', { name: 'Quality history of Quiet Meadow Cam' }).click();
       const latest = page.getByRole('dialog').locator('tbody tr').first();
       await expect(latest).toContainText("still or frozen — can't tell");
+      await expect(latest).toContainText("live or looped — can't tell");
       await expect(latest).not.toContainText('frozen,');
       // One analysis: its chart spans the hours around it, not years (uPlot's lone-point default).
       const ticks = await page.getByRole('dialog').locator('.u-axis').first().innerText();

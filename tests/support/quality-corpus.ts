@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -58,6 +58,10 @@ export const CLIPS = {
   animal_flat: `${FLAT()}[bg];color=c=0x6b4426:s=60x40:r=25[animal];[bg][animal]overlay=x=40+mod(t*70\\,520):y=230:shortest=1[out0]`,
   stuck_cbr: `${FLAT()}${STUCK}[out0]`,
   stuck_crf: `${FLAT()}${STUCK}[out0]`,
+  // Recordings replayed as live where little moves: 8 s of the quiet meadow, and of the meadow
+  // while the animal walks a few steps (it never gets far: what changes is small and local).
+  quiet_loop8: `${FLAT()}[out0]`,
+  animal_loop8: `${FLAT()}[bg];color=c=0x6b4426:s=60x40:r=25[animal];[bg][animal]overlay=x=200+mod(t*20\\,100):y=230:shortest=1[out0]`,
 } as const;
 export type ClipName = keyof typeof CLIPS;
 
@@ -68,14 +72,14 @@ export type ClipName = keyof typeof CLIPS;
  * apart, and no camera streams like that.
  */
 const CAMERA_RATE: Partial<Record<ClipName, string[]>> = Object.fromEntries(
-  (['meadow_still', 'meadow_animal', 'quiet_still', 'quiet_light', 'night_still', 'dawn', 'leaves', 'animal_flat', 'stuck_cbr'] as const).map((clip) => [
+  (['meadow_still', 'meadow_animal', 'quiet_still', 'quiet_light', 'night_still', 'dawn', 'leaves', 'animal_flat', 'stuck_cbr', 'quiet_loop8', 'animal_loop8'] as const).map((clip) => [
     clip,
     ['-b:v', '1200k', '-minrate', '1200k', '-maxrate', '1200k', '-bufsize', '1200k'],
   ]),
 );
 
 /** How long each clip is (served as a live stream, it plays again from its start). */
-const CLIP_SECONDS: Partial<Record<ClipName, number>> = { moving8: 8, moving30: 30 };
+const CLIP_SECONDS: Partial<Record<ClipName, number>> = { moving8: 8, moving30: 30, quiet_loop8: 8, animal_loop8: 8 };
 
 async function ffmpeg(args: string[]): Promise<void> {
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { maxBuffer: 16 * 1024 * 1024 });
@@ -153,6 +157,8 @@ export interface CorpusServer {
   alias(name: string): string;
   setAlias(name: string, clip: ClipName): void;
   requests: string[];
+  /** One play of a clip as a single local file (its segments joined): a recording to replay. */
+  recording(name: ClipName): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -257,6 +263,13 @@ export async function serveCorpus(dir = CORPUS_DIR): Promise<CorpusServer> {
     alias: (name) => `${base}/alias/${name}.m3u8`,
     setAlias: (name, clip) => void aliases.set(name, clip),
     requests,
+    async recording(name) {
+      const folder = path.join(dir, name);
+      const segments = (await readdir(folder)).filter((f) => f.endsWith('.ts')).sort();
+      const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'nw-recording-')), `${name}.ts`);
+      await writeFile(file, Buffer.concat(await Promise.all(segments.map((f) => readFile(path.join(folder, f))))));
+      return file;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));

@@ -1,7 +1,7 @@
 /** The quality score (src/shared/quality/score.ts) and health hysteresis (health.ts), table by table. */
 import { describe, expect, it } from 'vitest';
 import { nextHealth } from '../../src/shared/quality/health.ts';
-import { scoreQuality, STILL_OR_FROZEN, type QualityMeasurements } from '../../src/shared/quality/score.ts';
+import { LIVE_OR_LOOPED, scoreQuality, STILL_OR_FROZEN, type QualityMeasurements } from '../../src/shared/quality/score.ts';
 
 const clean = (over: Partial<QualityMeasurements> = {}): QualityMeasurements => ({
   method: 'sample', reachable: true, live: true, width: 1280, height: 720, fps: 25, bitrateKbps: 2500,
@@ -47,6 +47,18 @@ describe('scoreQuality', () => {
     expect(scoreQuality(clean({ frozenRatio: 0.81 }))).toMatchObject({ score: 30, faults: ['frozen'] });
     // A picture that changes is not frozen, whatever it says of itself.
     expect(scoreQuality(clean({ frozenRatio: 0.2, stillness: 'changing' })).faults).toEqual([]);
+  });
+
+  it('says when a live sample could not show a looped recording, unless the picture is frozen or black anyway', () => {
+    expect(scoreQuality(clean({ looped: null }))).toMatchObject({ score: 80, faults: [], notes: [LIVE_OR_LOOPED] });
+    expect(scoreQuality(clean({ looped: false })).notes).toEqual([]);
+    expect(scoreQuality(clean({ looped: true }))).toMatchObject({ score: 40, faults: ['looped'], notes: [] });
+    // Still or frozen can't be told either: both are said.
+    expect(scoreQuality(clean({ looped: null, frozenRatio: 0.96, stillness: 'cant-tell' })).notes).toEqual([STILL_OR_FROZEN, LIVE_OR_LOOPED]);
+    expect(scoreQuality(clean({ looped: null, frozenRatio: 0.96, stillness: 'frozen' })).notes).toEqual([]);
+    expect(scoreQuality(clean({ looped: null, blackRatio: 0.99, frozenRatio: 1 })).notes).toEqual([]);
+    // Analyses without a print (files, embeds) say nothing of loops.
+    expect(scoreQuality(clean()).notes).toEqual([]);
   });
 
   it('is less sure of what it measured less of', () => {

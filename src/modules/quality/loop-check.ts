@@ -24,8 +24,24 @@ interface EarlierRow {
 export interface LoopCheck {
   /** The evidence, when it replays; null when nothing says so. */
   evidence: LoopEvidence | null;
-  /** Whether this sample could have shown a replay (it moved): a still sample proves nothing either way. */
+  /**
+   * Whether this sample could have shown a replay (its frames differ, down to the noise): a sample
+   * whose encoder erased a still scene's noise, or a stuck one, proves nothing either way.
+   */
   telling: boolean;
+}
+
+/**
+ * Prints are only ever compared with a stream's last EARLIER within WITHIN_MS: older ones are
+ * dropped once a new one is kept (≈ 58 KB each; the analysis row and its figures stay).
+ */
+export async function forgetOldPrints(em: EntityManager, streamId: number, now: number): Promise<void> {
+  await em.execute(
+    `update quality_analyses set fingerprint = null, fingerprint_segments = null
+      where stream_id = ? and fingerprint is not null
+        and (created_at <= ? or id not in (select id from quality_analyses where stream_id = ? and fingerprint is not null order by created_at desc, id desc limit ${EARLIER}))`,
+    [streamId, new Date(now - WITHIN_MS), streamId],
+  );
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -44,8 +60,9 @@ export async function checkForLoop(em: EntityManager, streamId: number, print: F
       return { telling: true, evidence: { kind: 'replay', found_at: iso(now), earlier_at: iso(now), at_seconds: self.newerAt, earlier_at_seconds: self.olderAt, note: `The same moving ${self.seconds} s came twice within one sample (at ${self.olderAt} s and ${self.newerAt} s): a short recording on a loop` } };
     }
     for (const row of rows) {
-      if (!row.fingerprint || !row.fingerprint_fps) continue;
-      const earlier: Fingerprint = { fps: row.fingerprint_fps, frames: unpackFrames(row.fingerprint), segments: row.fingerprint_segments ?? [], takenAt: new Date(row.created_at).getTime() };
+      const frames = row.fingerprint && row.fingerprint_fps ? unpackFrames(row.fingerprint) : null;
+      if (!frames) continue; // none, or an earlier release's print
+      const earlier: Fingerprint = { fps: row.fingerprint_fps!, frames, segments: row.fingerprint_segments ?? [], takenAt: new Date(row.created_at).getTime() };
       const replay = findReplay(print, earlier);
       if (replay) {
         const then = new Date(row.created_at).getTime();

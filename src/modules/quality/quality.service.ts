@@ -13,7 +13,7 @@ import type { Analysis } from './analyzer/index.ts';
 import { packFrames } from './analyzer/replay.ts';
 import { judgeActivity, localHour } from '../../shared/quality/activity.ts';
 import { activityAround } from './activity-queries.ts';
-import { checkForLoop } from './loop-check.ts';
+import { checkForLoop, forgetOldPrints } from './loop-check.ts';
 import { QualityAnalysis, QualityRun, type AnalysisTrigger } from './quality.entity.ts';
 
 export interface AnalysisOutcome {
@@ -61,7 +61,9 @@ export async function recordAnalysis(tx: EntityManager, changes: Changes, stream
   // A recording posing as live: against this sample itself and the day's earlier ones.
   const print = outcome.analysis.fingerprint ?? null;
   const loop = await checkForLoop(tx, streamId, print, outcome.analysis.edgeProgramTime ?? null, now);
-  const measurements = { ...outcome.analysis.measurements, looped: loop.evidence !== null && !before.recordingOk };
+  // Looped, not (it showed its frames differ from every earlier run), or can't tell (null).
+  const looped = loop.evidence ? !before.recordingOk : print && !loop.telling ? null : false;
+  const measurements = { ...outcome.analysis.measurements, looped };
   const result = scoreQuality(measurements);
   if (loop.evidence && before.recordingOk) result.notes.push('looped recording (marked fine)');
   // What is happening now, against the camera's normal at this hour (or its category's).
@@ -101,6 +103,7 @@ export async function recordAnalysis(tx: EntityManager, changes: Changes, stream
   if (loop.evidence) row.metrics = { ...row.metrics, looped: loop.evidence };
   if (activity !== null) row.metrics = { ...row.metrics, activity: { value: activity, ratio: judged.ratio, basis: judged.basis, eventful: judged.eventful } };
   await tx.flush();
+  if (print) await forgetOldPrints(tx, streamId, now);
   changes.push({ type: 'quality.analyzed', streamId, analysisId: row.id, name: checked.stream.name, ...runOf(outcome), transient: true });
   return { row, result, stream: checked.stream, healthChanged: checked.healthChanged };
 }

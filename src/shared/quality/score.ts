@@ -14,7 +14,8 @@
  *   at full resolution, where a still scene's sensor noise still differs — analyzer/stillness.ts).
  *   A dark picture at night is `night`, not a fault. A picture that repeats where the encoder
  *   erased the noise that would tell a still scene from a stuck one is noted `STILL_OR_FROZEN`,
- *   not a fault: the stream is scored as if nothing were wrong.
+ *   not a fault: the stream is scored as if nothing were wrong. A live sample whose frames hardly
+ *   differ cannot show a replay nor rule one out: noted `LIVE_OR_LOOPED` (looped: null).
  * - Confidence follows what was measured: a decoded sample 0.9, a probe without a sample 0.6,
  *   a platform's API 0.6, oEmbed and thumbnails only 0.35, unreachable 0.9 (that much is sure).
  */
@@ -24,6 +25,8 @@ export const STILLNESS = ['changing', 'frozen', 'cant-tell'] as const;
 export type Stillness = (typeof STILLNESS)[number];
 /** The note of a sample that repeats where nothing measured can tell still from frozen. */
 export const STILL_OR_FROZEN = "still or frozen — can't tell";
+/** The note of a live sample whose frames hardly differ: nothing in it could show a recording played again, nor that it is none. */
+export const LIVE_OR_LOOPED = "live or looped — can't tell";
 
 export const QUALITY_FAULTS = ['unreachable', 'not-live', 'looped', 'black', 'frozen', 'blurry', 'low-fps', 'low-bitrate', 'slow', 'no-video'] as const;
 export type QualityFault = (typeof QUALITY_FAULTS)[number];
@@ -55,7 +58,7 @@ export interface QualityMeasurements {
   motion?: number | null;
   /** Local motion above the sample's noise (grey levels): what is happening (src/shared/quality/activity.ts). */
   activity?: number | null;
-  /** It replays a recording while posing as live (unless an admin said that is fine). */
+  /** It replays a recording while posing as live (unless an admin said that is fine); null: its sample could not tell (replay.ts). */
   looped?: boolean | null;
   /** It is night at the stream's location (suncalc) when the sample was taken. */
   night?: boolean | null;
@@ -135,6 +138,8 @@ export function scoreQuality(m: QualityMeasurements): QualityResult {
     score = Math.min(score, 30);
     faults.push('frozen');
   }
+  // Whether a frozen or black picture loops does not matter; any other that could not tell is said so.
+  if (m.looped === null && !(repeats && !cantTell) && !dark) notes.push(LIVE_OR_LOOPED);
   const unsure = m.method === 'sample' && ((m.night && dark) || cantTell);
   const confidence = unsure ? 0.6 : CONFIDENCE[m.method];
   return { score: Math.max(0, Math.min(100, Math.round(score))), confidence, faults, notes };

@@ -126,11 +126,12 @@ async function analyzeDirect(stream: StreamToAnalyze, format: 'hls' | 'mp4' | 'w
     await writeFile(file, media);
     const probe = await probeFile(ctx.tools, file);
     const stillFile = path.join(dir, 'still.jpg');
-    const { metrics: sample, motionFrames } = await sampleFile(ctx.tools, file, ctx.sampleSeconds, { out: stillFile, expectedSeconds: probe.durationSeconds ?? ctx.sampleSeconds }, probe);
+    // A live playlist's sample is fingerprinted (a file is a recording by nature; nothing to find).
+    const printed = format === 'hls' && live === true;
+    const { metrics: sample, print } = await sampleFile(ctx.tools, file, ctx.sampleSeconds, { still: { out: stillFile, expectedSeconds: probe.durationSeconds ?? ctx.sampleSeconds }, source: probe, print: printed });
     const now = ctx.now?.() ?? new Date();
     const night = isNight(now, stream.latitude, stream.longitude);
-    // A live playlist's sample is fingerprinted (a file is a recording by nature; nothing to find).
-    const fingerprint = format === 'hls' && live ? fingerprintOf(motionFrames, sample.motionFps, now.getTime(), segmentLocator(sampled)) : null;
+    const fingerprint = print ? fingerprintOf(print.frames, print.fps, now.getTime(), segmentLocator(sampled)) : null;
     // A picture of what it shows, from the middle of what was sampled (never fails the analysis).
     const still = await stillOfSample(ctx.tools, file, dir, Math.min(sample.sampledSeconds || ctx.sampleSeconds, probe.durationSeconds ?? Infinity), stillFile);
     Object.assign(metrics, { probe, sample, night, still: still ? { width: still.width, height: still.height, bytes: still.bytes.length } : null });

@@ -4,7 +4,8 @@
  * between frames at full resolution (scdet: whether the picture repeats, stillness.ts — a
  * downscale averages away the sensor noise that tells a quiet scene from a stuck one), then at
  * most 360 lines blackdetect, blurdetect and signalstats (YAVG), a 64 × 36 grey copy of every
- * frame for motion, activity and the replay fingerprint (motion.ts, replay.ts), and the still —
+ * frame for motion and activity (motion.ts), and the still; and for a live stream every decoded
+ * frame's 16 × 9 area means for the replay fingerprint (replay.ts) —
  * the verdicts do not need more, and the CPU cost stays small (bench:quality).
  */
 import { execFile } from 'node:child_process';
@@ -12,6 +13,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { framesOf, MOTION_FPS, MOTION_HEIGHT, MOTION_WIDTH, summarizeMotion } from './motion.ts';
+import { PRINT_HEIGHT, PRINT_MAX_FPS, PRINT_WIDTH, printFramesOf } from './replay.ts';
 import { judgeStillness, type StillnessReading } from './stillness.ts';
 
 export interface MediaTools {
@@ -66,10 +68,12 @@ export interface SampleMetrics {
   cpuSeconds: number | null;
 }
 
-/** The sample and its motion frames (kept for the fingerprint; not stored). */
+/** The sample, its motion frames and its print frames (not stored as they are). */
 export interface Sample {
   metrics: SampleMetrics;
   motionFrames: Uint8Array[];
+  /** Every decoded frame's replay print and their rate, when asked for (replay.ts). */
+  print: { frames: Uint16Array[]; fps: number } | null;
 }
 
 const SAMPLE_FPS = MOTION_FPS;
@@ -129,33 +133,42 @@ function spanSeconds(stderr: string, startKey: RegExp, durationKey: RegExp, end:
   return total;
 }
 
-/**
- * `still`: also keep one frame of the same decode (the sample's middle frame, at most STILL_WIDTH
- * wide, as a JPEG in `still.out`): a branch of the one filter graph, so the picture costs one
- * scaled frame, not a second decode. `still.expectedSeconds` is how long the sample should be.
- * `source` (its probe): a stream slower than 10 fps is sampled at its own rate (repeating its
- * frames would look frozen), and its size and rate give the bits per pixel.
- */
-export async function sampleFile(
-  tools: MediaTools,
-  file: string,
-  seconds: number,
-  still?: { out: string; expectedSeconds: number },
-  source: Pick<ProbeInfo, 'fps' | 'width' | 'height'> = { fps: null, width: null, height: null },
-): Promise<Sample> {
+export interface SampleOptions {
+  /**
+   * Also keep one frame of the same decode (the sample's middle frame, at most STILL_WIDTH wide,
+   * as a JPEG in `out`): a branch of the one filter graph, so the picture costs one scaled frame,
+   * not a second decode. `expectedSeconds` is how long the sample should be.
+   */
+  still?: { out: string; expectedSeconds: number } | undefined;
+  /**
+   * Its probe: a stream slower than 10 fps is sampled at its own rate (repeating its frames would
+   * look frozen), and its size and rate give the bits per pixel.
+   */
+  source?: Pick<ProbeInfo, 'fps' | 'width' | 'height'> | undefined;
+  /** Also print every decoded frame for the replay fingerprint (replay.ts): a live stream's sample. */
+  print?: boolean | undefined;
+}
+
+export async function sampleFile(tools: MediaTools, file: string, seconds: number, { still, source = { fps: null, width: null, height: null }, print = false }: SampleOptions = {}): Promise<Sample> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nw-sample-'));
   const metaFile = path.join(dir, 'frames.txt');
   const motionFile = path.join(dir, 'motion.gray');
+  const printFile = path.join(dir, 'print.gray16');
   const sourceFps = source.fps;
   const fps = sourceFps && sourceFps > 0 && sourceFps < SAMPLE_FPS ? Math.round(sourceFps * 100) / 100 : SAMPLE_FPS;
   try {
     const measures = ['signalstats', 'blackdetect=d=0.5:pix_th=0.10', 'blurdetect', `metadata=print:file=${metaFile.replace(/[\\':]/g, '\\$&')}`].join(',');
     const middle = still ? Math.max(0, Math.round((Math.min(seconds, still.expectedSeconds) * fps) / 2)) : 0;
     const branches = still ? 3 : 2;
+    // The print takes every decoded frame (at most PRINT_MAX_FPS) before the 10 fps pick, so a
+    // replay lines up frame for frame whatever the loop's length; area means of the full picture
+    // at 16 bits keep the sensor's noise (replay.ts).
+    const printRate = sourceFps && sourceFps > PRINT_MAX_FPS ? `fps=${PRINT_MAX_FPS},` : '';
     const graph = [
+      ...(print ? [`[0:v]split=2[v][p]`, `[p]${printRate}scale=${PRINT_WIDTH}:${PRINT_HEIGHT}:flags=area,format=gray16le[po]`] : []),
       // scdet before the scale: its per-frame change is read at full resolution (threshold 100: it
       // only measures, it never marks a scene change).
-      `[0:v]fps=${fps},scdet=threshold=100,scale=-2:'min(360,ih)',split=${branches}[m][g]${still ? '[s]' : ''}`,
+      `${print ? '[v]' : '[0:v]'}fps=${fps},scdet=threshold=100,scale=-2:'min(360,ih)',split=${branches}[m][g]${still ? '[s]' : ''}`,
       `[m]${measures}[mo]`,
       `[g]scale=${MOTION_WIDTH}:${MOTION_HEIGHT}:flags=area,format=gray[go]`,
       ...(still ? [`[s]select='eq(n\\,${middle})',scale='min(${STILL_WIDTH},iw)':-2[so]`] : []),
@@ -165,6 +178,7 @@ export async function sampleFile(
       '-map', '[mo]', '-f', 'null', '-',
       '-map', '[go]', '-f', 'rawvideo', '-y', motionFile,
       ...(still ? ['-map', '[so]', '-frames:v', '1', '-q:v', '5', '-c:v', 'mjpeg', '-f', 'image2', '-update', '1', '-y', still.out] : []),
+      ...(print ? ['-map', '[po]', '-f', 'rawvideo', '-y', printFile] : []),
     ];
     // verbose: its closing lines say how many bytes of video were read (the bits per pixel).
     const { stderr } = await run(tools.ffmpeg, ['-hide_banner', '-nostats', '-loglevel', 'verbose', '-benchmark', ...LOCAL_ONLY, '-t', String(seconds), '-i', file, '-an', '-sn', ...outputs], 60_000);
@@ -203,10 +217,18 @@ export async function sampleFile(
         cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : null,
       },
       motionFrames,
+      print: print ? await printOf(printFile, sourceFps, end) : null,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The print frames ffmpeg wrote, at the stream's own rate (or, unknown, the rate they came at over the sample). */
+async function printOf(file: string, sourceFps: number | null, sampledSeconds: number): Promise<{ frames: Uint16Array[]; fps: number }> {
+  const frames = printFramesOf(await readFile(file).catch(() => Buffer.alloc(0)));
+  const fps = sourceFps ? Math.min(Math.round(sourceFps * 100) / 100, PRINT_MAX_FPS) : Math.round(frames.length / sampledSeconds);
+  return { frames, fps };
 }
 
 /** A still is this wide at most (a small thumbnail in the console, cheap to take and to store). */
