@@ -4,6 +4,7 @@
  * time against ours: a live edge whose EXT-X-PROGRAM-DATE-TIME moves at less than half the
  * speed of the clock between two analyses a minute or more apart is replaying.
  */
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type { EntityManager } from '../../db.ts';
 import type { LoopEvidence } from '../../shared/quality/activity.ts';
 import { findReplay, isMoving, unpackFrames, type Fingerprint } from './analyzer/replay.ts';
@@ -62,6 +63,8 @@ export async function checkForLoop(em: EntityManager, streamId: number, print: F
     for (const row of rows) {
       const frames = row.fingerprint && row.fingerprint_fps ? unpackFrames(row.fingerprint) : null;
       if (!frames) continue; // none, or an earlier release's print
+      // Each comparison takes a few milliseconds of this process's one thread: screens' pushes go between them.
+      await setImmediatePromise();
       const earlier: Fingerprint = { fps: row.fingerprint_fps!, frames, segments: row.fingerprint_segments ?? [], takenAt: new Date(row.created_at).getTime() };
       const replay = findReplay(print, earlier);
       if (replay) {
