@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 import path from 'node:path';
 import type { AlertsOverviewDto } from '../../src/shared/api/index.ts';
 import { signIn } from './support/admin.ts';
-import { expect, test, world } from './support/fixtures.ts';
+import { expect, shownCard, test, world } from './support/fixtures.ts';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 const { scenes, streams } = world;
@@ -40,7 +40,7 @@ test('a dead camera on a wall: the tile says OFFLINE and the Alerts tab shows th
     // Two failed checks in a row make a stream offline (src/shared/quality/health.ts).
     for (let i = 0; i < 2; i++) await api.request('POST', '/quality?action=analyze', { streamId: streams.offline.id, force: true, wait: true });
 
-    const card = wall.locator('.stream-card', { hasText: streams.offline.name });
+    const card = shownCard(wall, streams.offline.name);
     await expect(card.locator('.badge--offline')).toContainText('OFFLINE');
     await expect(card.locator('.badge--live')).toHaveCount(0);
 

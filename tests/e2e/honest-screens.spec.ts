@@ -3,7 +3,7 @@
  * because nothing could replace it, says OFFLINE (and since when) on its card — never LIVE.
  */
 import path from 'node:path';
-import { expect, test, world } from './support/fixtures.ts';
+import { expect, shownCard, test, world } from './support/fixtures.ts';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 const { scenes, streams } = world;
@@ -13,7 +13,7 @@ test('a dead camera with nothing to replace it says OFFLINE, not LIVE', async ({
   for (let i = 0; i < 2; i++) await api.request('POST', '/quality?action=analyze', { streamId: streams.offline.id, force: true, wait: true });
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/scenes/${scenes.offline.slug}`);
-  const card = page.locator('.stream-card', { hasText: streams.offline.name });
+  const card = shownCard(page, streams.offline.name);
   await expect(card.locator('.badge--offline')).toContainText(/OFFLINE · (just now|for \d+ min)/);
   await expect(card.locator('.badge--live')).toHaveCount(0);
   await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-offline-badge-1440.png') });

@@ -2,7 +2,7 @@
  * The test object every spec uses: the REST client as an administrator, the world built by the
  * global setup, and a guard that puts the default scene back after each test.
  */
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { apiClient, type Api } from './api.ts';
 import type { World } from './world.ts';
 
@@ -39,12 +39,20 @@ export async function videoTime(page: Page, selector = 'video'): Promise<number>
   return page.locator(selector).first().evaluate((video: HTMLVideoElement) => video.currentTime);
 }
 
+/** A viewer's cards that stay on screen: while a flip waits, a card coming in and one leaving can show the same camera. */
+const SHOWN_CARDS = '.stream-card:not(.stream-card--incoming):not(.stream-card--leaving)';
+
+/** The card of a camera that stays on screen (never the copy a waiting flip brings in or takes out). */
+export function shownCard(page: Page, name: string): Locator {
+  return page.locator(SHOWN_CARDS, { hasText: name });
+}
+
 /**
  * The names a viewer's cards show, in the order a visitor sees them (their positions): the card
  * elements themselves keep their DOM order across flips, so that no player is moved or reloaded.
  */
 export async function shownCardNames(page: Page): Promise<string[]> {
-  return page.$$eval('.stream-card:not(.stream-card--incoming):not(.stream-card--leaving)', (cards) =>
+  return page.$$eval(SHOWN_CARDS, (cards) =>
     cards
       // While a flip waits a card holds its text for both sides, one of them hidden.
       .map((card) => ({ position: Number(card.getAttribute('data-position')), name: [...card.querySelectorAll('h2')].find((h) => h.checkVisibility())?.textContent ?? '' }))
