@@ -26,6 +26,7 @@ import { Migration20261124200000_team } from './Migration20261124200000_team.ts'
 import { Migration20261125210000_activity } from './Migration20261125210000_activity.ts';
 import { Migration20261125220000_judgements } from './Migration20261125220000_judgements.ts';
 import { Migration20261126020000_plays } from './Migration20261126020000_plays.ts';
+import { Migration20261127140000_trusted_devices } from './Migration20261127140000_trusted_devices.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -51,4 +52,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125210000_activity', class: Migration20261125210000_activity },
   { name: 'Migration20261125220000_judgements', class: Migration20261125220000_judgements },
   { name: 'Migration20261126020000_plays', class: Migration20261126020000_plays },
+  { name: 'Migration20261127140000_trusted_devices', class: Migration20261127140000_trusted_devices },
 ];

@@ -233,7 +233,7 @@ describe('abuse is counted', () => {
       // The store holds hashes: no key carries a client's text.
       const keys = await pool.query<{ key: string }>('select key from rate_limits');
       expect(keys.rows.length).toBeGreaterThan(0);
-      for (const { key } of keys.rows) expect(key).toMatch(/^nw:login-(ip|user):[A-Za-z0-9_-]{32}$/);
+      for (const { key } of keys.rows) expect(key).toMatch(/^nw:login-(ip|ip-user|user|user-slowed|device):[A-Za-z0-9_-]{32}$/);
       expect(limited.app.availability.available).toBe(true);
     } finally {
       await limited.close();

@@ -69,25 +69,81 @@ describe('login', () => {
 });
 
 describe('login rate limits', () => {
-  it('answers 429 with Retry-After after repeated failures for one username', async () => {
+  it('an address that keeps failing for one username waits, even with the right password', async () => {
     const other = await startTestApp();
     try {
       await withAdmin(other);
       const statuses: number[] = [];
       let retryAfter: string | null = null;
       for (let i = 0; i < 12; i++) {
-        // a different client address each time: the per-username limit must still bite
-        const res = await other.anonymous('POST', '/api/auth/login', { username: ADMIN.username, password: `wrong-${i}` });
+        const res = await other.anonymous<{ error: string }>('POST', '/api/auth/login', { username: ADMIN.username, password: `wrong-${i}` });
         statuses.push(res.status);
         retryAfter ??= res.headers.get('retry-after');
       }
       expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
       expect(statuses.slice(10)).toEqual([429, 429]);
       expect(Number(retryAfter)).toBeGreaterThan(0);
-      // even the right password waits now
-      expect((await other.anonymous('POST', '/api/auth/login', ADMIN)).status).toBe(429);
+      const refused = await other.anonymous<{ error: string }>('POST', '/api/auth/login', ADMIN);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toBe('Too many failed sign-ins from this address; try again later');
     } finally {
       await other.close();
+    }
+  });
+
+  it('no stranger can lock an account: another address signs in; a username failing everywhere is slowed for unknown browsers, never for one that signed in before', async () => {
+    const venue = await startTestApp({ appOptions: { trustProxy: true, metricsToken: 'metrics-token-0123456789' } });
+    try {
+      await withAdmin(venue);
+      const from = (ip: string, credentials: { username: string; password: string }, cookie?: string) =>
+        venue.anonymous<{ error?: string; authenticated?: boolean }>('POST', '/api/auth/login', credentials, { headers: { 'x-forwarded-for': ip, ...(cookie ? { cookie } : {}) } });
+      const wrong = { username: ADMIN.username, password: 'not the password' };
+      // Counters are the process's (other apps of this file count too): what this test adds is compared.
+      const counters = async () => {
+        const text = await (await fetch(`${venue.baseUrl}/metrics`, { headers: { authorization: 'Bearer metrics-token-0123456789' } })).text();
+        const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+        return {
+          failures: value('nw_login_failures_total'),
+          failing: value('nw_login_usernames_failing_total'),
+          slowed: value('nw_login_refused_total{limit="username_slowed"}'),
+          own: value('nw_login_refused_total{limit="address_username"}'),
+        };
+      };
+      const before = await counters();
+      // The admin's own browser has signed in before: it holds a device cookie.
+      const first = await from('198.51.100.1', ADMIN);
+      expect(first.status).toBe(200);
+      const device = /nw_device=[^;]+/.exec(first.headers.get('set-cookie') ?? '')?.[0];
+      expect(device).toBeDefined();
+      expect(first.headers.get('set-cookie')).toMatch(/nw_device=[^;]+;.*httponly/i);
+
+      // One address fails until it is refused; the real admin, elsewhere, is not.
+      for (let i = 0; i < 10; i++) expect((await from('203.0.113.7', wrong)).status).toBe(401);
+      const stopped = await from('203.0.113.7', wrong);
+      expect(stopped.status).toBe(429);
+      expect((await from('203.0.113.7', ADMIN)).status).toBe(429); // the refused address waits
+      expect((await from('203.0.113.9', ADMIN)).status).toBe(200);
+
+      // Now the username fails from many addresses at once (20 in the window: 10 above, 10 here).
+      for (let i = 0; i < 10; i++) expect((await from(`192.0.2.${i + 1}`, wrong)).status).toBe(401);
+      // An unknown browser may still try, one at a time: the first gets through, the next waits a few seconds.
+      expect((await from('192.0.2.100', ADMIN)).status).toBe(200);
+      const slowed = await from('192.0.2.101', ADMIN);
+      expect(slowed.status).toBe(429);
+      expect(slowed.body.error).toMatch(/^Many failed sign-ins for this account from elsewhere/);
+      expect(Number(slowed.headers.get('retry-after'))).toBeLessThanOrEqual(10);
+      // The browser that signed in before is never slowed or refused for the others' failures.
+      for (let i = 0; i < 3; i++) expect((await from('198.51.100.1', ADMIN, device)).status).toBe(200);
+      // ...even from the refused address (its own failures count against it alone).
+      expect((await from('203.0.113.7', ADMIN, device)).status).toBe(200);
+      // A device cookie for another account is just an unknown browser.
+      await venue.orm.em.fork().execute(`insert into admin_users (username, password_hash, role) select 'other', password_hash, 'admin' from admin_users where username = ?`, [ADMIN.username]);
+      expect((await from('198.51.100.1', { username: 'other', password: ADMIN.password }, device)).status).toBe(200);
+
+      const after = await counters();
+      expect({ failures: after.failures - before.failures, failing: after.failing - before.failing, slowed: after.slowed - before.slowed, own: after.own - before.own }).toEqual({ failures: 20, failing: 1, slowed: 1, own: 2 });
+    } finally {
+      await venue.close();
     }
   });
 

@@ -13,11 +13,22 @@ import { ROUTES, type RouteName } from '../../src/shared/api/routes.ts';
 
 export class ApiError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  /** A refusal's Retry-After (429, 503): how many seconds the caller should wait; null when it did not say. */
+  readonly retryAfterSeconds: number | null;
+  constructor(status: number, message: string, retryAfterSeconds: number | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
+}
+
+/** Retry-After in seconds (the delay form; an HTTP date is read as the time until it). */
+function retryAfterOf(response: Response): number | null {
+  const header = response.headers.get('retry-after');
+  if (!header) return null;
+  const seconds = /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : null;
 }
 
 function isErrorDto(body: unknown): body is ErrorDto {
@@ -71,7 +82,7 @@ export async function call<N extends RouteName>(
     throw new ApiError(0, 'The server could not be reached');
   }
   const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, isErrorDto(body) ? body.error : `Request failed (${response.status})`);
+  if (!response.ok) throw new ApiError(response.status, isErrorDto(body) ? body.error : `Request failed (${response.status})`, retryAfterOf(response));
   return body as AnswerOf<Endpoints[N]>;
 }
 

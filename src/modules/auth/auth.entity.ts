@@ -88,3 +88,22 @@ export const AccountLinkSchema = defineEntity({
 
 export class AccountLink extends AccountLinkSchema.class {}
 AccountLinkSchema.setClass(AccountLink);
+
+/**
+ * A browser that has signed in to an account before (OWASP's "device cookie"): other addresses'
+ * failed sign-ins for that account never slow it down (auth/login-limits.ts). Only the SHA-256 of
+ * its cookie is stored.
+ */
+export const TrustedDeviceSchema = defineEntity({
+  name: 'TrustedDevice',
+  tableName: 'trusted_devices',
+  properties: {
+    tokenHash: p.text().primary(),
+    user: () => p.manyToOne(AdminUser).deleteRule('cascade').index('trusted_devices_user_idx'),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    lastUsedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+  },
+});
+
+export class TrustedDevice extends TrustedDeviceSchema.class {}
+TrustedDeviceSchema.setClass(TrustedDevice);

@@ -6,9 +6,11 @@ import { z } from 'zod';
 import type { EntityManager } from '../../db.ts';
 import { denial } from '../../shared/roles.ts';
 import { defineModule } from '../module.ts';
-import { AccountLink, AdminSession, AdminUser, ApiToken } from './auth.entity.ts';
+import { AccountLink, AdminSession, AdminUser, ApiToken, TrustedDevice } from './auth.entity.ts';
+import { loginFailures, loginRefusals, loginUsernamesUnderAttack } from './auth.metrics.ts';
 import { authRouter } from './auth.routes.ts';
 import { resolveActor, type Credentials } from './identity.ts';
+import { createLoginLimiters } from './login-limits.ts';
 import { accessGuard } from './guard.ts';
 import { assertEveryRouteDeclared, SOCKET_POLICY } from './policy.ts';
 import { teamRouter } from './team.routes.ts';
@@ -25,7 +27,8 @@ const FIFTEEN_MINUTES = 15 * 60;
 
 export const authModule = defineModule<AuthSettings, undefined>({
   name: 'auth',
-  entities: [AdminUser, AdminSession, ApiToken, AccountLink],
+  entities: [AdminUser, AdminSession, ApiToken, AccountLink, TrustedDevice],
+  metrics: () => [loginFailures, loginRefusals, loginUsernamesUnderAttack],
   settings: {
     env: {
       ADMIN_USERNAME: z.string().trim().min(1).max(64).default('admin'),
@@ -66,7 +69,7 @@ export const authModule = defineModule<AuthSettings, undefined>({
     return [
       authRouter({
         commands,
-        loginLimits: { byIp: limits.limiter('login-ip', 20, FIFTEEN_MINUTES), byUsername: limits.limiter('login-user', 10, FIFTEEN_MINUTES) },
+        loginLimits: createLoginLimiters(limits.limiter),
         onSessionEnded,
       }),
       teamRouter({ commands, linkLimit: limits.limiter('account-link', 30, FIFTEEN_MINUTES), onSessionEnded, onAccountChanged: (accountId) => screens.notifyAccount(accountId) }),

@@ -1,25 +1,25 @@
 import Router from '@koa/router';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { authEndpoints as api, type ApiTokenDto } from '../../shared/api/index.ts';
-import type { AppState } from '../../http/context.ts';
+import type { AppContext, AppState } from '../../http/context.ts';
 import { runAs, type CommandDeps } from '../../domain/command.ts';
 import { HttpError, toHttpError } from '../../http/errors.ts';
-import { forgive, isExhausted, spend, tooManyRequests } from '../../http/rate-limit.ts';
+import { tooManyRequests } from '../../http/rate-limit.ts';
 import { mount } from '../../http/route.ts';
 import type { ApiToken } from './auth.entity.ts';
 import { normalizeUsername } from './admins.service.ts';
 import { createToken, listTokens, login, revokeToken } from './auth.service.ts';
 import { endSession, sessionTokenOf, setSessionCookie } from './identity.ts';
+import { admit, failed, refusalMessage, succeeded, type LoginAttempt, type LoginLimiters, type Refusal } from './login-limits.ts';
+import { deviceTokenOf, isTrustedFor, setDeviceCookie, trustDevice } from './trusted-devices.ts';
 
 export interface AuthRouteDeps {
   commands: CommandDeps;
-  loginLimits: { byIp: RateLimiterAbstract; byUsername: RateLimiterAbstract };
+  loginLimits: LoginLimiters;
   /** Ends live sockets of a session that logged out. */
   onSessionEnded: (sessionHash: string) => void;
 }
 
 const INVALID = 'Invalid username or password';
-const TOO_MANY = 'Too many failed logins; try again later';
 
 /** The username a refused sign-in named, as its limiter key; null when it named none. */
 function usernameKeyOf(body: unknown): string | null {
@@ -39,37 +39,55 @@ function presentToken(t: ApiToken): ApiTokenDto {
 
 export function authRouter(deps: AuthRouteDeps): Router<AppState> {
   const router = new Router<AppState>();
-  const { byIp, byUsername } = deps.loginLimits;
+  const limits = deps.loginLimits;
+  /** Each sign-in's attempt, as its limits saw it (the handler forgives its failures on success). */
+  const attempts = new WeakMap<object, LoginAttempt>();
+  const refuse = (ctx: AppContext, refusal: Refusal) => tooManyRequests(ctx, refusal.state, refusalMessage(refusal.limit));
 
-  // Every refused sign-in counts toward the failed-login limits, whatever refused it: a wrong
-  // password, a username that breaks the text rule, a body that is not JSON. The limiter keys
-  // are hashes (storedKey), so no byte a client sends reaches their store.
+  /** The attempt as the limits see it: its address, the username it names, and whether this browser signed in to that username before. */
+  const attemptOf = async (ctx: AppContext): Promise<LoginAttempt> => {
+    const known = attempts.get(ctx);
+    if (known) return known;
+    const username = usernameKeyOf(ctx.request.body);
+    const device = deviceTokenOf(ctx.get('cookie'));
+    const attempt: LoginAttempt = {
+      address: ctx.ip || 'unknown',
+      username,
+      trustedDevice: device && username !== null && (await isTrustedFor(ctx.state.em, device, username)) ? device : null,
+    };
+    attempts.set(ctx, attempt);
+    return attempt;
+  };
+
+  // Every refused sign-in counts toward the failed-login limits (login-limits.ts), whatever
+  // refused it: a wrong password, a username that breaks the text rule, a body that is not JSON
+  // (the body is read by the route, so an address's own limit is checked here and the rest there).
+  // The limiter keys are hashes (storedKey), so no byte a client sends reaches their store.
   router.use(api.login.path, async (ctx, next) => {
-    const ipKey = ctx.ip || 'unknown';
-    const blocked = await isExhausted(byIp, ipKey);
-    if (blocked) throw tooManyRequests(ctx, blocked, TOO_MANY);
+    const refusal = await admit(limits, { address: ctx.ip || 'unknown', username: null, trustedDevice: null });
+    if (refusal) throw refuse(ctx, refusal);
     try {
       await next();
     } catch (error) {
       const status = toHttpError(error)?.status;
       if (status === 400 || status === 401 || status === 413 || status === 415) {
-        const userKey = usernameKeyOf(ctx.request.body);
-        const over = (await spend(byIp, ipKey)) ?? (userKey === null ? null : await spend(byUsername, userKey));
-        if (over) throw tooManyRequests(ctx, over, TOO_MANY);
+        const over = await failed(limits, await attemptOf(ctx));
+        if (over) throw refuse(ctx, over);
       }
       throw error;
     }
   });
 
   mount(router, api.login)(async (ctx, { body }) => {
-    const userKey = normalizeUsername(body.username);
-    const blocked = await isExhausted(byUsername, userKey);
-    if (blocked) throw tooManyRequests(ctx, blocked, TOO_MANY);
-
+    const attempt = await attemptOf(ctx);
+    const refusal = await admit(limits, attempt);
+    if (refusal) throw refuse(ctx, refusal);
     const session = await login(ctx.state.em, body.username, body.password);
     if (!session) throw new HttpError(401, INVALID); // never says which half was wrong; counted above
-    await forgive(byUsername, userKey);
+    await succeeded(limits, attempt);
     setSessionCookie(ctx, session);
+    // This browser has signed in to this account: other addresses' failures never slow it.
+    setDeviceCookie(ctx, await trustDevice(ctx.state.em, session.userId, deviceTokenOf(ctx.get('cookie'))));
     return { authenticated: true, username: session.username, via: 'session', role: session.role };
   });
 

@@ -14,6 +14,7 @@ export interface SignedIn {
   role: Role;
   token: string;
   expiresAt: Date;
+  userId: number;
 }
 
 /** A new session for these credentials, or null (the same work whether or not the name exists). */
@@ -26,7 +27,7 @@ export async function login(em: EntityManager, username: string, password: strin
 export async function signIn(em: EntityManager, account: AdminUser): Promise<SignedIn> {
   const { token, expiresAt } = await createSession(em, account.id);
   await em.nativeUpdate(AdminUser, { id: account.id }, { lastLoginAt: new Date() });
-  return { username: account.username, role: account.role, token, expiresAt };
+  return { username: account.username, role: account.role, token, expiresAt, userId: account.id };
 }
 
 export function listTokens(em: EntityManager): Promise<ApiToken[]> {

@@ -47,7 +47,7 @@ export type CreatedApiTokenDto = z.output<typeof CreatedApiTokenDto>;
 export const authEndpoints = {
   login: endpoint({
     ...ROUTES['auth.login'],
-    summary: 'Sign in (sets the session cookie); rate-limited per IP and per username',
+    summary: 'Sign in (sets the session cookie and a device cookie); failures limited per address and per address and username, a username failing everywhere slowed for browsers that never signed in to it',
     access: 'public',
     body: LoginRequest,
     responses: { 200: MeDto },

@@ -5,6 +5,13 @@ import { ApiError } from '../../lib/api.ts';
 import { authApi, safeNext } from './auth-api.ts';
 import './auth.css';
 
+/** "9 s", "4 min", "1 h 5 min". */
+export function waitInWords(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, seconds)} s`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
+}
+
 export function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -12,17 +19,21 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** When the caller itself is limited: how long it must wait, in words. */
+  const [wait, setWait] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setSubmitting(true);
     setError(null);
+    setWait(null);
     try {
       await authApi.login(username, password);
       navigate(next, { replace: true });
     } catch (failure) {
       setError(failure instanceof ApiError && failure.status !== 0 && failure.status < 500 ? failure.message : 'Could not sign in. Please try again.');
+      if (failure instanceof ApiError && failure.status === 429 && failure.retryAfterSeconds !== null) setWait(waitInWords(failure.retryAfterSeconds));
       setSubmitting(false);
     }
   }
@@ -50,6 +61,7 @@ export function LoginPage() {
         {error && (
           <p className="login__error" role="alert">
             {error}
+            {wait && <span className="login__wait">You can try again in {wait}.</span>}
           </p>
         )}
         <button className="button" type="submit" disabled={submitting || !username || !password}>
