@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MeDto } from '../../src/shared/api/index.ts';
+import { AlertRule } from '../../src/modules/alerts/alerts.entity.ts';
+import { gather } from '../../src/modules/alerts/alerts.rules.ts';
 import { AdminSession, AdminUser } from '../../src/modules/auth/auth.entity.ts';
 import { ensureInitialAdmin } from '../../src/modules/auth/admins.service.ts';
 import { verifyPassword } from '../../src/modules/auth/passwords.ts';
@@ -140,12 +142,17 @@ describe('login rate limits', () => {
       await venue.orm.em.fork().execute(`insert into admin_users (username, password_hash, role) select 'other', password_hash, 'admin' from admin_users where username = ?`, [ADMIN.username]);
       expect((await from('198.51.100.1', { username: 'other', password: ADMIN.password }, device)).status).toBe(200);
 
+      // The alert rule sees the account failing from many addresses (from any node: a database row).
+      const rules = await venue.orm.em.fork().find(AlertRule, { kind: 'login_failures' });
+      expect(rules).toHaveLength(1);
+      const watched = await gather(venue.orm.em.fork(), rules, { listScreens: async () => ({ screens: [], partial: false }), onScreens: async () => new Set(), now: () => Date.now() });
+      expect(watched.conditions.map((c) => [c.subject, c.title])).toEqual([[`login:${ADMIN.username}`, `Sign-ins to "${ADMIN.username}" are failing from many addresses`]]);
       const after = await counters();
       expect({ failures: after.failures - before.failures, failing: after.failing - before.failing, slowed: after.slowed - before.slowed, own: after.own - before.own }).toEqual({ failures: 20, failing: 1, slowed: 1, own: 2 });
     } finally {
       await venue.close();
     }
-  });
+  }, 60_000); // about forty Argon2 checks
 
   it('limits failures per client IP across usernames, using X-Forwarded-For only with TRUST_PROXY', async () => {
     const proxied = await startTestApp({ appOptions: { trustProxy: true } });

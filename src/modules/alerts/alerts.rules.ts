@@ -7,6 +7,7 @@ import type { EntityManager } from '../../db.ts';
 import { screenKey } from '../../realtime/presence.ts';
 import { failureRate, type AlertKind } from '../../shared/alerts/incidents.ts';
 import type { ScreenPresence } from '../../shared/api/screens.ts';
+import { failingAccounts } from '../auth/login-alarms.ts';
 import { failedDiscoveries } from '../discovery/discovery.service.ts';
 import { groupNames } from '../programme/programme.service.ts';
 import { analysisFailures } from '../quality/quality.service.ts';
@@ -58,6 +59,8 @@ export async function gather(em: EntityManager, rules: AlertRule[], sources: Wat
   if (discoveryRule) conditions.push(...(await discoveriesFailed(em, discoveryRule)));
   const [analysisRule] = ofKind('analysis_failures');
   if (analysisRule) conditions.push(...(await analysesFailing(em, analysisRule, sources.now())));
+  const [loginRule] = ofKind('login_failures');
+  if (loginRule) conditions.push(...(await signInsFailing(em, loginRule, sources.now())));
   return { conditions, unknown };
 }
 
@@ -129,4 +132,15 @@ async function analysesFailing(em: EntityManager, rule: AlertRule, now: number):
       detail: `${failed} of ${total} analyses in the last hour could not run (threshold ${threshold} %).`,
     },
   ];
+}
+
+/** Accounts whose sign-ins fail from many addresses within the last 15 minutes (auth/login-alarms.ts). */
+async function signInsFailing(em: EntityManager, rule: AlertRule, now: number): Promise<Condition[]> {
+  return (await failingAccounts(em, now)).map((account) => ({
+    rule,
+    subject: `login:${account.username}`,
+    title: `Sign-ins to "${account.username}" are failing from many addresses`,
+    detail: `Last failure ${account.lastAt.toISOString()}. Browsers that never signed in to it may try once every few seconds; its own browsers are not affected.`,
+    since: account.since.getTime(),
+  }));
 }

@@ -107,3 +107,17 @@ export const TrustedDeviceSchema = defineEntity({
 
 export class TrustedDevice extends TrustedDeviceSchema.class {}
 TrustedDeviceSchema.setClass(TrustedDevice);
+
+/** An account whose sign-ins fail from many addresses at once (auth/login-alarms.ts; the alert rule login_failures). */
+export const LoginFailingAccountSchema = defineEntity({
+  name: 'LoginFailingAccount',
+  tableName: 'login_failing_accounts',
+  properties: {
+    user: () => p.oneToOne(AdminUser).primary().deleteRule('cascade'),
+    since: p.datetime().defaultRaw('now()'),
+    lastAt: p.datetime().defaultRaw('now()'),
+  },
+});
+
+export class LoginFailingAccount extends LoginFailingAccountSchema.class {}
+LoginFailingAccountSchema.setClass(LoginFailingAccount);

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { EntityManager } from '../../db.ts';
 import { denial } from '../../shared/roles.ts';
 import { defineModule } from '../module.ts';
-import { AccountLink, AdminSession, AdminUser, ApiToken, TrustedDevice } from './auth.entity.ts';
+import { AccountLink, AdminSession, AdminUser, ApiToken, LoginFailingAccount, TrustedDevice } from './auth.entity.ts';
 import { loginFailures, loginRefusals, loginUsernamesUnderAttack } from './auth.metrics.ts';
 import { authRouter } from './auth.routes.ts';
 import { resolveActor, type Credentials } from './identity.ts';
@@ -27,7 +27,7 @@ const FIFTEEN_MINUTES = 15 * 60;
 
 export const authModule = defineModule<AuthSettings, undefined>({
   name: 'auth',
-  entities: [AdminUser, AdminSession, ApiToken, AccountLink, TrustedDevice],
+  entities: [AdminUser, AdminSession, ApiToken, AccountLink, TrustedDevice, LoginFailingAccount],
   metrics: () => [loginFailures, loginRefusals, loginUsernamesUnderAttack],
   settings: {
     env: {

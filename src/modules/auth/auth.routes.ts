@@ -10,6 +10,7 @@ import { normalizeUsername } from './admins.service.ts';
 import { createToken, listTokens, login, revokeToken } from './auth.service.ts';
 import { endSession, sessionTokenOf, setSessionCookie } from './identity.ts';
 import { admit, failed, refusalMessage, succeeded, type LoginAttempt, type LoginLimiters, type Refusal } from './login-limits.ts';
+import { noteFailingAccount } from './login-alarms.ts';
 import { deviceTokenOf, isTrustedFor, setDeviceCookie, trustDevice } from './trusted-devices.ts';
 
 export interface AuthRouteDeps {
@@ -71,8 +72,11 @@ export function authRouter(deps: AuthRouteDeps): Router<AppState> {
     } catch (error) {
       const status = toHttpError(error)?.status;
       if (status === 400 || status === 401 || status === 413 || status === 415) {
-        const over = await failed(limits, await attemptOf(ctx));
-        if (over) throw refuse(ctx, over);
+        const attempt = await attemptOf(ctx);
+        const { refusal, usernameFailing } = await failed(limits, attempt);
+        // An account failing from many addresses: what the alert rule login_failures watches.
+        if (usernameFailing && attempt.username !== null) await noteFailingAccount(ctx.state.em, attempt.username);
+        if (refusal) throw refuse(ctx, refusal);
       }
       throw error;
     }

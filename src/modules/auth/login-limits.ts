@@ -78,18 +78,25 @@ export async function admit(l: LoginLimiters, a: LoginAttempt): Promise<Refusal 
   return null;
 }
 
-/** A sign-in failed: counts it; answers the refusal when this failure used up the caller's own budget. */
-export async function failed(l: LoginLimiters, a: LoginAttempt): Promise<Refusal | null> {
+export interface Failure {
+  /** The refusal, when this failure used up the caller's own budget. */
+  refusal: Refusal | null;
+  /** Its username is failing from many addresses now (over USERNAME_FAILURES in the window). */
+  usernameFailing: boolean;
+}
+
+/** A sign-in failed: counts it. */
+export async function failed(l: LoginLimiters, a: LoginAttempt): Promise<Failure> {
   loginFailures.inc();
-  if (a.trustedDevice !== null) return refused('device', await spend(l.byDevice, a.trustedDevice));
+  if (a.trustedDevice !== null) return { refusal: refused('device', await spend(l.byDevice, a.trustedDevice)), usernameFailing: false };
   const address = await spend(l.byAddress, a.address);
-  if (a.username === null) return refused('address', address);
+  if (a.username === null) return { refusal: refused('address', address), usernameFailing: false };
   const own = await spend(l.byAddressUsername, pair(a));
   const wasFailing = (await isExhausted(l.byUsername, a.username)) !== null;
   await spend(l.byUsername, a.username);
-  const failing = (await isExhausted(l.byUsername, a.username)) !== null;
-  if (failing && !wasFailing) loginUsernamesUnderAttack.inc();
-  return refused('address', address) ?? refused('address_username', own);
+  const usernameFailing = (await isExhausted(l.byUsername, a.username)) !== null;
+  if (usernameFailing && !wasFailing) loginUsernamesUnderAttack.inc();
+  return { refusal: refused('address', address) ?? refused('address_username', own), usernameFailing };
 }
 
 /** A sign-in succeeded: the caller's own failures for that username are forgotten (not the username's from elsewhere). */
