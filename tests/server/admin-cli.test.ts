@@ -45,7 +45,7 @@ describe('npm run admin', () => {
     expect((await admin('list')).stdout).toMatch(/^night-guard\t/m);
     await admin('delete', 'night-guard');
     expect((await admin('list')).stdout).not.toMatch(/night-guard/);
-  });
+  }, 90_000); // six starts of the CLI, about 4 s each here (more on a busy machine)
 
   it('fails with a message and a non-zero exit for an unknown admin or bad usage', async () => {
     await expect(admin('passwd', 'ghost')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No admin named ghost') });
