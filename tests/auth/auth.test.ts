@@ -138,6 +138,11 @@ describe('login rate limits', () => {
       for (let i = 0; i < 3; i++) expect((await from('198.51.100.1', ADMIN, device)).status).toBe(200);
       // ...even from the refused address (its own failures count against it alone).
       expect((await from('203.0.113.7', ADMIN, device)).status).toBe(200);
+      // A hostile name beside a device cookie is refused for what it is, never looked up.
+      for (const username of ['a\u0000b', 'x'.repeat(300), 'admin\ud800']) {
+        const hostile = await from('198.51.100.1', { username, password: ADMIN.password }, device);
+        expect(hostile.status, JSON.stringify(username)).toBe(400);
+      }
       // A device cookie for another account is just an unknown browser.
       await venue.orm.em.fork().execute(`insert into admin_users (username, password_hash, role) select 'other', password_hash, 'admin' from admin_users where username = ?`, [ADMIN.username]);
       expect((await from('198.51.100.1', { username: 'other', password: ADMIN.password }, device)).status).toBe(200);
@@ -148,7 +153,7 @@ describe('login rate limits', () => {
       const watched = await gather(venue.orm.em.fork(), rules, { listScreens: async () => ({ screens: [], partial: false }), onScreens: async () => new Set(), now: () => Date.now() });
       expect(watched.conditions.map((c) => [c.subject, c.title])).toEqual([[`login:${ADMIN.username}`, `Sign-ins to "${ADMIN.username}" are failing from many addresses`]]);
       const after = await counters();
-      expect({ failures: after.failures - before.failures, failing: after.failing - before.failing, slowed: after.slowed - before.slowed, own: after.own - before.own }).toEqual({ failures: 20, failing: 1, slowed: 1, own: 2 });
+      expect({ failures: after.failures - before.failures, failing: after.failing - before.failing, slowed: after.slowed - before.slowed, own: after.own - before.own }).toEqual({ failures: 23, failing: 1, slowed: 1, own: 2 }); // 20 wrong passwords and the 3 hostile names
     } finally {
       await venue.close();
     }

@@ -6,6 +6,7 @@
  * NOTE_EVERY_MS, however many failures arrive.
  */
 import type { EntityManager } from '../../db.ts';
+import { USERNAME_PATTERN } from '../../shared/api/auth.ts';
 import { LOGIN_WINDOW_SECONDS } from './login-limits.ts';
 
 const NOTE_EVERY_MS = 10_000;
@@ -13,6 +14,8 @@ const noted = new Map<string, number>();
 
 /** Its failures from every address are over the threshold now (a failure just counted). */
 export async function noteFailingAccount(em: EntityManager, username: string, now = Date.now()): Promise<void> {
+  // A name no account could have (a NUL, a space, too long) is never sent to the database.
+  if (!USERNAME_PATTERN.test(username)) return;
   if (now - (noted.get(username) ?? -Infinity) < NOTE_EVERY_MS) return;
   noted.set(username, now);
   if (noted.size > 10_000) noted.clear(); // made-up names must not grow this for ever

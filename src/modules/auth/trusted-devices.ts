@@ -9,6 +9,7 @@
 import { parseCookie } from 'cookie';
 import type { Context } from 'koa';
 import type { EntityManager } from '../../db.ts';
+import { USERNAME_PATTERN } from '../../shared/api/auth.ts';
 import { TrustedDevice } from './auth.entity.ts';
 import { generateToken, sha256 } from './passwords.ts';
 
@@ -25,7 +26,8 @@ export function deviceTokenOf(cookieHeader: string | undefined): string | null {
 
 /** Whether the browser holding `token` has signed in to `username` before (within a year). */
 export async function isTrustedFor(em: EntityManager, token: string | null, username: string): Promise<boolean> {
-  if (!token) return false;
+  // A name no account could have (a NUL, a space, too long) is never sent to the database.
+  if (!token || !USERNAME_PATTERN.test(username)) return false;
   const device = await em.findOne(TrustedDevice, { tokenHash: sha256(token), user: { username, disabledAt: null }, lastUsedAt: { $gt: new Date(Date.now() - TTL_MS) } });
   return device !== null;
 }
