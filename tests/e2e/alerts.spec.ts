@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 import path from 'node:path';
 import type { AlertsOverviewDto } from '../../src/shared/api/index.ts';
 import { signIn } from './support/admin.ts';
-import { expect, shownCard, test, world } from './support/fixtures.ts';
+import { expect, SHOWN_SIDE, shownCard, test, world } from './support/fixtures.ts';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 const { scenes, streams } = world;
@@ -41,8 +41,8 @@ test('a dead camera on a wall: the tile says OFFLINE and the Alerts tab shows th
     for (let i = 0; i < 2; i++) await api.request('POST', '/quality?action=analyze', { streamId: streams.offline.id, force: true, wait: true });
 
     const card = shownCard(wall, streams.offline.name);
-    await expect(card.locator('.badge--offline')).toContainText('OFFLINE');
-    await expect(card.locator('.badge--live')).toHaveCount(0);
+    await expect(card.locator(`.badge--offline${SHOWN_SIDE}`)).toContainText('OFFLINE');
+    await expect(card.locator(`.badge--live${SHOWN_SIDE}`)).toHaveCount(0);
 
     const incident = admin.locator('.incident', { hasText: `Stream "${streams.offline.name}" is offline on a wall` });
     await expect(incident).toBeVisible({ timeout: 30_000 });

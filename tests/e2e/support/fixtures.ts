@@ -42,6 +42,12 @@ export async function videoTime(page: Page, selector = 'video'): Promise<number>
 /** A viewer's cards that stay on screen: while a flip waits, a card coming in and one leaving can show the same camera. */
 const SHOWN_CARDS = '.stream-card:not(.stream-card--incoming):not(.stream-card--leaving)';
 
+/**
+ * Appended to a selector: only what the visitor sees — not inside the side a waiting flip holds
+ * transparent (Flip.tsx `data-stage="next"`), where a kept card draws its text again.
+ */
+export const SHOWN_SIDE = ':not([data-stage="next"]):not([data-stage="next"] *)';
+
 /** The card of a camera that stays on screen (never the copy a waiting flip brings in or takes out). */
 export function shownCard(page: Page, name: string): Locator {
   return page.locator(SHOWN_CARDS, { hasText: name });
