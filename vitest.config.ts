@@ -10,6 +10,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 90_000,
     allowOnly: !process.env.CI,
+    // Servers the suites start as processes run as a closed-LAN venue (every wall and kiosk address
+    // is a screen, as before approval shipped); enrolment's own suites turn approval on.
+    env: { SCREEN_APPROVAL: 'off' },
     reporters: ['default', './tests/support/summary-reporter.ts'],
   },
 });

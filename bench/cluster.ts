@@ -83,6 +83,7 @@ async function runAdapter(adapter: 'redis' | 'postgres') {
     TRUST_PROXY: 'true',
     SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
     SEED_DEMO: 'false',
+    SCREEN_APPROVAL: 'off',
     LOG_LEVEL: 'warn',
     // src/server.ts: REDIS_URL set → the Redis Streams adapter, unset → the Postgres adapter.
     REDIS_URL: adapter === 'redis' ? REDIS_URL : '',

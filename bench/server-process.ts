@@ -44,6 +44,8 @@ export async function startServerProcess(
     PORT: String(port),
     LOG_LEVEL: 'warn',
     ADMIN_API_TOKEN: BENCH_TOKEN,
+    // Benchmarks compare with figures taken before approval shipped; bench/registration.ts pairs its screens.
+    SCREEN_APPROVAL: 'off',
     ...options.env,
   };
   if (!options.env?.DATABASE_URL) delete env.DATABASE_URL;

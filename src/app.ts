@@ -47,7 +47,7 @@ export interface AppDeps {
   jobs?: JobSettings; // JOBS_*
 }
 
-export type HubAttachment = Omit<HubOptions, 'screens' | 'logger' | 'availability' | 'versions' | 'features' | 'reports' | 'presenceJournal' | 'build' | 'authorize'>;
+export type HubAttachment = Omit<HubOptions, 'screens' | 'logger' | 'availability' | 'versions' | 'features' | 'reports' | 'presenceJournal' | 'build' | 'authorize' | 'admit'>;
 
 export interface NatureWall {
   koa: Koa<AppState>;
@@ -123,6 +123,7 @@ export function createApp(deps: AppDeps): NatureWall {
       const screenFeature = each((m, c, a) => m.screens?.(c, a))[0];
       if (!screenFeature) throw new Error('No module says what screens show (a module with `screens`)');
       const journal = each((m, c, a) => m.presenceJournal?.(c, a))[0];
+      const admit = each((m, c, a) => m.admission?.(c, a))[0];
       hub = await createHub({
         allowedOrigins: deps.allowedOrigins ?? [],
         ...options,
@@ -132,6 +133,7 @@ export function createApp(deps: AppDeps): NatureWall {
         reports: each((m, c, a) => m.reports?.(c, a)),
         ...(journal ? { presenceJournal: journal } : {}),
         ...(identity ? { authorize: identity.authorizeSocket } : {}),
+        ...(admit ? { admit } : {}),
         build: deps.webDist ? readBuildId(deps.webDist) : undefined,
         availability,
         logger,

@@ -4,12 +4,12 @@
  */
 import { z } from 'zod';
 
-/** true/false, 1/0, yes/no; absent or empty: `fallback`. */
+/** true/false, 1/0, yes/no, on/off; absent or empty: `fallback`. */
 export const flag = (fallback: boolean) =>
   z
-    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', ''])
     .optional()
-    .transform((v) => (v === undefined || v === '' ? fallback : ['true', '1', 'yes'].includes(v)));
+    .transform((v) => (v === undefined || v === '' ? fallback : ['true', '1', 'yes', 'on'].includes(v)));
 
 /** Text; absent or empty: undefined. */
 export const optionalText = z.string().optional().or(z.literal('').transform(() => undefined));

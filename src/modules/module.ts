@@ -21,6 +21,7 @@ import type { Logger } from '../logger.ts';
 import type { ScreenList } from '../realtime/presence.ts';
 import type { FeaturePushes } from '../realtime/pushes.ts';
 import type { Authorize } from '../realtime/registration.ts';
+import type { Admit } from '../realtime/admission.ts';
 import type { FeatureReports } from '../realtime/reports.ts';
 import type { ScreenFeatureFactory } from '../realtime/screen-feature.ts';
 import type { PresenceJournal } from '../realtime/presence.ts';
@@ -58,6 +59,8 @@ export interface ScreensOnHub {
   command(command: ScreenCommandName, id?: string): void;
   /** Ends the live sockets of a session (a logout, a disabled account). */
   disconnectSession(sessionHash: string): void;
+  /** Ends every socket in this room on every node (a revoked screen: it reconnects and is refused). */
+  dismiss(room: string): void;
   /** An account's role or state changed: its open consoles ask who they are again. */
   notifyAccount(accountId: number): void;
 }
@@ -118,6 +121,8 @@ export interface ModuleDefinition<S, A> {
   metrics?(context: ModuleContext<S>, api: A): readonly Metric[];
   /** What walls and kiosks show (one module: the programme's). */
   screens?(context: ModuleContext<S>, api: A): ScreenFeatureFactory;
+  /** Which browsers are screens (one module: the screens module's enrolment). */
+  admission?(context: ModuleContext<S>, api: A): Admit;
   /** Where the hub remembers screens beyond their connection (one module: the screens module's). */
   presenceJournal?(context: ModuleContext<S>, api: A): PresenceJournal;
   /** The journal every command writes (one module: activity's). */

@@ -47,6 +47,7 @@ export function screensOnHub(hub: () => Hub | undefined): ScreensOnHub {
     list: async (options) => hub()?.screens(options) ?? { screens: [], partial: true },
     command: (command, id) => hub()?.command(command, id),
     disconnectSession: (sessionHash) => void hub()?.disconnectSession(sessionHash),
+    dismiss: (room) => hub()?.dismiss(room),
     notifyAccount: (accountId) => hub()?.notifyAccount(accountId),
   };
 }

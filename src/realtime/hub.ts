@@ -24,6 +24,7 @@ import { createIoServer, type HubServer } from './io-server.ts';
 import { createPresence, type PresenceJournal, type ScreenList } from './presence.ts';
 import type { FeaturePushes } from './pushes.ts';
 import { handleSockets, type Authorize } from './registration.ts';
+import type { Admit } from './admission.ts';
 import { emptyReports, reportTable, type FeatureReports } from './reports.ts';
 import { accountRoom, KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { ScreenFeatureFactory } from './screen-feature.ts';
@@ -48,6 +49,8 @@ export interface HubOptions {
    * `auth.token`). Checked on every registration and again when a connection is recovered.
    */
   authorize?: Authorize;
+  /** Which browsers are screens (the screens module's enrolment); without it every wall and kiosk is one. */
+  admit?: Admit;
   presenceDebounceMs?: number;
   /** Database outages: registrations that need it are refused with a retry hint, and screens resync after. */
   availability?: DatabaseAvailability;
@@ -65,6 +68,8 @@ export interface Hub {
   io: HubServer;
   /** Disconnects every socket (on every node) that authenticated with this session. */
   disconnectSession(sessionHash: string): Promise<void>;
+  /** Ends every socket in this room on every node (a revoked screen: it reconnects and is refused). */
+  dismiss(room: string): void;
   /** An account's role or state changed: its open consoles (every node) ask who they are again. */
   notifyAccount(accountId: number): void;
   /** Hand this to runCommand: it pushes every committed change to every screen. */
@@ -128,7 +133,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     availability: options.availability,
   });
   appliedVersion = fanout.appliedVersion;
-  const sockets = handleSockets({ io, node, screens, appliedVersion: fanout.appliedVersion, presence, logger: log, authorize: options.authorize, availability: options.availability, reports, build: options.build });
+  const sockets = handleSockets({ io, node, screens, appliedVersion: fanout.appliedVersion, presence, logger: log, authorize: options.authorize, admit: options.admit, availability: options.availability, reports, build: options.build });
 
   // The resyncs the hub starts itself query the database after a short wait, outside the
   // fan-out queue that idle() drains: closing starts none and waits for one under way, since a
@@ -149,7 +154,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       const counts = new Map<string, { labels: { kind: string; group: string; node: string }; value: number }>();
       for (const socket of io.of('/').sockets.values()) {
         const p = socket.data.presence;
-        if (!p) continue;
+        if (!p?.counted) continue;
         const labels = { kind: p.kind, group: p.shows.group_id === null ? '' : String(p.shows.group_id), node };
         const key = `${labels.kind}|${labels.group}`;
         const entry = counts.get(key) ?? { labels, value: 0 };
@@ -172,6 +177,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     },
     notifyAccount(accountId) {
       io.to(accountRoom(accountId)).emit('account:changed', {});
+    },
+    dismiss(room) {
+      io.in(room).disconnectSockets(true);
     },
     async disconnectSession(sessionHash) {
       // A broadcast to the session's room: no cluster round trip to wait for.

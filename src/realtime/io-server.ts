@@ -37,6 +37,10 @@ export interface Presence {
   /** The latest value of each kept report, by report name (reports.ts: what the screen says it is now). */
   reported: Record<string, unknown>;
   node: string;
+  /** False for a public viewer (approval on, no credential): listed nowhere, its reports write nothing. */
+  counted: boolean;
+  /** The approved screen it is, if any. */
+  enrolled: number | null;
 }
 
 export interface SocketData {

@@ -64,6 +64,7 @@ function present(id: string, p: Presence, empty: Readonly<Record<string, unknown
     online: true,
     kind: p.kind,
     name: p.name,
+    enrolled_id: p.enrolled,
     ...p.shows,
     connected_at: new Date(p.connectedAt).toISOString(),
     last_heartbeat: new Date(p.heartbeatAt).toISOString(),
@@ -92,7 +93,8 @@ export function createPresence(
 
   function localScreens(): ScreenPresence[] {
     const list: ScreenPresence[] = [];
-    for (const [id, socket] of io.of('/').sockets) if (socket.data.presence) list.push(present(id, socket.data.presence, empty));
+    // A public viewer (approval on, no credential) counts as no screen.
+    for (const [id, socket] of io.of('/').sockets) if (socket.data.presence?.counted) list.push(present(id, socket.data.presence, empty));
     return list;
   }
 
@@ -180,10 +182,12 @@ export function createPresence(
   return {
     screens,
     seen(id, p) {
+      if (!p.counted) return;
       record('seen', id, p);
       changed();
     },
     gone(id, p) {
+      if (!p.counted) return;
       record('gone', id, p);
       changed();
     },

@@ -17,6 +17,7 @@ import type { Presence, PresenceTracker } from './presence.ts';
 import type { AnyReportDeclaration, AnyReportListener, ReportingScreen, ReportTable } from './reports.ts';
 import { accountRoom, KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { ScreenFeature } from './screen-feature.ts';
+import { ADMIT_ALL, type Admit } from './admission.ts';
 
 export type Authorization = { ok: true; sessionHash?: string | undefined; accountId?: number | undefined } | { ok: false; error: string };
 export type Authorize = (registration: Registration, handshake: HubSocket['handshake']) => Promise<Authorization>;
@@ -34,6 +35,8 @@ export function handleSockets(options: {
   presence: PresenceTracker;
   logger: Logger;
   authorize?: Authorize | undefined;
+  /** Which browsers are screens (the screens module's enrolment); without it, every wall and kiosk is. */
+  admit?: Admit | undefined;
   availability?: DatabaseAvailability | undefined;
   /** The reports features declare and hear (reports.ts). */
   reports: ReportTable;
@@ -41,6 +44,7 @@ export function handleSockets(options: {
   build?: string | undefined;
 }): { accessChecked(): Promise<void> } {
   const { io, node, screens, presence, logger: log, authorize, availability } = options;
+  const admit = options.admit ?? ADMIT_ALL;
   /** Access re-checks of recovered connections under way (hub.idle() waits for them). */
   const checks = new Set<Promise<void>>();
   const table = options.reports;
@@ -67,12 +71,24 @@ export function handleSockets(options: {
         const issue = parsed.error.issues[0];
         return reply(ack, { error: `Invalid registration: ${issue ? `${issue.path.join('.') || 'registration'}: ${issue.message}` : 'unknown'}` });
       }
-      const registration = parsed.data;
-      const verdict = authorize ? await authorize(registration, socket.handshake) : { ok: true as const };
+      const verdict = authorize ? await authorize(parsed.data, socket.handshake) : { ok: true as const };
       if (!verdict.ok) return reply(ack, { error: verdict.error });
+      const asked = parsed.data;
+      const admission = asked.kind === 'wall' || asked.kind === 'kiosk' ? await admit(asked, socket.handshake) : null;
+      if (admission?.as === 'refused' || admission?.as === 'waiting') forget(socket);
+      if (admission?.as === 'refused') {
+        for (const room of socket.rooms) if (room !== socket.id) await socket.leave(room);
+        return reply(ack, { error: admission.error, refused: 'credential' });
+      }
+      const registration = admission?.as === 'screen' ? admission.registration : parsed.data;
 
       for (const room of socket.rooms) if (room !== socket.id) await socket.leave(room);
-      const rooms = [KIND_ROOMS[registration.kind]];
+      if (admission?.as === 'waiting') {
+        // Waiting for approval: its code and its rooms (to hear it was approved), nothing else.
+        await socket.join([...admission.rooms]);
+        return reply(ack, { data: { ...admission.state, version: options.appliedVersion() } });
+      }
+      const rooms = [KIND_ROOMS[registration.kind], ...(admission?.as === 'screen' ? admission.rooms : [])];
       if (verdict.sessionHash) rooms.push(sessionRoom(verdict.sessionHash));
       if (verdict.accountId !== undefined) rooms.push(accountRoom(verdict.accountId));
       await socket.join(rooms);
@@ -88,19 +104,32 @@ export function handleSockets(options: {
         heartbeatAt: now,
         reported: keptAcrossRegistration(before?.reported),
         node,
+        counted: admission?.as === 'screen' ? admission.counted : true,
+        enrolled: admission?.as === 'screen' ? admission.enrolled : null,
       };
+      // A screen that is no longer counted (revoked, now a public viewer) leaves the list.
+      if (before?.counted && !p.counted) presence.gone(socket.id, before);
       socket.data.presence = p;
       // What a wall or kiosk shows is the screen feature's to decide (it joins the rooms of it
       // and tells presence); a console or a rater follows nothing.
       const version = options.appliedVersion(); // read before the state: a push with a higher version may follow
       const state = registration.kind === 'wall' || registration.kind === 'kiosk' ? await screens.register(socket, registration) : { kind: registration.kind, version };
+      const extra = admission?.as === 'screen' ? admission.answer : undefined;
       presence.seen(socket.id, p);
-      reply(ack, { data: options.build ? { ...state, build: options.build } : state });
+      reply(ack, { data: { ...state, ...(options.build ? { build: options.build } : {}), ...extra } });
+      return;
     } catch (err) {
       if (availability ? availability.noteFailure(err) : isDatabaseUnavailable(err)) return reply(ack, UNAVAILABLE);
       log.error({ err }, 'screen:register failed');
       reply(ack, { error: 'Registration failed; try again' });
     }
+  }
+
+  /** A socket that was a screen and is not one now (its credential revoked, waiting again) leaves the list. */
+  function forget(socket: HubSocket): void {
+    if (socket.data.presence) presence.gone(socket.id, socket.data.presence);
+    socket.data.presence = undefined;
+    socket.data.screen = undefined;
   }
 
   /** What a re-registration keeps of what the screen reported: all but what depends on what it registered for. */
@@ -124,7 +153,7 @@ export function handleSockets(options: {
       const p = this.data.presence;
       if (!p) return reply(ack, { error: 'Register first' });
       if (!declaration.from.includes(p.kind)) return reply(ack, { error: `A ${p.kind} does not send ${declaration.title} reports` });
-      const screen: ReportingScreen = { id: this.id, kind: p.kind, device: p.device, name: p.name, shows: p.shows };
+      const screen: ReportingScreen = { id: this.id, kind: p.kind, device: p.device, name: p.name, shows: p.shows, counted: p.counted };
       const refused = declaration.refuse?.(screen);
       if (refused) return reply(ack, { error: refused });
       p.heartbeatAt = Date.now();

@@ -21,6 +21,8 @@ export interface ReportingScreen {
   name: string | null;
   /** What it shows and why, as the screen feature decided it. */
   shows: Shows;
+  /** A screen (approved, or approval is off) — not a public viewer, whose reports never move the server. */
+  counted: boolean;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface ReportingScreen {
 export type KeptValue<K extends ReportName> = K extends keyof ScreenPresence ? NonNullable<ScreenPresence[K]> : never;
 
 /** The fields of a screen that are the hub's own: no report is kept under them. */
-const CORE_FIELDS = ['id', 'device', 'online', 'kind', 'name', 'follows', 'scene_id', 'group_id', 'rule', 'position', 'connected_at', 'last_heartbeat', 'node'] as const;
+const CORE_FIELDS = ['id', 'device', 'online', 'kind', 'name', 'enrolled_id', 'follows', 'scene_id', 'group_id', 'rule', 'position', 'connected_at', 'last_heartbeat', 'node'] as const;
 /** Socket events of the hub's own: no report travels on them. */
 const CORE_REPORTS = ['register'];
 

@@ -17,6 +17,7 @@ import type { QualityProgressDto, QualityQueueDto } from './api/quality.ts';
 import type { ProgrammeDto } from './api/programme.ts';
 import type { AlertsOverviewDto } from './api/alerts.ts';
 import { LIMITS, MAX_SCENE_STREAMS } from './constants.ts';
+import { CREDENTIAL_PATTERN } from './pairing.ts';
 export type { OfflineStart } from './offline.ts';
 export type { PlaysAnswer } from './api/plays.ts';
 import type { Ack } from './ack.ts';
@@ -31,6 +32,8 @@ export type { ClockReport, FlipReport, HealthReport, PlaybackState, ScreenComman
 const device = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Expected 8-64 letters, digits, - or _').optional();
 
 const GroupSlug = line({ max: 80, min: 1 });
+/** What an approved screen keeps and sends with every registration (src/shared/pairing.ts). */
+const Credential = z.string().regex(CREDENTIAL_PATTERN, 'Expected a screen credential (43 letters, digits, - or _)').optional();
 /** A screen's own label (`?name=` in its address); blank: none. */
 const ScreenName = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), name({ max: 80 }).optional());
 /** A scene slug or id to follow. */
@@ -46,6 +49,7 @@ export const Registration = z.discriminatedUnion('kind', [
     sceneSlug: SceneRefText.optional(),
     /** A screen group's slug to join (`?group=<slug>` in the screen's address, set once at install). */
     group: GroupSlug.optional(),
+    credential: Credential,
   }),
   z.object({
     kind: z.literal('kiosk'),
@@ -53,6 +57,7 @@ export const Registration = z.discriminatedUnion('kind', [
     name: ScreenName,
     sceneSlug: SceneRefText.optional(),
     group: GroupSlug.optional(),
+    credential: Credential,
     position: z.number().int().min(1).max(MAX_SCENE_STREAMS),
   }),
   z.object({ kind: z.literal('admin'), device, name: ScreenName }),
@@ -105,11 +110,28 @@ export interface ConsoleState {
 export type ScreenState = WallState | KioskState | ConsoleState;
 
 /**
+ * A browser whose credential waits for approval (src/shared/pairing.ts): it shows its code and
+ * nothing else until the `screen:enrolment` push says it was approved.
+ */
+export interface PairingState {
+  kind: 'pairing';
+  version: number;
+  code: string;
+  expires_at: string;
+}
+
+/**
  * The answer to `screen:register`: the state, and the id of the web build the server serves
  * (dist/web/build.json; absent when it serves none). A screen whose own page is another build
  * reloads itself at its next flip; an admin console offers to (web/lib/new-version.ts).
  */
-export type RegistrationAnswer = ScreenState & { build?: string };
+export type RegistrationAnswer = (ScreenState | PairingState) & {
+  build?: string;
+  /** A screen known before approval shipped gets its credential here once: it keeps it and sends it from then on. */
+  credential?: string;
+  /** What the screen was approved as, when it registered with a credential: its page follows it. */
+  enrolled?: { id: number; name: string; kind: 'wall' | 'kiosk'; position: number | null };
+};
 
 export interface SceneStatePayload {
   version: number;
@@ -148,6 +170,13 @@ export interface ServerToClientEvents {
   'submissions:bulk-reviewed': (payload: { version: number; count: number; pending: number }) => void;
   /** For admin consoles: this account's role or state changed (ask GET /api/auth/me again). */
   'account:changed': (payload: Record<string, never>) => void;
+  /**
+   * This browser's enrolment changed: approved (it registers again with the credential it holds),
+   * renamed or moved (it registers again), revoked (its credential no longer works).
+   */
+  'screen:enrolment': (payload: { state: 'approved' | 'changed' | 'revoked' }) => void;
+  /** For admin consoles: a browser asked to be a screen, or one was approved, renamed, moved or revoked (the lists reload). */
+  'enrolment:updated': (payload: { version: number }) => void;
   /** An admin's command to this screen: reload the page, or show its name for a few seconds. */
   'screen:command': (payload: { command: ScreenCommandName }) => void;
   /**

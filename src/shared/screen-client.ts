@@ -7,7 +7,7 @@
  */
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { CLOCK_BURST, CLOCK_REFRESH_MS, estimateClock, type ClockEstimate, type ClockSample } from './clock.ts';
-import type { Ack, ClientToServerEvents, Registration, RegistrationAnswer, ServerToClientEvents } from './events.ts';
+import type { Ack, ClientToServerEvents, PairingState, Registration, RegistrationAnswer, ServerToClientEvents } from './events.ts';
 import { reportEvent, type AnswerOf, type ReportName, type ReportOf } from './reports.ts';
 import { SOCKET_OPTIONS } from './socket-options.ts'; // not events.ts: a screen need not download zod
 import type { ScreenMessage } from './screen-state.ts';
@@ -29,6 +29,15 @@ export interface ScreenClientOptions {
   onClock?: (estimate: ClockEstimate) => void;
   /** The id of the web build the server serves, with every registration's answer (when it serves one). */
   onBuild?: (build: string) => void;
+  /**
+   * Enrolment (src/shared/pairing.ts): the credential this screen holds, read at every
+   * registration; the answer that it waits for approval (its code); a credential handed over
+   * (a screen known before approval shipped); a credential refused (revoked, expired, unknown).
+   */
+  credential?: () => string | null;
+  onPairing?: (state: PairingState) => void;
+  onCredential?: (credential: string) => void;
+  onCredentialRefused?: (error: string) => void;
   socketOptions?: Partial<ManagerOptions & SocketOptions>;
 }
 
@@ -101,17 +110,28 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
       }, CLOCK_REFRESH_MS)
     : undefined;
   let registered = false;
+  const registration = (): Registration => {
+    const credential = keepsTime ? options.credential?.() : null;
+    return credential ? ({ ...options.registration, credential } as Registration) : options.registration;
+  };
   const register = (quiet = false) => {
     clearTimeout(retry);
-    socket.emit('screen:register', options.registration, (result) => {
+    socket.emit('screen:register', registration(), (result) => {
       void syncClock(); // after the state: what to show first comes before when to flip next
       if ('data' in result) {
+        const answer = result.data;
+        if (answer.kind === 'pairing') {
+          registered = false; // a browser waiting for approval reports nothing
+          return options.onPairing?.(answer);
+        }
         registered = true;
-        if (result.data.build) options.onBuild?.(result.data.build);
+        if (answer.credential) options.onCredential?.(answer.credential);
+        if (answer.build) options.onBuild?.(answer.build);
         // Before its state: what the answer says (a new build) applies to the flip that state may make.
-        options.onRegistered?.(result.data);
-        return onMessage({ type: 'state', state: result.data });
+        options.onRegistered?.(answer);
+        return onMessage({ type: 'state', state: answer });
       }
+      if (result.refused === 'credential') return options.onCredentialRefused?.(result.error);
       const retrying = result.retryAfterMs !== undefined;
       // A safety-net registration on a working connection that is refused changes nothing shown: the last answer holds.
       if (!quiet) options.onError?.(result.error, retrying);
@@ -123,10 +143,12 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
     options.onStatus?.('connected');
     register();
   });
-  socket.on('disconnect', () => {
+  socket.on('disconnect', (reason) => {
     registered = false;
     clearTimeout(retry);
     options.onStatus?.('disconnected');
+    // Let go by the server (a revoked screen): a screen comes back, and hears why when it registers.
+    if (reason === 'io server disconnect' && keepsTime) retry = setTimeout(() => socket.connect(), 1_000);
   });
   socket.io.on('reconnect_attempt', () => options.onStatus?.('connecting'));
 
@@ -135,6 +157,8 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
   socket.on('scene:updated', (payload) => onMessage({ type: 'scene', payload }));
   socket.on('scene:deleted', (payload) => onMessage({ type: 'scene-deleted', payload }));
   socket.on('kiosk:stream', (state) => onMessage({ type: 'kiosk', state }));
+  // Approved, renamed, moved or revoked: register again (with the credential held) and hear what it is now.
+  socket.on('screen:enrolment', () => register(true));
   // The node is going away: stay until a random moment of the window it gives (still showing,
   // still receiving pushes), then reconnect — through a load balancer, to another node. The
   // spread keeps a whole wall of screens from landing on one node in the same instant.

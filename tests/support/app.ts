@@ -12,6 +12,7 @@ import { platformsModule } from '../../src/modules/platforms/platforms.module.ts
 import { programmeModule } from '../../src/modules/programme/programme.module.ts';
 import { qualityModule } from '../../src/modules/quality/quality.module.ts';
 import { scenesModule } from '../../src/modules/scenes/scenes.module.ts';
+import { screensModule } from '../../src/modules/screens/screens.module.ts';
 import { weatherModule } from '../../src/modules/weather/weather.module.ts';
 import type { Orm } from '../../src/db.ts';
 import { initORM } from '../../src/orm.ts';
@@ -57,7 +58,7 @@ export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 /** The modules whose settings tests change, by name. */
-const TUNABLE = { alerts: alertsModule, auth: authModule, discovery: discoveryModule, evaluation: evaluationModule, platforms: platformsModule, programme: programmeModule, quality: qualityModule, scenes: scenesModule, weather: weatherModule };
+const TUNABLE = { screens: screensModule, alerts: alertsModule, auth: authModule, discovery: discoveryModule, evaluation: evaluationModule, platforms: platformsModule, programme: programmeModule, quality: qualityModule, scenes: scenesModule, weather: weatherModule };
 type SettingsOfModule<M> = M extends ModuleDefinition<infer S, infer _A> ? S : never;
 /** Per module, the settings a test changes (the rest keep their defaults). */
 export type SettingsOverrides = { [K in keyof typeof TUNABLE]?: Partial<SettingsOfModule<(typeof TUNABLE)[K]>> };
@@ -90,7 +91,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ? { ...DEFAULT_JOB_SETTINGS, heartbeatSeconds: 10, monitorSeconds: 1, ...(options.jobs === true ? {} : options.jobs) }
     : undefined;
   const queue = jobSettings ? await startJobQueue({ url: db.url, logger, settings: jobSettings, max: 3 }) : undefined;
-  const overrides: SettingsOverrides = { ...options.settings, auth: { adminApiToken: TEST_ADMIN_TOKEN, ...options.settings?.auth } };
+  const overrides: SettingsOverrides = {
+    ...options.settings,
+    auth: { adminApiToken: TEST_ADMIN_TOKEN, ...options.settings?.auth },
+    // Suites test screens as a closed-LAN venue has them (every wall and kiosk address is one);
+    // enrolment's own suites (tests/realtime/enrolment.test.ts) turn approval on.
+    screens: { approval: false, ...options.settings?.screens },
+  };
   const settings = Object.fromEntries(
     Object.entries(overrides).map(([name, override]) => [name, { ...(readModuleSettings(TUNABLE[name as keyof typeof TUNABLE] as AnyModule) as object), ...override }]),
   );

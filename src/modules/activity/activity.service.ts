@@ -6,8 +6,8 @@ import { Activity } from './activity.entity.ts';
 
 /** The record a change is about, read from the fields changes carry by convention. */
 function subjectOf(change: DomainChange): { id: number | null; name: string | null } {
-  const fields = change as { streamId?: number; sceneId?: number; tokenId?: number; sourceId?: number; groupId?: number; scheduleId?: number; accountId?: number; name?: string };
-  return { id: fields.streamId ?? fields.sceneId ?? fields.tokenId ?? fields.sourceId ?? fields.groupId ?? fields.scheduleId ?? fields.accountId ?? null, name: fields.name ?? null };
+  const fields = change as { streamId?: number; sceneId?: number; tokenId?: number; sourceId?: number; groupId?: number; scheduleId?: number; accountId?: number; screenId?: number; name?: string };
+  return { id: fields.streamId ?? fields.sceneId ?? fields.tokenId ?? fields.sourceId ?? fields.groupId ?? fields.scheduleId ?? fields.accountId ?? fields.screenId ?? null, name: fields.name ?? null };
 }
 
 export const activityJournal: CommandJournal = {

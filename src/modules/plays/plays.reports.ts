@@ -21,6 +21,8 @@ export function playsReport(deps: { orm: Orm; logger: Logger; settings: PlaySett
     schema: PlayReport,
     from: ['wall', 'kiosk'],
     refuse(screen) {
+      // A public viewer (approval on, no credential) writes nothing.
+      if (!screen.counted) return 'Proof of play is for approved screens; this browser is not one';
       // A kiosk mid-registration does not know its position yet: its records wait for the next send.
       if (screen.kind === 'kiosk' && screen.shows.position === null) return 'Registering; send it again shortly';
       return screenOf(screen) ? null : 'Proof of play is for walls and kiosks with a device id';

@@ -40,6 +40,7 @@ function present(row: ScreenSighting): ScreenPresence {
     online: row.online,
     kind: row.kind as ScreenKind,
     name: row.name ?? null,
+    enrolled_id: null, // what it is approved as is told while it is connected
     follows: row.follows ?? null,
     scene_id: row.sceneId ?? null,
     group_id: row.groupId ?? null,

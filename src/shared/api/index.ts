@@ -14,6 +14,7 @@ export * from './quality.ts';
 export * from './evaluation.ts';
 export * from './submissions.ts';
 export * from './screens.ts';
+export * from './enrolment.ts';
 export * from './uptime.ts';
 export * from './programme.ts';
 export * from './activity.ts';

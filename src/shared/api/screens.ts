@@ -8,6 +8,7 @@ import { ROUTES } from './routes.ts';
 import { SHOWN_RULES } from '../schedules/rules.ts';
 import { UptimeDto, UptimeShare } from './uptime.ts';
 import { OFFLINE_START_STATES } from '../offline.ts';
+import { ApproveRequest, EnrolledDto, EnrolledUpdate, EnrolmentSettingDto, PairingAnswer, PairingDto, PairingRequest } from './enrolment.ts';
 
 /** Reload: the page loads afresh. Identify: the screen shows its own name in large type for a few seconds. */
 const SCREEN_COMMANDS = ['reload', 'identify'] as const;
@@ -123,6 +124,7 @@ export const ScreenPresence = z.strictObject({
   online: z.boolean().describe('False for a screen seen earlier that is not connected now; its last_heartbeat is when it was last seen'),
   kind: z.enum(SCREEN_KINDS),
   name: z.string().nullable(),
+  enrolled_id: z.number().int().nullable().describe('The approved screen it is (null: approval is off, or a console)'),
   follows: z.string().nullable().describe('The scene slug or id in its address (/scenes/<slug>); null: it follows its rules'),
   scene_id: z.number().int().nullable().describe('The scene it shows now'),
   group_id: z.number().int().nullable().describe('Its screen group (null: none)'),
@@ -169,6 +171,40 @@ export const screenEndpoints = {
     access: 'viewer',
     params: ScreenIdParams,
     responses: { 200: UptimeDto },
+    errors: [404],
+  }),
+  pair: endpoint({
+    ...ROUTES['screen.pair'],
+    summary: 'A browser that asks to be a screen gets a pairing code to show (public; bounded per address and in total, 429 beyond)',
+    access: 'public',
+    body: PairingRequest,
+    responses: { 201: PairingAnswer },
+    errors: [409, 429],
+  }),
+  pairings: endpoint({ ...ROUTES['screen.pairings'], summary: 'Screens waiting for approval', access: 'operator', responses: { 200: z.array(PairingDto) } }),
+  approve: endpoint({
+    ...ROUTES['screen.approve'],
+    summary: 'Approve a waiting screen by its code: its name, kind, group and position are the admin\'s decision',
+    access: 'operator',
+    body: ApproveRequest,
+    responses: { 201: EnrolledDto },
+    errors: [404, 409, 422],
+  }),
+  enrolled: endpoint({ ...ROUTES['screen.enrolled'], summary: 'Approved and revoked screens, and whether approval is on', access: 'viewer', responses: { 200: EnrolmentSettingDto } }),
+  updateEnrolled: endpoint({
+    ...ROUTES['screen.updateEnrolled'],
+    summary: 'Rename an approved screen, or move it to another group or position (it shows the change at once)',
+    access: 'operator',
+    body: EnrolledUpdate,
+    responses: { 200: EnrolledDto },
+    errors: [404, 409, 422],
+  }),
+  revoke: endpoint({
+    ...ROUTES['screen.revoke'],
+    summary: 'Revoke an approved screen: its credential stops working and it shows the pairing screen again',
+    access: 'operator',
+    body: z.object({ id: Id }),
+    responses: { 200: EnrolledDto },
     errors: [404],
   }),
   command: endpoint({

@@ -35,6 +35,8 @@ export async function startNatureWall(env: NodeJS.ProcessEnv = {}): Promise<Natu
     LOG_LEVEL: 'warn',
     WEB_DIST: path.join(ROOT, 'dist/web'),
     SEED_DEMO: 'false',
+    // The specs' shared server is a closed-LAN venue; screens.spec starts its own with approval on.
+    SCREEN_APPROVAL: 'off',
     ...env,
   };
   delete childEnv.DATABASE_URL;

@@ -1,0 +1,63 @@
+/**
+ * The hub's admission of walls and kiosks (src/realtime/admission.ts), from enrolment: with
+ * approval on, a credential decides who a browser is — never its address. An approved screen
+ * registers as the admin described it (kind, name, position; its group is its device's
+ * placement); a browser without a credential is a public viewer: it sees what the address shows
+ * and counts as no screen (no device, no group joined, nothing written).
+ */
+import type { Orm } from '../../db.ts';
+import type { Admission, Admit } from '../../realtime/admission.ts';
+import type { ScreenRegistration } from '../../realtime/screen-feature.ts';
+import { ADMIT_ALL } from '../../realtime/admission.ts';
+import { ENROLLED_ROOM, enrolledRoom, PAIRING_ROOM, pairingRoom } from './enrolment.changes.ts';
+import type { EnrolledScreen } from './enrolment.entity.ts';
+import { claimMigrated, lookUpCredential } from './enrolment.service.ts';
+
+export interface EnrolmentSettings {
+  /** SCREEN_APPROVAL: a screen must be approved (default); off for a kiosk-only venue on a closed LAN. */
+  approval: boolean;
+}
+
+/** The registration of an approved screen: what the admin decided, and the scene its page's address follows. */
+function asEnrolled(registration: ScreenRegistration, screen: EnrolledScreen): ScreenRegistration {
+  const sceneSlug = registration.sceneSlug ? { sceneSlug: registration.sceneSlug } : {};
+  return screen.kind === 'kiosk'
+    ? { kind: 'kiosk', device: screen.device, name: screen.name, position: screen.position ?? 1, ...sceneSlug }
+    : { kind: 'wall', device: screen.device, name: screen.name, ...sceneSlug };
+}
+
+function admitted(registration: ScreenRegistration, screen: EnrolledScreen, credential?: string): Admission {
+  return {
+    as: 'screen',
+    registration: asEnrolled(registration, screen),
+    counted: true,
+    enrolled: screen.id,
+    rooms: [ENROLLED_ROOM, enrolledRoom(screen.id)],
+    answer: { enrolled: { id: screen.id, name: screen.name, kind: screen.kind as 'wall' | 'kiosk', position: screen.position ?? null }, ...(credential ? { credential } : {}) },
+  };
+}
+
+export function enrolmentAdmission(deps: { orm: Orm; settings: EnrolmentSettings; now: () => number }): Admit {
+  if (!deps.settings.approval) return ADMIT_ALL;
+  return async (registration) => {
+    const em = deps.orm.em.fork();
+    const now = deps.now();
+    if (registration.credential) {
+      const found = await lookUpCredential(em, registration.credential, now);
+      if (found.found === 'screen') return admitted(registration, found.screen);
+      if (found.found === 'waiting') {
+        const { pairing } = found;
+        return { as: 'waiting', state: { kind: 'pairing', code: pairing.code, expires_at: pairing.expiresAt.toISOString() }, rooms: [PAIRING_ROOM, pairingRoom(pairing.id)] };
+      }
+      return { as: 'refused', error: found.error };
+    }
+    // Known before approval shipped: handed its credential once, as what it was known as.
+    if (registration.device) {
+      const claimed = await claimMigrated(em, { device: registration.device, kind: registration.kind, position: registration.kind === 'kiosk' ? registration.position : null }, now);
+      if (claimed) return admitted(registration, claimed.screen, claimed.credential);
+    }
+    // A public viewer: what its address shows, as nobody in particular.
+    const { device: _device, group: _group, ...publicView } = registration;
+    return { as: 'screen', registration: publicView, counted: false, enrolled: null, rooms: [] };
+  };
+}
