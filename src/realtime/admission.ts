@@ -20,7 +20,7 @@ export type Admission =
       enrolled: number | null;
       rooms: readonly string[];
       /** Sent with the answer: a credential handed over now, what it was approved as. */
-      answer?: Pick<RegistrationAnswer, 'credential' | 'enrolled'>;
+      answer?: Pick<RegistrationAnswer, 'credential' | 'enrolled' | 'viewer'>;
     }
   | { as: 'waiting'; state: Omit<PairingState, 'version'>; rooms: readonly string[] }
   | { as: 'refused'; error: string };

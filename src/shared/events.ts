@@ -129,6 +129,8 @@ export type RegistrationAnswer = (ScreenState | PairingState) & {
   build?: string;
   /** A screen known before approval shipped gets its credential here once: it keeps it and sends it from then on. */
   credential?: string;
+  /** Approval is on and this browser holds no credential: a public viewer (an address that asks to be a screen pairs). */
+  viewer?: true;
   /** What the screen was approved as, when it registered with a credential: its page follows it. */
   enrolled?: { id: number; name: string; kind: 'wall' | 'kiosk'; position: number | null };
 };

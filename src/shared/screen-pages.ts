@@ -13,8 +13,8 @@ export interface ScreenPage {
 }
 
 export const SCREEN_PAGES = {
-  /** `/` follows the default scene, `/scenes/<slug>` that scene. */
-  viewer: { paths: ['/', '/scenes/:sceneSlug'], module: 'features/viewer/SceneViewer.tsx', kind: 'wall' },
+  /** `/` follows the default scene, `/scenes/<slug>` that scene; `/pair` is `/` asking to be a screen (issue 41). */
+  viewer: { paths: ['/', '/scenes/:sceneSlug', '/pair'], module: 'features/viewer/SceneViewer.tsx', kind: 'wall' },
   /** One position (1–5) of a scene, or of the default scene. */
   kiosk: { paths: ['/scenes/:sceneSlug/:position', '/streams/:position'], module: 'features/kiosk/KioskScreen.tsx', kind: 'kiosk' },
   /** The Live Wall (follows the default scene unless its viewer picks another). */

@@ -58,6 +58,6 @@ export function enrolmentAdmission(deps: { orm: Orm; settings: EnrolmentSettings
     }
     // A public viewer: what its address shows, as nobody in particular.
     const { device: _device, group: _group, ...publicView } = registration;
-    return { as: 'screen', registration: publicView, counted: false, enrolled: null, rooms: [] };
+    return { as: 'screen', registration: publicView, counted: false, enrolled: null, rooms: [], answer: { viewer: true } };
   };
 }

@@ -48,6 +48,11 @@ export const adminApi = {
   deleteSchedule: (id: number) => call('programme.deleteSchedule', { body: { id } }),
   startTakeover: (input: BodyOf<Endpoints['programme.startTakeover']>) => call('programme.startTakeover', { body: input }),
   releaseTakeover: () => call('programme.releaseTakeover'),
+  pairings: () => call('screen.pairings'),
+  enrolled: () => call('screen.enrolled'),
+  approveScreen: (input: BodyOf<Endpoints['screen.approve']>) => call('screen.approve', { body: input }),
+  updateEnrolled: (input: BodyOf<Endpoints['screen.updateEnrolled']>) => call('screen.updateEnrolled', { body: input }),
+  revokeScreen: (id: number) => call('screen.revoke', { body: { id } }),
   commandScreens: (command: ScreenCommandName, id?: string) => call('screen.command', { body: { command, ...(id ? { id } : {}) } }),
 
   submissions: (query: { status: 'pending' | 'approved' | 'rejected'; cursor?: number | null } & SubmissionFilter) =>

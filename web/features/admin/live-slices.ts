@@ -9,6 +9,7 @@ import { alertsLive } from './alerts/alerts.live.ts';
 import { discoveryLive } from './discovery/discovery.live.ts';
 import { presenceLive } from './presence/presence.live.ts';
 import { programmeLive } from './programme/programme.live.ts';
+import { enrolmentLive } from './screens/enrolment.live.ts';
 import { qualityLive } from './quality/quality.live.ts';
 import { ratingsLive } from './ratings/ratings.live.ts';
 import { scenesLive } from './scenes/scenes.live.ts';
@@ -16,4 +17,4 @@ import { streamsLive } from './streams/streams.live.ts';
 import { submissionsLive } from './submissions/submissions.live.ts';
 import type { LiveSlice } from './live/live.ts';
 
-export const ADMIN_LIVE: readonly LiveSlice[] = [accountLive, streamsLive, scenesLive, presenceLive, programmeLive, qualityLive, discoveryLive, submissionsLive, activityLive, ratingsLive, alertsLive];
+export const ADMIN_LIVE: readonly LiveSlice[] = [accountLive, streamsLive, scenesLive, presenceLive, programmeLive, enrolmentLive, qualityLive, discoveryLive, submissionsLive, activityLive, ratingsLive, alertsLive];

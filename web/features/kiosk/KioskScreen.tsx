@@ -3,6 +3,8 @@
  * scene, full screen. It follows the default scene (or the named one) through the scene
  * controller, so a new default scene or an edited stream shows at once.
  */
+import { useAtomValue } from 'jotai';
+import { store } from '../../lib/store.ts';
 import { ScreenBanner } from '../../components/ScreenBanner.tsx';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
@@ -17,6 +19,8 @@ import { useStagedStreams } from '../screen/staging.ts';
 import { useKioskScreen } from '../screen/screen-sides.ts';
 import { invalidPositionMessage, parseKioskPosition } from '../screen/kiosk-position.ts';
 import { screenRegistration } from '../screen/registration.ts';
+import { PairingScreen } from '../screen/pairing/PairingScreen.tsx';
+import { pairingAtom, useEnrolledPage } from '../screen/enrolment.ts';
 import './kiosk.css';
 
 function KioskFailure({ message, onRetry }: { message: string; onRetry: () => void }) {
@@ -41,7 +45,9 @@ export function KioskScreen() {
   // What this position shows after the waiting flip is drawn now, beneath.
   const { state, next, error } = useKioskScreen();
   const players = useStagedStreams(state?.stream ? [state.stream] : [], next?.stream ? [next.stream] : null);
-  const timedOut = useElapsed(position !== null && state === null && error === null, FIRST_STATE_TIMEOUT_MS, generation);
+  const pairing = useAtomValue(pairingAtom, { store });
+  useEnrolledPage();
+  const timedOut = useElapsed(position !== null && state === null && error === null && !pairing, FIRST_STATE_TIMEOUT_MS, generation);
   const retry = () => {
     setGeneration((n) => n + 1);
     setPlayerKey((n) => n + 1);
@@ -56,6 +62,7 @@ export function KioskScreen() {
     );
   }
 
+  if (pairing) return <PairingScreen />;
   const pageTitle = <title>{`Stream ${position} · Nature Wall`}</title>;
   const couldNotLoad = `Stream ${position} could not be loaded`;
 

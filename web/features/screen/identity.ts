@@ -6,6 +6,7 @@
 import { atom } from 'jotai';
 import type { Registration } from '../../../src/shared/events.ts';
 import { SCREEN_DEVICE_COOKIE } from '../../../src/shared/screen-pages.ts';
+import { heldCredential } from './enrolment.ts';
 
 const DEVICE_KEY = 'nature-wall:device';
 
@@ -42,13 +43,28 @@ export function screenGroup(search = typeof location === 'undefined' ? '' : loca
  * screen — a kiosk, or a wall whose address names it or puts it in a group; a visitor's browser
  * on the public viewer is not one.
  */
-export function screenOf(page: Registration, search = typeof location === 'undefined' ? '' : location.search): { registration: Registration; device: string | null; installed: boolean } {
+export function screenOf(
+  page: Registration,
+  search = typeof location === 'undefined' ? '' : location.search,
+): { registration: Registration; device: string | null; installed: boolean; asksToBeScreen: boolean } {
   const device = screenDevice();
   const name = screenName(page.name, search);
   const group = page.kind === 'wall' || page.kind === 'kiosk' ? screenGroup(search) : undefined;
   const registration = { ...page, ...(device ? { device } : {}), ...(name ? { name } : {}), ...(group ? { group } : {}) } as Registration;
-  const installed = page.kind === 'kiosk' || (page.kind === 'wall' && (group !== undefined || new URLSearchParams(search).has('name')));
-  return { registration, device, installed };
+  // A browser holding a credential was approved as a screen (or waits to be), whatever its address.
+  const installed = page.kind === 'kiosk' || (page.kind === 'wall' && (group !== undefined || new URLSearchParams(search).has('name') || heldCredential() !== null));
+  return { registration, device, installed, asksToBeScreen: asksToBeScreen(page, search) };
+}
+
+/**
+ * Whether the address asks to be a screen when approval is on (issue 41): `?name=`, `?group=` or
+ * `/pair` — it shows a pairing code until approved. A bare `/`, `/scenes/…` or `/streams/N` is a
+ * public page that counts as no screen.
+ */
+export function asksToBeScreen(page: Registration, search: string, pathname = typeof location === 'undefined' ? '' : location.pathname): boolean {
+  if (page.kind !== 'wall' && page.kind !== 'kiosk') return false;
+  const params = new URLSearchParams(search);
+  return params.has('name') || params.has('group') || pathname === '/pair';
 }
 
 /** Where a screen's last state is kept (last-state.ts): its page's registration (what it follows) and the group in its address, not its device or name. */

@@ -18,6 +18,8 @@ import { store } from '../../lib/store.ts';
 import { clockAtom, connectionStatusAtom, followAtom, screenMessageAtom, screenStateAtom } from './atoms.ts';
 import { startFlipScheduler } from './flip-scheduler.ts';
 import { screenOf, stateKey } from './identity.ts';
+import { heldCredential, keepCredential, movedToAtom, pairingAtom, requestPairing } from './enrolment.ts';
+import type { RegistrationAnswer } from '../../../src/shared/events.ts';
 import { lastState } from './last-state.ts';
 import { SCREEN_PARTS } from './parts/index.ts';
 import { startParts } from './parts/part.ts';
@@ -40,8 +42,41 @@ function openSession(page: Registration, options: SessionOptions): () => void {
   store.set(followAtom, screenTargetOf(page));
   store.set(registrationErrorAtom, null);
   const flips = startFlipScheduler();
+  store.set(pairingAtom, null);
+  let expiry: ReturnType<typeof setTimeout> | undefined;
+  let pairingAgain: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  /** Asks for a code and registers with it; beyond the server's bounds (or while it is away) it tries again. */
+  const pair = () => {
+    clearTimeout(pairingAgain);
+    requestPairing(screen.registration).then(
+      (holds) => void (holds && !closed && client.register()),
+      (error: unknown) => {
+        if (closed) return;
+        const wait = (error as { retryAfterSeconds?: number | null }).retryAfterSeconds ?? 30;
+        pairingAgain = setTimeout(pair, Math.max(5, wait) * 1000);
+      },
+    );
+  };
   const client = connectScreen({
     registration: screen.registration,
+    credential: heldCredential,
+    onPairing: (state) => {
+      store.set(pairingAtom, { state, problem: null });
+      // The code expires: the screen asks for a new one then (the old credential goes with it).
+      clearTimeout(expiry);
+      expiry = setTimeout(() => {
+        keepCredential(null);
+        pair();
+      }, Math.max(1_000, Date.parse(state.expires_at) - Date.now()));
+    },
+    onCredential: keepCredential,
+    onCredentialRefused: () => {
+      // Revoked, expired or unknown here: this browser was (or was becoming) a screen, so it pairs again.
+      keepCredential(null);
+      store.set(pairingAtom, { state: null, problem: null });
+      pair();
+    },
     onMessage: (message) => {
       // Rendered in the socket's own task, not queued behind media and timer work: a wall
       // prepares (or, without an instant, shows) a new scene the moment its push arrives. A
@@ -50,7 +85,17 @@ function openSession(page: Registration, options: SessionOptions): () => void {
       flushSync(() => store.set(screenMessageAtom, message));
       if (message.type === 'state') store.set(registrationErrorAtom, null);
     },
-    onRegistered: (answer) => parts.registered(answer),
+    onRegistered: (answer) => {
+      clearTimeout(expiry);
+      store.set(pairingAtom, null);
+      // Approval is on and this browser holds no credential: an address that asks to be a screen pairs.
+      if (answer.viewer && screen.asksToBeScreen) {
+        store.set(pairingAtom, { state: null, problem: null });
+        pair();
+      }
+      followEnrolment(answer, page);
+      parts.registered(answer);
+    },
     onStatus: (status) => store.set(connectionStatusAtom, status),
     onClock: (estimate) => {
       store.set(clockAtom, estimate);
@@ -62,9 +107,23 @@ function openSession(page: Registration, options: SessionOptions): () => void {
   const { registered, register, report, ask, listen } = client;
   const parts = startParts(SCREEN_PARTS, { ...screen, page, resyncEveryMs: options.resyncEveryMs, registered, register, report, ask, listen });
   return () => {
+    closed = true;
+    clearTimeout(expiry);
+    clearTimeout(pairingAgain);
     parts.stop(flips.stop); // a flip in progress settles before the parts stop: the kept state is what shows
     client.close();
   };
+}
+
+/**
+ * An approved screen is what the admin made it: a kiosk page approved as a wall (or at another
+ * position) moves to the page that shows that, without a reload.
+ */
+function followEnrolment(answer: RegistrationAnswer, page: Registration): void {
+  const enrolled = answer.enrolled;
+  if (!enrolled) return;
+  if (enrolled.kind === 'kiosk' && (page.kind !== 'kiosk' || page.position !== enrolled.position)) store.set(movedToAtom, `/streams/${enrolled.position}`);
+  if (enrolled.kind === 'wall' && page.kind !== 'wall') store.set(movedToAtom, '/');
 }
 
 const sessionKey = (registration: Registration, options: SessionOptions) => JSON.stringify([registration, options.resyncEveryMs ?? null]);

@@ -4,6 +4,8 @@
  * comes from the scene controller, so when the default scene switches `/` switches with it,
  * without a reload.
  */
+import { useAtomValue } from 'jotai';
+import { store } from '../../lib/store.ts';
 import { ScreenBanner } from '../../components/ScreenBanner.tsx';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
@@ -21,6 +23,8 @@ import type { SceneDto } from '../../../src/shared/api/index.ts';
 import { Flip, sideProps, type FlipSide } from '../screen/Flip.tsx';
 import { SceneBar } from './SceneBar.tsx';
 import { StreamCard } from './StreamCard.tsx';
+import { PairingScreen } from '../screen/pairing/PairingScreen.tsx';
+import { pairingAtom, useEnrolledPage } from '../screen/enrolment.ts';
 import './viewer.css';
 
 /** The scene's name and description: one side of a flip. */
@@ -43,7 +47,9 @@ export function SceneViewer() {
   const cards = useStagedStreams(state?.streams ?? [], next ? next.streams : null);
   const scene = state?.scene ?? null;
   const list = useSceneList(scene);
-  const timedOut = useElapsed(state === null && error === null, FIRST_STATE_TIMEOUT_MS, generation);
+  const pairing = useAtomValue(pairingAtom, { store });
+  useEnrolledPage();
+  const timedOut = useElapsed(state === null && error === null && !pairing, FIRST_STATE_TIMEOUT_MS, generation);
   const retry = () => setGeneration((n) => n + 1);
   const retryButton = (
     <button type="button" className="button" onClick={retry}>
@@ -51,6 +57,8 @@ export function SceneViewer() {
     </button>
   );
 
+  // Waiting for approval (or asking for a code): the code, nothing else plays.
+  if (pairing) return <PairingScreen />;
   if (error !== null || timedOut) {
     return (
       <StatusScreen tone="error" title={error ?? 'Failed to load scene data'} action={retryButton}>

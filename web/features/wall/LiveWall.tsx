@@ -4,7 +4,7 @@
  * and the fullscreen player. It follows the default scene until a scene is picked.
  */
 import { ScreenBanner } from '../../components/ScreenBanner.tsx';
-import { useAtom } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
 import { useCallback, useEffect, useState } from 'react';
 import type { SceneDto, SceneStreamDto } from '../../../src/shared/api/index.ts';
 import { SELECTION_ALGORITHM_LABELS } from '../../../src/shared/constants.ts';
@@ -26,6 +26,8 @@ import { tileBox, TILE_AREAS, wallLayout, type TileBox } from '../../components/
 import { Flip, sideProps, type FlipSide } from '../screen/Flip.tsx';
 import { SceneSwitcher } from './SceneSwitcher.tsx';
 import { WallTile } from './WallTile.tsx';
+import { PairingScreen } from '../screen/pairing/PairingScreen.tsx';
+import { pairingAtom, useEnrolledPage } from '../screen/enrolment.ts';
 import './wall.css';
 
 /** Streams the wall lays out (at most one per area). */
@@ -98,12 +100,15 @@ export function LiveWall() {
     if (state?.problem && firstRef && firstRef !== followed) setFollowed(firstRef);
   }, [state?.problem, firstRef, followed, setFollowed]);
   useScreenConnection(haveScenes ? { kind: 'wall', name: 'Live Wall', ...(followed ? { sceneSlug: followed } : {}) } : null, generation);
-  const timedOut = useElapsed(haveScenes && state === null && error === null, FIRST_STATE_TIMEOUT_MS, generation);
+  const pairing = useAtomValue(pairingAtom, { store });
+  useEnrolledPage();
+  const timedOut = useElapsed(haveScenes && state === null && error === null && !pairing, FIRST_STATE_TIMEOUT_MS, generation);
 
   const pick = useCallback((scene: SceneDto) => setFollowed(sceneRef(scene)), [setFollowed]);
   const openStream = useCallback((stream: SceneStreamDto) => setOpen(stream), []);
 
   const title = <title>Live Wall · Nature Wall</title>;
+  if (pairing) return <PairingScreen />;
   if (list.status === 'error' || error !== null || timedOut) {
     return (
       <StatusScreen

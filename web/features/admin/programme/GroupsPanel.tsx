@@ -15,7 +15,8 @@ import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { programmeAtom } from './programme.live.ts';
 import { SceneSelect } from './SceneSelect.tsx';
 
-export function GroupsPanel({ scenes }: { scenes: readonly SceneDto[] }) {
+/** `approval`: screens are approved (SCREEN_APPROVAL): a screen's group is chosen then, never by its address. */
+export function GroupsPanel({ scenes, approval }: { scenes: readonly SceneDto[]; approval: boolean }) {
   const groups = useAtomValue(programmeAtom, { store })?.value?.groups ?? [];
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -58,7 +59,9 @@ export function GroupsPanel({ scenes }: { scenes: readonly SceneDto[] }) {
     <section className="panel" aria-labelledby="groups-title">
       <div className="panel__header">
         <h3 id="groups-title">Screen groups</h3>
-        <p className="panel__hint">A screen joins a group when it opens with <code>?group=&lt;slug&gt;</code>, or when you choose its group below.</p>
+        <p className="panel__hint">
+          {approval ? 'A screen joins a group when you approve it, or when you choose its group in the lists above.' : <>A screen joins a group when it opens with <code>?group=&lt;slug&gt;</code>, or when you choose its group below.</>}
+        </p>
       </div>
       <form className="toolbar" onSubmit={create}>
         <label className="field toolbar__search">

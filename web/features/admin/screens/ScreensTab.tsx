@@ -3,7 +3,8 @@
  * the last day as "last seen …" — with a picture of what each wall and kiosk shows (its tiles'
  * stills, each player's state, each stream's health), what each shows and why (which rule
  * decided it), how each player is doing, its group and its own scene, and the commands screens
- * obey: Reload and Identify. Above them: the takeover, and the screen groups.
+ * obey: Reload and Identify. Above them: the takeover and enrolment (screens waiting for
+ * approval, approved ones); below them, the screen groups.
  */
 import { useAtomValue } from 'jotai';
 import type { ScreenPresence } from '../../../../src/shared/events.ts';
@@ -23,6 +24,8 @@ import { programmeAtom, RULE_TEXT } from '../programme/programme.live.ts';
 import { TakeoverBar } from '../programme/TakeoverBar.tsx';
 import { ScreenUptime } from '../uptime/Uptime.tsx';
 import { ScreenPicture } from './ScreenPicture.tsx';
+import { EnrolmentPanel } from './EnrolmentPanel.tsx';
+import { enrolmentAtom } from './enrolment.live.ts';
 import { playbackWord } from './screen-picture.ts';
 import type { ProgrammeDto } from '../../../../src/shared/api/index.ts';
 import '../programme/programme.css';
@@ -104,10 +107,12 @@ export default function ScreensTab() {
   const rank = (s: ScreenPresence) => (s.online ? 0 : 2) + (s.kind === 'wall' || s.kind === 'kiosk' ? 0 : 1);
   const sorted = [...screens].sort((a, b) => rank(a) - rank(b));
   const may = useMay();
+  const approval = useAtomValue(enrolmentAtom, { store })?.value?.approval ?? false;
 
   return (
     <>
     <TakeoverBar scenes={sceneList} />
+    <EnrolmentPanel groups={groups} />
     <section className="panel" aria-labelledby="screens-title">
       <div className="panel__header">
         <h2 id="screens-title">Screens</h2>
@@ -227,7 +232,7 @@ export default function ScreensTab() {
         )}
       </DataView>
     </section>
-    <GroupsPanel scenes={sceneList} />
+    <GroupsPanel scenes={sceneList} approval={approval} />
     </>
   );
 }
