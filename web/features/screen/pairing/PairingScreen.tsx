@@ -29,7 +29,7 @@ function useQrSvg(text: string | null): string | null {
 }
 
 function minutesLeft(expiresAt: string, now: number): string {
-  const minutes = Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 60_000));
+  const minutes = Math.max(0, Math.round((Date.parse(expiresAt) - now) / 60_000));
   return minutes <= 1 ? 'in a minute' : `in ${minutes} minutes`;
 }
 
