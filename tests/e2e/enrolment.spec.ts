@@ -42,7 +42,7 @@ test('a wall is a screen once an admin approves its code: its group is the admin
     const harbour = await api.createScene({ name: 'Harbour at Dawn', layout_type: 'grid', selection_algorithm: 'manual', max_streams: 5, stream_ids: [live.id] });
     const canyon = await api.createScene({ name: 'Canyon Evening', layout_type: 'grid', selection_algorithm: 'manual', max_streams: 5, stream_ids: [clip.id] });
     await api.setDefaultScene(harbour.id);
-    const lobby = await api.request<ScreenGroupDto>('POST', '/screen-groups', { name: 'Lobby', scene_id: canyon.id });
+    await api.request<ScreenGroupDto>('POST', '/screen-groups', { name: 'Lobby', scene_id: canyon.id });
     await api.request<ScreenGroupDto>('POST', '/screen-groups', { name: 'Cafe' });
 
     // A fresh browser opens a wall address: it shows a code, and nothing of the programme.
