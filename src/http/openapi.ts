@@ -35,6 +35,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'The body\'s encoding is not supported',
   422: 'The input could not be processed',
   429: 'Too many requests (see Retry-After)',
+  431: "The request's address and headers together are over 16 KB (a query that long is refused by the HTTP parser)",
   500: 'Internal server error',
   503: 'The database is away, or background jobs do not run here (see Retry-After)',
 };
@@ -73,7 +74,8 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): J
 
 /** Every error status an endpoint can answer: its own, and those that follow from its shape. */
 export function errorStatusesOf(endpoint: EndpointSpec): number[] {
-  const statuses = new Set<number>([500, ...(endpoint.errors ?? [])]);
+  // 431: Node's HTTP parser refuses a request line and headers over 16 KB before any route (protocol.ts).
+  const statuses = new Set<number>([431, 500, ...(endpoint.errors ?? [])]);
   const hasInput = Boolean(endpoint.params || endpoint.query || endpoint.body);
   if (hasInput) statuses.add(400);
   if (endpoint.method !== 'GET') {

@@ -10,7 +10,7 @@ import type { Logger } from '../logger.ts';
 
 /** What the parser's refusals answer, by its error code (llhttp's HPE_* and Node's own). */
 const REFUSALS: Record<string, [number, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request headers are too large'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request line and headers are too large: at most 16 KB together (a long query counts)'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request took too long to arrive'],
   HPE_INVALID_METHOD: [400, 'Bad Request', 'The request method is not one HTTP knows'],
 };

@@ -12,7 +12,7 @@ import { createLogger } from '../../src/logger.ts';
 import { Scene } from '../../src/modules/scenes/scene.entity.ts';
 import { Stream } from '../../src/modules/streams/stream.entity.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -80,6 +80,47 @@ describe('text is judged once, at the edge', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('name: Contains an unpaired surrogate (U+D800 at character 5): not valid Unicode text');
     expect(await app.orm.em.fork().count(Scene, { name: { $like: 'edge%' } })).toBe(0);
+  });
+
+  it.each([
+    ['a name twice', '{"name":"First","name":"Second"}', 'Duplicate name "name" in the body: each name may appear once (bodies are I-JSON, RFC 7493)'],
+    ['a name twice in a nested object', '{"name":"Nested","slots":[{"stream_id":1,"stream_id":2}]}', 'Duplicate name "stream_id" in an object of the body: each name may appear once'],
+  ])('a body with %s is refused (I-JSON), not read with the last one winning', async (_case, body, message) => {
+    const before = await app.orm.em.fork().count(Scene, {});
+    const res = await app.request<ErrorDto>('POST', '/api/scenes', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.startsWith(message)).toBe(true);
+    expect(await app.orm.em.fork().count(Scene, {})).toBe(before);
+  });
+
+  it.each([
+    ['an overlong dot (C0 AE)', [0xc0, 0xae]],
+    ['a lone continuation byte', [0x80]],
+    ['a truncated four-byte sequence', [0xf0, 0x9f, 0x98]],
+    ['an encoded surrogate (ED A0 80)', [0xed, 0xa0, 0x80]],
+  ])('a body with %s is refused as invalid UTF-8, not stored as U+FFFD', async (_case, bytes) => {
+    const before = await app.orm.em.fork().count(Scene, {});
+    const body = Buffer.concat([Buffer.from('{"name":"bad'), Buffer.from(bytes), Buffer.from('bytes"}')]);
+    const res = await fetch(`${app.baseUrl}/api/scenes`, { method: 'POST', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' }, body });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorDto).error).toBe('Request body is not valid UTF-8 (an overlong or broken byte sequence); JSON bodies must be UTF-8 (RFC 8259)');
+    expect(await app.orm.em.fork().count(Scene, {})).toBe(before);
+  });
+
+  it('a 100,000-character query is answered 431 with a sentence, a status every operation documents', async () => {
+    const res = await fetch(`${app.baseUrl}/api/streams?q=${'a'.repeat(100_000)}`);
+    expect(res.status).toBe(431);
+    expect(((await res.json()) as ErrorDto).error).toBe('The request line and headers are too large: at most 16 KB together (a long query counts)');
+    const document = (await (await fetch(`${app.baseUrl}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+    expect(operations.length).toBeGreaterThan(50);
+    expect(operations.filter((o) => !o.responses['431'])).toEqual([]);
+  });
+
+  it('UTF-8 of every length still reads as written (two, three and four bytes)', async () => {
+    const created = await app.request<{ name: string }>('POST', '/api/scenes', { name: 'Élan – 熊 🐻' });
+    expect(created.status).toBe(201);
+    expect(created.body.name).toBe('Élan – 熊 🐻');
   });
 
   it('multi-line text keeps its tabs and newlines; a right-to-left name keeps its marks', async () => {

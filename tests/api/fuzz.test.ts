@@ -281,8 +281,6 @@ async function send(operation: Operation, input: Input, headers: Record<string, 
   } catch {
     // not JSON
   }
-  // A URL too long for the HTTP parser never reaches an operation: answered 431 below the routes.
-  if (res.status === 431 && url.length > 16_000) return { status: res.status, body, url };
   const problem = check(operation.method, url, res.status, res.headers.get('content-type'), body);
   if (problem) throw new Error(`${problem}\n  input: ${JSON.stringify(input).slice(0, 400)}`);
   return { status: res.status, body, url };

@@ -20,7 +20,7 @@ const CODE_RULE = `Expected a pairing code: ${PAIRING_CODE_LENGTH} characters of
 export const PairingRequest = z.strictObject({
   kind: z.enum(ENROLLED_KINDS),
   position: Position.optional().describe("A kiosk's position in its address (/streams/<n>)"),
-  name: ScreenLabel.optional().describe('The `?name=` in its address'),
+  name: name({ max: 80, min: 1, required: 'Name is required', description: 'The `?name=` in its address.' }).optional(),
   group: z.string().regex(/^[a-z0-9-]{1,80}$/, 'Expected a group slug (letters, digits and -)').optional().describe('The `?group=` in its address (shown to the admin, never obeyed)'),
   device: DeviceId.optional().describe("The browser's lasting id (its group and own scene are kept by it)"),
 });
@@ -47,14 +47,14 @@ export const PairingDto = z.strictObject({
 });
 export type PairingDto = z.output<typeof PairingDto>;
 
+/** A code as people type it: any case, spaces or dashes between characters. */
+const CODE_PATTERN = /^[\s-]*(?:[A-HJKMNP-Za-hjkmnp-z2-9][\s-]*){6}$/;
 export const PairingCode = z
   .string()
   .max(20, CODE_RULE)
-  .transform((typed, ctx) => {
-    const code = normalizePairingCode(typed);
-    if (code === null) ctx.addIssue({ code: 'custom', message: CODE_RULE });
-    return code ?? '';
-  });
+  .regex(CODE_PATTERN, CODE_RULE)
+  .transform((typed) => normalizePairingCode(typed) ?? '')
+  .describe(`${CODE_RULE} (any case; spaces and dashes are ignored)`);
 
 /** POST /api/screens/pairings/approve: the admin's decision. */
 export const ApproveRequest = z.strictObject({
