@@ -67,6 +67,17 @@ export async function deleteGroup(em: EntityManager, changes: Changes, id: numbe
   changes.push({ type: 'screen-group.deleted', groupId: id, name: group.name });
 }
 
+/** Each device's screen group (the programme's placements). */
+export async function groupsOfDevices(em: EntityManager, devices: readonly string[]): Promise<Map<string, number>> {
+  if (devices.length === 0) return new Map();
+  const rows = await em.execute<{ device: string; group_id: number }[]>(
+    'select device, group_id from screen_placements where group_id is not null and device in (select jsonb_array_elements_text(?::jsonb))',
+    [JSON.stringify(devices)],
+    'all',
+  );
+  return new Map(rows.map((r) => [r.device, r.group_id]));
+}
+
 /** Puts a screen in a group and/or gives it its own scene (each field given: set; null: cleared). */
 export async function placeScreen(em: EntityManager, changes: Changes, input: AssignmentInput): Promise<ScreenPlacement> {
   const placement = (await em.findOne(ScreenPlacement, { device: input.device })) ?? em.create(ScreenPlacement, { device: input.device });

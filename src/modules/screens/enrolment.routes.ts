@@ -7,7 +7,8 @@ import { spend, tooManyRequests } from '../../http/rate-limit.ts';
 import { mount } from '../../http/route.ts';
 import { screenEndpoints as api } from '../../shared/api/screens.ts';
 import { enrolledRoom } from './enrolment.changes.ts';
-import { approvePairing, groupsOfDevices, listEnrolled, PairingBusy, presentEnrolled, requestPairing, revokeEnrolled, updateEnrolled, waitingPairings } from './enrolment.service.ts';
+import { groupsOfDevices } from '../programme/programme.service.ts';
+import { approvePairing, listEnrolled, PairingBusy, presentEnrolled, requestPairing, revokeEnrolled, updateEnrolled, waitingPairings } from './enrolment.service.ts';
 import type { EnrolledScreen } from './enrolment.entity.ts';
 
 export interface EnrolmentRouteDeps {

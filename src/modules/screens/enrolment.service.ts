@@ -19,7 +19,7 @@ import {
   PAIRING_WAITING_TOTAL,
 } from '../../shared/pairing.ts';
 import { generateToken, sha256 } from '../auth/passwords.ts';
-import { placeScreen } from '../programme/programme.service.ts';
+import { groupsOfDevices, placeScreen } from '../programme/programme.service.ts';
 import { EnrolledScreen, ScreenPairing } from './enrolment.entity.ts';
 
 /** A migrated screen is handed its credential when it next connects, within this long of the upgrade. */
@@ -106,17 +106,6 @@ export function presentEnrolled(s: EnrolledScreen, groupOf: ReadonlyMap<string, 
     source: s.source as 'paired' | 'migrated',
     has_credential: s.credentialHash !== null && s.credentialHash !== undefined,
   };
-}
-
-/** Each device's screen group (the programme's placements). */
-export async function groupsOfDevices(em: EntityManager, devices: readonly string[]): Promise<Map<string, number>> {
-  if (devices.length === 0) return new Map();
-  const rows = await em.execute<{ device: string; group_id: number }[]>(
-    'select device, group_id from screen_placements where group_id is not null and device in (select jsonb_array_elements_text(?::jsonb))',
-    [JSON.stringify(devices)],
-    'all',
-  );
-  return new Map(rows.map((r) => [r.device, r.group_id]));
 }
 
 export async function listEnrolled(em: EntityManager): Promise<EnrolledDto[]> {
