@@ -6,6 +6,7 @@
  * its pairing state and joins its rooms, nothing else; a refused credential is an error the
  * screen understands (`refused: 'credential'`).
  */
+import type { DomainChange } from '../domain/changes.ts';
 import type { PairingState, RegistrationAnswer } from '../shared/events.ts';
 import type { HubSocket } from './io-server.ts';
 import type { ScreenRegistration } from './screen-feature.ts';
@@ -25,7 +26,14 @@ export type Admission =
   | { as: 'waiting'; state: Omit<PairingState, 'version'>; rooms: readonly string[] }
   | { as: 'refused'; error: string };
 
-export type Admit = (registration: ScreenRegistration, handshake: HubSocket['handshake']) => Promise<Admission>;
+export interface Admit {
+  (registration: ScreenRegistration, handshake: HubSocket['handshake']): Promise<Admission>;
+  /**
+   * Committed changes, on every node, before they are pushed: what the admission keeps in memory
+   * about them (which credentials are which screens) is forgotten.
+   */
+  changed?(changes: readonly DomainChange[]): void;
+}
 
 /** Without enrolment, every wall and kiosk is a screen, as it says. */
 export const ADMIT_ALL: Admit = async (registration) => ({ as: 'screen', registration, counted: true, enrolled: null, rooms: [] });

@@ -47,6 +47,8 @@ export function createFanout(options: {
   features: readonly FeaturePushes[];
   logger: Logger;
   availability?: DatabaseAvailability | undefined;
+  /** Told every notice first, on every node: what it keeps of committed state is forgotten (the admission's credentials). */
+  forget?: ((changes: readonly DomainChange[]) => void) | undefined;
 }): Fanout {
   const { io, versions, screens, features, availability } = options;
   const log = options.logger.child({ component: 'fanout' });
@@ -68,6 +70,7 @@ export function createFanout(options: {
   async function apply(notice: ChangeNotice): Promise<void> {
     const end = fanoutDuration.startTimer();
     try {
+      options.forget?.(notice.changes);
       await screens?.apply(notice);
       // After the screens here have it: a registration is never labelled past what it was shown.
       applied = Math.max(applied, notice.version);

@@ -131,6 +131,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     features: options.features ?? [],
     logger,
     availability: options.availability,
+    forget: options.admit?.changed?.bind(options.admit),
   });
   appliedVersion = fanout.appliedVersion;
   const sockets = handleSockets({ io, node, screens, appliedVersion: fanout.appliedVersion, presence, logger: log, authorize: options.authorize, admit: options.admit, availability: options.availability, reports, build: options.build });

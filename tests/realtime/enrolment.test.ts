@@ -220,3 +220,31 @@ describe('enrolment', () => {
     }
   });
 });
+
+describe('enrolment across nodes', () => {
+  it('a screen revoked through one node is refused on the other within seconds, though that node had it in memory', async () => {
+    const a = await startTestApp({ hub: { cluster: true }, settings: { screens: { approval: true } } });
+    const b = await startTestApp({ hub: { cluster: true }, database: a.db, settings: { screens: { approval: true } } });
+    try {
+      const asked = (await a.anonymous<PairingAnswer>('POST', '/api/screens/pairings', { kind: 'wall', device: 'two-nodes-wall-1' })).body;
+      const approved = (await a.request<EnrolledDto>('POST', '/api/screens/pairings/approve', { code: asked.code, name: 'Two-node wall', kind: 'wall' })).body;
+      // On node B, registered twice: the second answer comes from what B remembers of the credential.
+      const first = screens.open(b.baseUrl, { kind: 'wall', device: 'two-nodes-wall-1' }, undefined, { credential: asked.credential });
+      await first.waitFor((s) => s !== null);
+      first.close();
+      const wall = screens.open(b.baseUrl, { kind: 'wall', device: 'two-nodes-wall-1' }, undefined, { credential: asked.credential });
+      await wall.waitFor((s) => s !== null);
+
+      await a.request('POST', '/api/screens/enrolled/revoke', { id: approved.id });
+      await until('refused on node B', () => wall.refusals.length > 0, 10_000);
+      const late = screens.open(b.baseUrl, { kind: 'wall', device: 'two-nodes-wall-1' }, undefined, { credential: asked.credential });
+      await until('a new connection to node B is refused too', () => late.refusals.length > 0);
+      expect(late.state).toBeNull();
+    } finally {
+      screens.closeAll();
+      await b.close();
+      await a.close();
+    }
+  });
+});
+

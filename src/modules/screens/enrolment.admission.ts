@@ -37,13 +37,27 @@ function admitted(registration: ScreenRegistration, screen: EnrolledScreen, cred
   };
 }
 
+/**
+ * How long a node trusts what it read of an approved credential without reading it again. Any
+ * enrolment change clears it on every node at once (the change notice); this bounds a node that
+ * missed one.
+ */
+const REMEMBER_MS = 60_000;
+const ENROLMENT_CHANGES: ReadonlySet<string> = new Set(['screen.approved', 'screen.changed', 'screen.revoked']);
+
 export function enrolmentAdmission(deps: { orm: Orm; settings: EnrolmentSettings; now: () => number }): Admit {
   if (!deps.settings.approval) return ADMIT_ALL;
-  return async (registration) => {
+  /** Approved screens by credential, as last read: a screen's every reconnect is answered without a query. */
+  const approved = new Map<string, { screen: EnrolledScreen; until: number }>();
+  const admit: Admit = async (registration) => {
     const em = deps.orm.em.fork();
     const now = deps.now();
     if (registration.credential) {
+      const known = approved.get(registration.credential);
+      if (known && known.until > now) return admitted(registration, known.screen);
+      approved.delete(registration.credential);
       const found = await lookUpCredential(em, registration.credential, now);
+      if (found.found === 'screen') approved.set(registration.credential, { screen: found.screen, until: now + REMEMBER_MS });
       if (found.found === 'screen') return admitted(registration, found.screen);
       if (found.found === 'waiting') {
         const { pairing } = found;
@@ -60,4 +74,8 @@ export function enrolmentAdmission(deps: { orm: Orm; settings: EnrolmentSettings
     const { device: _device, group: _group, ...publicView } = registration;
     return { as: 'screen', registration: publicView, counted: false, enrolled: null, rooms: [], answer: { viewer: true } };
   };
+  admit.changed = (changes) => {
+    if (changes.some((c) => ENROLMENT_CHANGES.has(c.type))) approved.clear();
+  };
+  return admit;
 }
