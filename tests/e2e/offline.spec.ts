@@ -123,6 +123,7 @@ test('a wall and a kiosk start without their server, and come back to it by them
     const deployed = await anotherBuild(newDist);
     expect(deployed).not.toBe(firstBuild);
     server = await startNatureWall({ ...env, WEB_DIST: newDist });
+    const deployedAt = Date.now();
     await expect(wall.getByRole('status').filter({ hasText: 'Reconnecting' })).toHaveCount(0, { timeout: 30_000 });
     await api.setDefaultScene(harbour.id);
     await expect.poll(() => pageBuild(wall), { timeout: 30_000 }).toBe(deployed);
@@ -150,6 +151,33 @@ test('a wall and a kiosk start without their server, and come back to it by them
     expect(await csv.text()).toContain(live.name);
     await admin.close();
 
+    // The deploy's new worker takes over (issue 41): the worker kept is the new build's, so a
+    // restart without the server right after the deploy starts on the new build too.
+    // Which build the cached shell is (each index.html the worker keeps), and whether a worker still waits.
+    const shell = () =>
+      wall.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        const builds: (string | null)[] = [];
+        for (const name of await caches.keys()) {
+          const cache = await caches.open(name);
+          for (const request of await cache.keys()) {
+            if (new URL(request.url).pathname !== '/index.html') continue;
+            const html = (await (await cache.match(request))?.text()) ?? '';
+            builds.push(/<meta name="nw-build" content="([^"]+)"/.exec(html)?.[1] ?? null);
+          }
+        }
+        return { builds, active: registration?.active?.state ?? null, waiting: registration?.waiting !== null, installing: registration?.installing !== null };
+      });
+    await expect.poll(shell, { timeout: 30_000 }).toEqual({ builds: [deployed], active: 'activated', waiting: false, installing: false });
+    console.log(`deploy: the new build's worker active and its shell cached ${Date.now() - deployedAt} ms after the deploy's server started`);
+    await server.stop();
+    server = null;
+    // The wall restarts as a fresh page (the window a browser crash leaves): the worker it finds is the new build's.
+    await wall.close();
+    const restarted = await context.newPage();
+    await restarted.goto('/?name=Visitor%20centre%20wall', { waitUntil: 'commit' });
+    await expect(restarted.getByRole('heading', { level: 1 })).toHaveText(harbour.name);
+    expect(await pageBuild(restarted)).toBe(deployed);
   } finally {
     await context.close();
     await server?.stop();

@@ -12,6 +12,7 @@ import type { EnrolledDto, EnrolmentSettingDto, PairingAnswer, PairingDto, Scree
 import type { Ack, PlaysAnswer } from '../../src/shared/events.ts';
 import { PAIRING_ALPHABET, PAIRING_CODE_LENGTH, PAIRING_WAITING_PER_ADDRESS, PAIRING_WAITING_TOTAL } from '../../src/shared/pairing.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { QUALITY_QUEUE, type QueueData } from '../../src/modules/quality/quality.jobs.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
 import { screenPool, type TestScreen } from '../support/screens.ts';
 
@@ -244,6 +245,37 @@ describe('enrolment across nodes', () => {
       screens.closeAll();
       await b.close();
       await a.close();
+    }
+  });
+});
+
+describe("a screen's health reports", () => {
+  it("start an urgent check only from an approved screen, never from a visitor's browser", async () => {
+    const quality = { concurrency: 2, reanalyzeHours: 6, recheckSeconds: 600, tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, sampleSeconds: 2, sweepCron: null };
+    // Nobody works the queue: what a report queues is read straight off it.
+    const node = await startTestApp({ hub: true, jobs: { enabled: false }, settings: { quality, screens: { approval: true } } });
+    try {
+      const em = node.orm.em.fork();
+      const stream = await buildStream(em, { name: 'Reported failing', url: 'https://b.example.org/failing.m3u8' });
+      const health = (screen: TestScreen) => new Promise<unknown>((resolve) => screen.client.socket.emit('screen:health', { streams: [{ stream_id: stream.id, state: 'error' }] } as never, resolve as never));
+      const queued = async () => (await node.queue!.fetch<QueueData>(QUALITY_QUEUE)).map((job) => job.data);
+
+      const visitor = screens.open(node.baseUrl, { kind: 'wall', device: 'visitor-browser-1' });
+      await visitor.waitFor((s) => s !== null);
+      expect(await health(visitor)).toEqual({ data: { ok: true } });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await queued()).toEqual([]);
+
+      const asked = (await node.anonymous<PairingAnswer>('POST', '/api/screens/pairings', { kind: 'wall' })).body;
+      await node.request('POST', '/api/screens/pairings/approve', { code: asked.code, name: 'Approved wall', kind: 'wall' });
+      const wall = screens.open(node.baseUrl, { kind: 'wall' }, undefined, { credential: asked.credential });
+      await wall.waitFor((s) => s !== null);
+      expect(await health(wall)).toEqual({ data: { ok: true } });
+      await until('a check queued', async () => (await node.orm.em.fork().execute<{ n: string }[]>(`select count(*) as n from pgboss.job where name = ?`, [QUALITY_QUEUE]))[0]!.n !== '0');
+      expect(await queued()).toEqual([expect.objectContaining({ streamId: stream.id, trigger: 'screens' })]);
+    } finally {
+      screens.closeAll();
+      await node.close();
     }
   });
 });

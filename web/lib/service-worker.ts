@@ -29,7 +29,13 @@ export function installServiceWorker(): void {
     clearTimeout(fallback);
     container
       .register(SERVICE_WORKER_PATH, { scope: '/' })
-      .then(settle)
+      .then((registration) => {
+        settle();
+        // Registering again changes nothing for a known worker: this page came from the server
+        // (it may be a new build's), so the worker is checked now — a deploy's worker installs and
+        // takes over within seconds, before the server might be away again (issue 41).
+        if (container.controller) void registration.update().catch(() => undefined);
+      })
       .catch(() => store.set(offlineStartAtom, 'unavailable'));
   };
   // The first picture: a video that starts playing (the event does not bubble; capture sees every player's).

@@ -14,7 +14,9 @@
  * - Nothing else is touched: the API, Socket.IO and the cameras' own media go to the network.
  *
  * A new build is a new worker: it takes over at once (skipWaiting, clients.claim) and drops the
- * old precache, so once the server answers no screen stays on an old build.
+ * old precache, so once the server answers no screen stays on an old build. A page that loaded
+ * from the server asks for the worker again at once (web/lib/service-worker.ts), so a deploy's
+ * worker installs within seconds instead of whenever the browser next checks.
  */
 import { clientsClaim } from 'workbox-core';
 import * as navigationPreload from 'workbox-navigation-preload';
@@ -25,9 +27,31 @@ import { OFFLINE_PAGE, SCREEN_PAGE_TIMEOUT_MS, SHELL_PAGE } from '../../src/shar
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
+/**
+ * What never passes through the worker (Chromium's static routing, 123+): the API, the hub's
+ * socket and every other origin's requests — the cameras' HLS playlists and segments — go
+ * straight to the network. A worker that is never handed a long-lived request is never busy
+ * when the next build's worker wants to take over (issue 41: a deploy's worker was left waiting),
+ * and a screen's media do not wake it several times a second. Where the API is missing (other
+ * browsers), the fetch handler leaves those requests alone as before.
+ */
+type RouterRule = { condition: Record<string, unknown>; source: 'network' };
+const NETWORK_ONLY: RouterRule[][] = [
+  [
+    { condition: { urlPattern: { pathname: '/api/*' } }, source: 'network' },
+    { condition: { urlPattern: { pathname: '/socket.io/*' } }, source: 'network' },
+  ],
+  // Apart: a browser without `not` refuses this call, not the one above.
+  [{ condition: { not: { urlPattern: { hostname: self.location.hostname, port: self.location.port } } }, source: 'network' }],
+];
+
 self.skipWaiting();
-// Again once installed (the flag set while the script first runs is not kept by every browser).
-self.addEventListener('install', () => void self.skipWaiting());
+self.addEventListener('install', (event) => {
+  // Again once installed (the flag set while the script first runs is not kept by every browser).
+  void self.skipWaiting();
+  const addRoutes = (event as ExtendableEvent & { addRoutes?: (rules: RouterRule[]) => Promise<void> }).addRoutes;
+  if (addRoutes) event.waitUntil(Promise.all(NETWORK_ONLY.map((rules) => addRoutes.call(event, rules).catch(() => undefined))));
+});
 clientsClaim();
 // The page's request starts while the worker boots, not after: a screen's start is not slowed by it.
 navigationPreload.enable();
