@@ -60,7 +60,8 @@ test('a wall is a screen once an admin approves its code: its group is the admin
     const tablet = await tabletContext.newPage();
     await tablet.goto('/streams/2?name=Cafe%20kiosk');
     await expect.poll(() => codeOf(tablet)).toMatch(new RegExp(`^[${PAIRING_ALPHABET}]{6}$`));
-    expect(await codeOf(tablet)).not.toBe(code);
+    const tabletCode = (await codeOf(tablet))!;
+    expect(tabletCode).not.toBe(code);
     await tablet.screenshot({ path: path.join(ARTIFACTS, 'pairing-tablet.png') });
     await tabletContext.close();
 
@@ -72,6 +73,13 @@ test('a wall is a screen once an admin approves its code: its group is the admin
     await signIn(admin, `/admin/screens?code=${code}`);
     const form = admin.getByRole('form', { name: 'Approve a screen' });
     await expect(form.getByLabel('Code on the screen')).toHaveValue(code);
+    // Or clicked in the list of who waits: the kiosk's code, then the wall's again.
+    await admin.getByRole('button', { name: `Use code ${tabletCode.slice(0, 3)} ${tabletCode.slice(3)}` }).click();
+    await expect(form.getByLabel('Code on the screen')).toHaveValue(tabletCode);
+    await expect(form.getByLabel('Kind')).toHaveValue('kiosk');
+    await admin.getByRole('button', { name: `Use code ${code.slice(0, 3)} ${code.slice(3)}` }).click();
+    await expect(form.getByLabel('Code on the screen')).toHaveValue(code);
+    await expect(form.getByLabel('Kind')).toHaveValue('wall');
     await expect(admin.getByRole('list', { name: 'Screens waiting for approval' }).locator(`[data-code="${code}"]`)).toContainText('asks for group cafe');
     await form.getByLabel('Name').fill('Lobby wall, left');
     await form.getByLabel('Group of the new screen').selectOption({ label: 'Lobby' });
@@ -105,8 +113,18 @@ test('a wall is a screen once an admin approves its code: its group is the admin
     await stranger.goto('/?name=Lobby%20left&group=lobby');
     await expect(stranger.locator('[data-pairing-code]')).toBeVisible();
     await expect(stranger.getByRole('heading', { name: canyon.name })).toHaveCount(0);
-    await stranger.goto('/');
-    await expect(stranger.getByRole('heading', { level: 1 })).toHaveText(harbour.name);
+    // A visitor's fresh browser on / sees the default scene and no code (and stays that way once
+    // its registration is answered); the pairing address asks to be a screen without naming one.
+    const visitorContext = await browser.newContext({ baseURL: server.base, viewport: { width: 1440, height: 900 } });
+    const visitor = await visitorContext.newPage();
+    await visitor.goto('/');
+    await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(harbour.name);
+    await expect(visitor.getByRole('status').filter({ hasText: 'Reconnecting' })).toHaveCount(0);
+    await visitor.waitForTimeout(1_000);
+    await expect(visitor.locator('[data-pairing-code]')).toHaveCount(0);
+    await visitor.goto('/pair');
+    await expect(visitor.locator('[data-pairing-code]')).toBeVisible();
+    await visitorContext.close();
 
     // Revoked from the console: the wall drops back to the pairing screen within seconds.
     await admin.reload();

@@ -33,7 +33,11 @@ export function LoginPage() {
       navigate(next, { replace: true });
     } catch (failure) {
       setError(failure instanceof ApiError && failure.status !== 0 && failure.status < 500 ? failure.message : 'Could not sign in. Please try again.');
-      if (failure instanceof ApiError && failure.status === 429 && failure.retryAfterSeconds !== null) setWait(waitInWords(failure.retryAfterSeconds));
+      if (failure instanceof ApiError && failure.status === 429 && failure.retryAfterSeconds !== null) {
+        // The page says how long; the server's "try again later" (for callers without one) would say it twice.
+        setError(failure.message.replace(/; try again later$/, ''));
+        setWait(waitInWords(failure.retryAfterSeconds));
+      }
       setSubmitting(false);
     }
   }

@@ -35,9 +35,8 @@ function GroupSelect({ groups, value, onChange, label, disabled }: { groups: rea
   );
 }
 
-function ApproveForm({ waiting, groups }: { waiting: readonly PairingDto[]; groups: readonly ScreenGroupDto[] }) {
+function ApproveForm({ waiting, groups, code, setCode }: { waiting: readonly PairingDto[]; groups: readonly ScreenGroupDto[]; code: string; setCode: (code: string) => void }) {
   const [params, setParams] = useSearchParams();
-  const [code, setCode] = useState(params.get('code') ?? '');
   const [name, setName] = useState('');
   const [kind, setKind] = useState<Kind>('wall');
   const [position, setPosition] = useState(1);
@@ -172,6 +171,10 @@ function EnrolledRow({ screen, groups, onRevoke }: { screen: EnrolledDto; groups
 
 export function EnrolmentPanel({ groups }: { groups: readonly ScreenGroupDto[] }) {
   const enrolment = useAtomValue(enrolmentAtom, { store })?.value ?? null;
+  const [params] = useSearchParams();
+  // The code the form holds: from the QR code's address, typed, or a waiting row's "Use code".
+  const [code, setCode] = useState(params.get('code') ?? '');
+  const may = useMay();
   const [revoking, setRevoking] = useState<EnrolledDto | null>(null);
   const [showRevoked, setShowRevoked] = useState(false);
   if (!enrolment) return null;
@@ -207,7 +210,7 @@ export function EnrolmentPanel({ groups }: { groups: readonly ScreenGroupDto[] }
         <h3 id="enrol-title">Approve screens</h3>
         <p className="panel__hint">A browser opened with a screen address (<code>?name=</code>, <code>?group=</code> or <code>/pair</code>) shows a code. Enter it here, or scan its QR code.</p>
       </div>
-      <ApproveForm waiting={enrolment.waiting} groups={groups} />
+      <ApproveForm waiting={enrolment.waiting} groups={groups} code={code} setCode={setCode} />
       <h4 className="enrol-subtitle">Waiting for approval</h4>
       {enrolment.waiting.length === 0 ? (
         <p className="panel__hint">No screen is waiting.</p>
@@ -224,6 +227,9 @@ export function EnrolmentPanel({ groups }: { groups: readonly ScreenGroupDto[] }
               <span className="panel__hint">
                 {w.address} · {w.user_agent ?? 'unknown browser'} · since {timeAgo(w.first_seen)}
               </span>
+              <button type="button" className="button button--ghost button--small" onClick={() => setCode(w.code)} aria-label={`Use code ${displayPairingCode(w.code)}`} {...may.button('screen.approve')}>
+                Use code
+              </button>
             </li>
           ))}
         </ul>
