@@ -170,6 +170,15 @@ test('a wall and a kiosk start without their server, and come back to it by them
       });
     await expect.poll(shell, { timeout: 30_000 }).toEqual({ builds: [deployed], active: 'activated', waiting: false, installing: false });
     console.log(`deploy: the new build's worker active and its shell cached ${Date.now() - deployedAt} ms after the deploy's server started`);
+    // The camera's HLS never passed through the worker: the browser's static route sent it to the network.
+    const mediaRoutes = await kiosk.evaluate((media) => {
+      const entries = performance.getEntriesByType('resource') as (PerformanceResourceTiming & { workerMatchedSourceType?: string })[];
+      return entries.filter((e) => e.name.startsWith(media)).map((e) => e.workerMatchedSourceType ?? 'unreported');
+    }, MEDIA);
+    // Each went to the network by the route; none was handed to the fetch handler. ('' is a request
+    // made while no worker had the page — once in a few runs, one made as the new worker took over.)
+    expect(mediaRoutes).toContain('network');
+    expect(mediaRoutes.filter((source) => source !== 'network' && source !== '')).toEqual([]);
     await server.stop();
     server = null;
     // The wall restarts as a fresh page (the window a browser crash leaves): the worker it finds is the new build's.
