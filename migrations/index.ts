@@ -29,6 +29,7 @@ import { Migration20261126020000_plays } from './Migration20261126020000_plays.t
 import { Migration20261127140000_trusted_devices } from './Migration20261127140000_trusted_devices.ts';
 import { Migration20261127150000_login_alerts } from './Migration20261127150000_login_alerts.ts';
 import { Migration20261127170000_enrolment } from './Migration20261127170000_enrolment.ts';
+import { Migration20261127180000_play_refusals } from './Migration20261127180000_play_refusals.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -57,4 +58,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127140000_trusted_devices', class: Migration20261127140000_trusted_devices },
   { name: 'Migration20261127150000_login_alerts', class: Migration20261127150000_login_alerts },
   { name: 'Migration20261127170000_enrolment', class: Migration20261127170000_enrolment },
+  { name: 'Migration20261127180000_play_refusals', class: Migration20261127180000_play_refusals },
 ];

@@ -34,7 +34,9 @@ export const MAX_PLAY_AGE_MS = 7 * 86_400_000;
 export const PLAYS_RETENTION_DAYS = 90;
 
 /** Why a record was refused or clipped (counted per reason: the metrics and the logs say which). */
-export type PlayVerdict = 'kept' | 'clipped' | 'not-its-position' | 'empty' | 'too-long' | 'future' | 'too-old' | 'covered' | 'unknown-stream';
+/** What was not kept as sent: clipped (kept, shortened), or why refused. */
+export const PLAY_REFUSALS = ['clipped', 'not-its-position', 'empty', 'too-long', 'future', 'too-old', 'covered', 'unknown-stream'] as const;
+export type PlayVerdict = 'kept' | (typeof PLAY_REFUSALS)[number];
 
 export interface PlayRules {
   now: number;

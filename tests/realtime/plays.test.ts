@@ -111,7 +111,7 @@ describe('proof of play', () => {
     const now = Date.now();
     const record = (extra: Partial<PlayRecord>): PlayRecord => ({ stream_id: stream.id, position: 1, scene_id: null, from: now - 60_000, to: now - 30_000, playing_ms: 30_000, ...extra });
 
-    // The console's count is the process's since it started (other tests of this file add to it): this test's share is what it adds.
+    // The console's count is every screen's within the retention (other tests of this file add to it): this test's share is what it adds.
     const doubtedBefore = (await app.request<PlaysDto>('GET', '/api/plays?group=stream')).body.refused;
     const kiosk = await registered(screens.open(app.baseUrl, { kind: 'kiosk', position: 1, device: 'proof-kiosk-0001' }));
     const answer = await send(kiosk, {
@@ -136,6 +136,9 @@ describe('proof of play', () => {
     const totals = (await app.request<PlaysDto>('GET', '/api/plays?group=stream')).body;
     // Three refused and one clipped above; what the hub refused before the rules (malformed, anonymous) is not a record it judged.
     expect(totals.refused - doubtedBefore).toBe(4);
+    // Stored per screen and reason (not a node's counter): what the Proof of play tab lists.
+    const mine = totals.refusals.filter((r) => r.key.startsWith('proof-kiosk-0001'));
+    expect(Object.fromEntries(mine.map((r) => [r.reason, r.count]))).toEqual({ 'not-its-position': 1, future: 1, 'unknown-stream': 1, clipped: 1 });
     const kept = totals.rows.find((r) => r.key === String(stream.id))!;
     expect(kept.seconds).toBeCloseTo(30 + 20, 0); // the kept half minute and the clipped 20 s, nothing of the rest
     expect(kept.playing_seconds).toBeCloseTo(50, 0);

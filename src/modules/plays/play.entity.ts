@@ -28,3 +28,23 @@ export const PlaySchema = defineEntity({
 
 export class Play extends PlaySchema.class {}
 PlaySchema.setClass(Play);
+
+/**
+ * What screens sent that was not counted, per screen and reason (src/shared/plays.ts: clipped,
+ * or why refused): stored, so the console's figure survives restarts and adds up across nodes;
+ * forgotten with the records, PLAYS_RETENTION_DAYS after a reason last happened.
+ */
+export const PlayRefusalSchema = defineEntity({
+  name: 'PlayRefusal',
+  tableName: 'play_refusals',
+  properties: {
+    device: p.text().primary(),
+    reason: p.text().primary(),
+    screenName: p.text().nullable(),
+    count: p.integer(),
+    lastAt: p.datetime(),
+  },
+});
+
+export class PlayRefusal extends PlayRefusalSchema.class {}
+PlayRefusalSchema.setClass(PlayRefusal);

@@ -7,9 +7,3 @@ export const playRecordsTotal = new client.Counter({
   labelNames: ['verdict'] as const,
   registers: [],
 });
-
-/** Records refused or clipped on this node since it started (what the console shows beside the totals). */
-export async function playRecordsDoubted(): Promise<number> {
-  const { values } = await playRecordsTotal.get();
-  return values.filter((v) => v.labels.verdict !== 'kept').reduce((sum, v) => sum + v.value, 0);
-}

@@ -8,8 +8,8 @@ import { wholeNumber } from '../../env.ts';
 import { PLAYS_RETENTION_DAYS } from '../../shared/plays.ts';
 import { isValidTimezone } from '../../shared/streams/location.ts';
 import { defineModule } from '../module.ts';
-import { Play } from './play.entity.ts';
-import { playRecordsDoubted, playRecordsTotal } from './plays.metrics.ts';
+import { Play, PlayRefusal } from './play.entity.ts';
+import { playRecordsTotal } from './plays.metrics.ts';
 import { playsReport } from './plays.reports.ts';
 import { playsRouter } from './plays.routes.ts';
 import { forgetPlays, type PlaySettings } from './plays.service.ts';
@@ -22,7 +22,7 @@ const processZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'U
 
 export const playsModule = defineModule<PlaySettings>({
   name: 'plays',
-  entities: [Play],
+  entities: [Play, PlayRefusal],
   settings: {
     env: {
       PLAYS_RETENTION_DAYS: wholeNumber(1, 3650, PLAYS_RETENTION_DAYS),
@@ -35,7 +35,7 @@ export const playsModule = defineModule<PlaySettings>({
     read: (e) => ({ retentionDays: e.PLAYS_RETENTION_DAYS as number, timeZone: (e.PLAYS_TIME_ZONE as string | undefined) || processZone() }),
   },
   reports: ({ orm, logger, settings, now }) => ({ name: 'plays', declares: [playsReport({ orm, logger, settings, now })] }),
-  routes: ({ settings, now }) => [playsRouter({ settings, now, refused: playRecordsDoubted })],
+  routes: ({ settings, now }) => [playsRouter({ settings, now })],
   metrics: () => [playRecordsTotal],
   jobs: ({ orm, logger, settings, now }) => {
     let timer: ReturnType<typeof setInterval> | undefined;

@@ -4,9 +4,9 @@ import type { AppState } from '../../http/context.ts';
 import { mount } from '../../http/route.ts';
 import { playsCsv, playTotals, type PlaySettings } from './plays.service.ts';
 
-export function playsRouter(deps: { settings: PlaySettings; now: () => number; refused: () => Promise<number> }): Router<AppState> {
+export function playsRouter(deps: { settings: PlaySettings; now: () => number }): Router<AppState> {
   const router = new Router<AppState>();
-  mount(router, api.totals)(async (ctx, { query }) => playTotals(ctx.state.em, query, deps.settings, deps.now(), await deps.refused()));
+  mount(router, api.totals)(async (ctx, { query }) => playTotals(ctx.state.em, query, deps.settings, deps.now()));
   mount(router, api.export)(async (ctx, { query }) => {
     const csv = await playsCsv(ctx.state.em, query, deps.settings, deps.now());
     ctx.type = 'text/csv; charset=utf-8';

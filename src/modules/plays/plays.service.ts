@@ -43,6 +43,7 @@ export async function recordPlays(em: EntityManager, screen: PlayingScreen, reco
       if (name !== undefined) rows.push({ stream_id: r.stream_id, stream_name: name, position: r.position, scene_id: r.scene_id, started_at: iso(r.from), ended_at: iso(r.to), playing_ms: r.playing_ms });
       else verdicts[index] = 'unknown-stream';
     }
+    await noteRefusals(tx, screen, verdicts, now);
     if (rows.length === 0) return verdicts;
     await tx.execute(
       `insert into play_records (device, screen_name, screen_kind, stream_id, stream_name, scene_id, position, started_at, ended_at, playing_ms)
@@ -55,8 +56,23 @@ export async function recordPlays(em: EntityManager, screen: PlayingScreen, reco
   });
 }
 
+/** Counts what was not kept as sent (clipped, or refused and why), per screen and reason, in the report's transaction. */
+async function noteRefusals(tx: EntityManager, screen: PlayingScreen, verdicts: readonly PlayVerdict[], now: number): Promise<void> {
+  const counts = new Map<string, number>();
+  for (const verdict of verdicts) if (verdict !== 'kept') counts.set(verdict, (counts.get(verdict) ?? 0) + 1);
+  if (counts.size === 0) return;
+  await tx.execute(
+    `insert into play_refusals (device, reason, screen_name, count, last_at)
+      select ?, v.reason, ?, v.count, ?::timestamptz from jsonb_to_recordset(?::jsonb) as v(reason text, count int)
+      on conflict (device, reason) do update set count = play_refusals.count + excluded.count, last_at = excluded.last_at, screen_name = excluded.screen_name`,
+    [screen.device, screen.name, iso(now), JSON.stringify([...counts].map(([reason, count]) => ({ reason, count })))],
+    'run',
+  );
+}
+
 /** Deletes what is older than the retention. */
 export async function forgetPlays(em: EntityManager, retentionDays: number, now: number): Promise<number> {
+  await em.execute('delete from play_refusals where last_at < ?::timestamptz', [iso(now - retentionDays * DAY_MS)], 'run');
   const result = await em.execute<{ affectedRows?: number }>('delete from play_records where ended_at < ?::timestamptz', [iso(now - retentionDays * DAY_MS)], 'run');
   return result.affectedRows ?? 0;
 }
@@ -113,9 +129,16 @@ async function dailyRows(em: EntityManager, days: { from: string; to: string }, 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 /** GET /api/plays: totals per stream, screen or day. */
-export async function playTotals(em: EntityManager, query: PlaysQuery, settings: PlaySettings, now: number, refused: number): Promise<PlaysDto> {
+export async function playTotals(em: EntityManager, query: PlaysQuery, settings: PlaySettings, now: number): Promise<PlaysDto> {
   const days = daysOf(query, settings.timeZone, now);
-  const rows = await dailyRows(em, days, settings.timeZone);
+  const [rows, refusals] = await Promise.all([
+    dailyRows(em, days, settings.timeZone),
+    em.execute<{ device: string; screen_name: string | null; reason: string; count: number; last_at: string }[]>(
+      'select device, screen_name, reason, count, last_at from play_refusals order by last_at desc, device, reason limit 200',
+      [],
+      'all',
+    ),
+  ]);
   const groups = new Map<string, { label: string; ms: number; playing: number; screens: Set<string>; streams: Set<string> }>();
   for (const r of rows) {
     const stream = r.stream_id === null ? `deleted:${r.stream_name}` : String(r.stream_id);
@@ -137,7 +160,15 @@ export async function playTotals(em: EntityManager, query: PlaysQuery, settings:
     streams: g.streams.size,
   }));
   if (query.group !== 'day') out.sort((a, b) => b.seconds - a.seconds || a.label.localeCompare(b.label));
-  return { group: query.group, ...days, time_zone: settings.timeZone, retention_days: settings.retentionDays, rows: out, refused };
+  return {
+    group: query.group,
+    ...days,
+    time_zone: settings.timeZone,
+    retention_days: settings.retentionDays,
+    rows: out,
+    refused: refusals.reduce((sum, r) => sum + Number(r.count), 0),
+    refusals: refusals.map((r) => ({ key: r.device, label: r.screen_name ?? r.device, reason: r.reason as Exclude<PlayVerdict, 'kept'>, count: Number(r.count), last_at: new Date(r.last_at).toISOString() })),
+  };
 }
 
 /** A CSV field: quoted when it must be, and never read as a formula by a spreadsheet. */

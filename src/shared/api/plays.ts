@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { endpoint } from './contract.ts';
 import { ROUTES } from './routes.ts';
-import { PLAY_GROUPS, PLAYS_PER_REPORT, type PlayVerdict } from '../plays.ts';
+import { PLAY_GROUPS, PLAY_REFUSALS, PLAYS_PER_REPORT, type PlayVerdict } from '../plays.ts';
+import { IsoDate } from './common.ts';
 import { PlayRecord } from './play-record.ts';
 
 export { PlayRecord } from './play-record.ts';
@@ -55,7 +56,18 @@ export const PlaysDto = z.strictObject({
   time_zone: z.string().describe('The time zone days are counted in (PLAYS_TIME_ZONE)'),
   retention_days: z.number().int(),
   rows: z.array(PlayTotalDto),
-  refused: z.number().int().describe('Records screens sent that were refused or clipped since this server started (see the metrics)'),
+  refused: z.number().int().describe('Records screens sent that were refused or clipped, within the retention (the sum of `refusals`)'),
+  refusals: z
+    .array(
+      z.strictObject({
+        key: z.string().describe("The screen's device id (a kiosk's with its position)"),
+        label: z.string().describe("The screen's name"),
+        reason: z.enum(PLAY_REFUSALS).describe('clipped (kept, shortened), or why it was refused (src/shared/plays.ts)'),
+        count: z.number().int(),
+        last_at: IsoDate,
+      }),
+    )
+    .describe('Per screen and reason, newest first (at most 200): what was not counted as sent'),
 });
 export type PlaysDto = z.output<typeof PlaysDto>;
 

@@ -6,11 +6,11 @@
  */
 import { useEffect, useState } from 'react';
 import { PLAY_GROUPS, type PlayGroup } from '../../../../src/shared/plays.ts';
-import { playsEndpoints } from '../../../../src/shared/api/plays.ts';
+import { playsEndpoints, type PlaysDto } from '../../../../src/shared/api/plays.ts';
 import { urlOf } from '../../../lib/api.ts';
 import { adminApi } from '../admin-api.ts';
 import { DataView, Table } from '../../../components/DataView.tsx';
-import { durationText } from '../format.ts';
+import { durationText, timeAgo } from '../format.ts';
 import { useLiveFetch } from '../live/live.ts';
 import './plays.css';
 
@@ -71,7 +71,7 @@ export default function PlaysTab() {
       {value && value.rows.length > 0 && (
         <p className="plays__summary">
           <strong>{durationText(total)}</strong> on screen, playing {total > 0 ? Math.round((playing / total) * 100) : 0}% of it
-          {value.refused > 0 && <span className="plays__refused"> · {value.refused} reported {value.refused === 1 ? 'record' : 'records'} refused or clipped since the server started</span>}
+          {value.refused > 0 && <span className="plays__refused"> · {value.refused} reported {value.refused === 1 ? 'record' : 'records'} refused or clipped (see below)</span>}
         </p>
       )}
       <DataView value={value?.rows ?? null} error={error} empty="No screen has reported what it showed in these days.">
@@ -94,6 +94,35 @@ export default function PlaysTab() {
           </Table>
         )}
       </DataView>
+      {value && value.refusals.length > 0 && (
+        <>
+          <h3 className="plays__subtitle">Not counted as sent</h3>
+          <Table columns={['Screen', 'Why', 'Records', 'Last']}>
+            <tbody>
+              {value.refusals.map((r) => (
+                <tr key={`${r.key}-${r.reason}`}>
+                  <td>{r.label}</td>
+                  <td>{REFUSAL_TEXT[r.reason]}</td>
+                  <td>{r.count}</td>
+                  <td>{timeAgo(r.last_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </>
+      )}
     </section>
   );
 }
+
+/** Why a screen's record was not counted as sent (src/shared/plays.ts's verdicts), in words. */
+const REFUSAL_TEXT: Record<PlaysDto['refusals'][number]['reason'], string> = {
+  clipped: 'Clipped: it overlapped time already counted, ran past now, or claimed more playing than its length',
+  'not-its-position': 'Refused: a position other than the kiosk’s own',
+  empty: 'Refused: no time on screen',
+  'too-long': 'Refused: longer than 5 minutes',
+  future: 'Refused: from the future',
+  'too-old': 'Refused: more than a week old',
+  covered: 'Refused: time already counted for that position',
+  'unknown-stream': 'Refused: a stream that does not exist',
+};
