@@ -71,6 +71,8 @@ export function createAlertJobs(deps: AlertJobsDeps): AlertJobs {
     timer = setTimeout(() => {
       check()
         .catch((err: unknown) => {
+          // A check cut short by the node's own shutdown (the ORM closed under it) is no failure.
+          if (stopped) return;
           if (!availability.noteFailure(err)) logger.warn({ err }, 'alert check failed');
         })
         .finally(schedule);
