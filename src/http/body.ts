@@ -81,7 +81,7 @@ function utf8Text(latin1: string): string {
 /** The tokens the scan reads (jsonc-parser's SyntaxKind: a const enum in its types, so named here). */
 const TOKEN = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, comma: 5, string: 10, eof: 17 } as const satisfies Record<string, SyntaxKind>;
 
-export function firstDuplicateName(text: string): { name: string; topLevel: boolean } | null {
+function firstDuplicateName(text: string): { name: string; topLevel: boolean } | null {
   type Open = { names: Set<string>; expectName: boolean } | null; // null: an array
   const open: Open[] = [];
   const scanner = createScanner(text, true);

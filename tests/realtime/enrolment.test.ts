@@ -197,17 +197,24 @@ describe('enrolment', () => {
       { device: 'mig-wall-000001', kind: 'wall', name: 'Foyer', position: null },
     ]);
 
-    const foyer = screens.open(app.baseUrl, { kind: 'wall', name: 'Foyer', device: 'mig-wall-000001' });
-    await foyer.waitFor((s) => s !== null);
-    expect(foyer.credential).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    await until('listed as approved', async () => (await listed()).some((s) => s.device === 'mig-wall-000001' && s.enrolled_id !== null));
-    // Claimed once: the same device id without the credential is a public viewer from now on.
-    const copy = screens.open(app.baseUrl, { kind: 'wall', name: 'Foyer', device: 'mig-wall-000001' });
-    await copy.waitFor((s) => s !== null);
-    expect(copy.credential).toBeNull();
-    const enrolled = (await app.request<EnrolmentSettingDto>('GET', '/api/screens/enrolled')).body.screens;
-    expect(enrolled.find((s) => s.device === 'mig-wall-000001')).toMatchObject({ source: 'migrated', has_credential: true });
-    expect(enrolled.find((s) => s.device === 'mig-kiosk-00001')).toMatchObject({ has_credential: false });
+    // The upgraded server starts after its migration, as in production (a node reads once that claims are left).
+    const upgraded = await startTestApp({ hub: true, database: app.db, settings: { screens: { approval: true } } });
+    try {
+      const foyer = screens.open(upgraded.baseUrl, { kind: 'wall', name: 'Foyer', device: 'mig-wall-000001' });
+      await foyer.waitFor((s) => s !== null);
+      expect(foyer.credential).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      await until('listed as approved', async () => (await upgraded.request<ScreenListItem[]>('GET', '/api/screens')).body.some((s) => s.device === 'mig-wall-000001' && s.enrolled_id !== null));
+      // Claimed once: the same device id without the credential is a public viewer from now on.
+      const copy = screens.open(upgraded.baseUrl, { kind: 'wall', name: 'Foyer', device: 'mig-wall-000001' });
+      await copy.waitFor((s) => s !== null);
+      expect(copy.credential).toBeNull();
+      const enrolled = (await app.request<EnrolmentSettingDto>('GET', '/api/screens/enrolled')).body.screens;
+      expect(enrolled.find((s) => s.device === 'mig-wall-000001')).toMatchObject({ source: 'migrated', has_credential: true });
+      expect(enrolled.find((s) => s.device === 'mig-kiosk-00001')).toMatchObject({ has_credential: false });
+    } finally {
+      screens.closeAll();
+      await upgraded.close();
+    }
   });
 
   it('with approval off, pairing is refused with a sentence (every address is a screen already)', async () => {

@@ -11,7 +11,7 @@ import type { ScreenRegistration } from '../../realtime/screen-feature.ts';
 import { ADMIT_ALL } from '../../realtime/admission.ts';
 import { ENROLLED_ROOM, enrolledRoom, PAIRING_ROOM, pairingRoom } from './enrolment.changes.ts';
 import type { EnrolledScreen } from './enrolment.entity.ts';
-import { claimMigrated, lookUpCredential } from './enrolment.service.ts';
+import { claimMigrated, lookUpCredential, unclaimedMigrated } from './enrolment.service.ts';
 
 export interface EnrolmentSettings {
   /** SCREEN_APPROVAL: a screen must be approved (default); off for a kiosk-only venue on a closed LAN. */
@@ -47,6 +47,17 @@ const ENROLMENT_CHANGES: ReadonlySet<string> = new Set(['screen.approved', 'scre
 
 export function enrolmentAdmission(deps: { orm: Orm; settings: EnrolmentSettings; now: () => number }): Admit {
   if (!deps.settings.approval) return ADMIT_ALL;
+  /**
+   * Whether any migrated screen still waits for its credential (only the migration makes them, so
+   * once none does, none will): a public viewer's registration then costs no claim query. Read
+   * again after REMEMBER_MS while some do.
+   */
+  let claims: { left: boolean; until: number } | null = null;
+  const claimsLeft = async (em: ReturnType<Orm['em']['fork']>, now: number) => {
+    if (claims && (!claims.left || claims.until > now)) return claims.left;
+    claims = { left: await unclaimedMigrated(em, now), until: now + REMEMBER_MS };
+    return claims.left;
+  };
   /** Approved screens by credential, as last read: a screen's every reconnect is answered without a query. */
   const approved = new Map<string, { screen: EnrolledScreen; until: number }>();
   const admit: Admit = async (registration) => {
@@ -66,7 +77,7 @@ export function enrolmentAdmission(deps: { orm: Orm; settings: EnrolmentSettings
       return { as: 'refused', error: found.error };
     }
     // Known before approval shipped: handed its credential once, as what it was known as.
-    if (registration.device) {
+    if (registration.device && (await claimsLeft(em, now))) {
       const claimed = await claimMigrated(em, { device: registration.device, kind: registration.kind, position: registration.kind === 'kiosk' ? registration.position : null }, now);
       if (claimed) return admitted(registration, claimed.screen, claimed.credential);
     }

@@ -6,7 +6,6 @@ import { HttpError } from '../../http/errors.ts';
 import { spend, tooManyRequests } from '../../http/rate-limit.ts';
 import { mount } from '../../http/route.ts';
 import { screenEndpoints as api } from '../../shared/api/screens.ts';
-import { enrolledRoom } from './enrolment.changes.ts';
 import { groupsOfDevices } from '../programme/programme.service.ts';
 import { approvePairing, listEnrolled, PairingBusy, presentEnrolled, requestPairing, revokeEnrolled, updateEnrolled, waitingPairings } from './enrolment.service.ts';
 import type { EnrolledScreen } from './enrolment.entity.ts';
@@ -17,8 +16,6 @@ export interface EnrolmentRouteDeps {
   now: () => number;
   /** Pairing requests per address (anonymous, public). */
   pairingLimit: RateLimiterAbstract;
-  /** Ends a revoked screen's sockets on every node (it reconnects and is refused). */
-  dismiss: (room: string) => void;
 }
 
 /** A user agent as the console shows it: printable, at most 300 characters. */
@@ -65,8 +62,6 @@ export function enrolmentRouter(deps: EnrolmentRouteDeps): Router<AppState> {
   mount(router, api.revoke)(async (ctx, { body }) => {
     const by = await byOf(ctx);
     const screen = await runAs(ctx, deps.commands, (tx, changes) => revokeEnrolled(tx, changes, body.id, by, deps.now()));
-    // Told first (its push), then let go on every node: it reconnects, is refused and pairs again.
-    deps.dismiss(enrolledRoom(screen.id));
     return present(ctx, screen);
   });
 

@@ -192,6 +192,12 @@ export async function lookUpCredential(em: EntityManager, credential: string, no
   return { found: 'refused', error: 'This screen is not approved on this server; it shows a pairing code' };
 }
 
+/** Whether a screen known when approval shipped still waits for its credential (within CLAIM_DAYS). */
+export async function unclaimedMigrated(em: EntityManager, now: number): Promise<boolean> {
+  const since = new Date(now - CLAIM_DAYS * DAY_MS);
+  return (await em.count(EnrolledScreen, { source: 'migrated', credentialHash: null, revokedAt: null, approvedAt: { $gt: since } })) > 0;
+}
+
 /**
  * A screen known when approval shipped (migrated, no credential yet) that connects with its
  * device id and what it was known as: it is handed a credential, once, within CLAIM_DAYS.

@@ -9,7 +9,8 @@ import { flag } from '../../env.ts';
 import { defineModule } from '../module.ts';
 import { scenesModule } from '../scenes/scenes.module.ts';
 import { enrolmentAdmission, type EnrolmentSettings } from './enrolment.admission.ts';
-import { enrolmentPushes } from './enrolment.changes.ts';
+import { changesOf } from '../../domain/changes.ts';
+import { enrolledRoom, enrolmentPushes } from './enrolment.changes.ts';
 import { EnrolledScreen, ScreenPairing } from './enrolment.entity.ts';
 import { enrolmentRouter } from './enrolment.routes.ts';
 import { screenJournal } from './screen-journal.ts';
@@ -48,7 +49,10 @@ export const screensModule = defineModule<EnrolmentSettings, ScreensApi>({
       approval: settings.approval,
       now,
       pairingLimit: limits.limiter('screen-pairing', PAIRING_REQUESTS_PER_15_MIN, 15 * 60),
-      dismiss: (room) => screens.dismiss(room),
     }),
+  ],
+  // However it was revoked, a screen is let go on every node (it reconnects, is refused and pairs again).
+  reactions: ({ screens }) => [
+    { name: 'let revoked screens go', on: (changes) => changesOf(changes, 'screen.revoked').forEach((c) => screens.dismiss(enrolledRoom(c.screenId))) },
   ],
 });

@@ -18,22 +18,10 @@ import { adminApi } from '../admin-api.ts';
 import { serverSentence, showFailure, showSuccess } from '../feedback.ts';
 import { timeAgo } from '../format.ts';
 import { enrolmentAtom } from './enrolment.live.ts';
+import { GroupSelect } from './GroupSelect.tsx';
 
 type Kind = 'wall' | 'kiosk';
 const POSITIONS = Array.from({ length: MAX_SCENE_STREAMS }, (_, i) => i + 1);
-
-function GroupSelect({ groups, value, onChange, label, disabled }: { groups: readonly ScreenGroupDto[]; value: number | null; onChange: (id: number | null) => void; label: string; disabled?: boolean }) {
-  return (
-    <select className="control" aria-label={label} value={value ?? ''} disabled={disabled} onChange={(e) => onChange(e.target.value ? Number(e.target.value) : null)}>
-      <option value="">No group</option>
-      {groups.map((g) => (
-        <option key={g.id} value={g.id}>
-          {g.name}
-        </option>
-      ))}
-    </select>
-  );
-}
 
 function ApproveForm({ waiting, groups, code, setCode }: { waiting: readonly PairingDto[]; groups: readonly ScreenGroupDto[]; code: string; setCode: (code: string) => void }) {
   const [params, setParams] = useSearchParams();

@@ -25,6 +25,7 @@ import { TakeoverBar } from '../programme/TakeoverBar.tsx';
 import { ScreenUptime } from '../uptime/Uptime.tsx';
 import { ScreenPicture } from './ScreenPicture.tsx';
 import { EnrolmentPanel } from './EnrolmentPanel.tsx';
+import { GroupSelect } from './GroupSelect.tsx';
 import { enrolmentAtom } from './enrolment.live.ts';
 import { playbackWord } from './screen-picture.ts';
 import type { ProgrammeDto } from '../../../../src/shared/api/index.ts';
@@ -165,20 +166,13 @@ export default function ScreensTab() {
                   )}
                   {player && screen.device && (
                     <div className="screen-row__place">
-                      <select
-                        className="control"
-                        aria-label={`Group of ${screen.name ?? 'screen'}`}
-                        value={placementOf(programme, screen.device)?.group_id ?? screen.group_id ?? ''}
+                      <GroupSelect
+                        groups={groups}
+                        label={`Group of ${screen.name ?? 'screen'}`}
+                        value={placementOf(programme, screen.device)?.group_id ?? screen.group_id ?? null}
                         {...may.button('programme.assign')}
-                        onChange={(e) => void place(screen, { group_id: e.target.value ? Number(e.target.value) : null })}
-                      >
-                        <option value="">No group</option>
-                        {groups.map((g) => (
-                          <option key={g.id} value={g.id}>
-                            {g.name}
-                          </option>
-                        ))}
-                      </select>
+                        onChange={(id) => void place(screen, { group_id: id })}
+                      />
                       <SceneSelect
                         scenes={sceneList}
                         value={placementOf(programme, screen.device)?.scene_id ?? null}
