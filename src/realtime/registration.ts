@@ -153,7 +153,7 @@ export function handleSockets(options: {
       const p = this.data.presence;
       if (!p) return reply(ack, { error: 'Register first' });
       if (!declaration.from.includes(p.kind)) return reply(ack, { error: `A ${p.kind} does not send ${declaration.title} reports` });
-      const screen: ReportingScreen = { id: this.id, kind: p.kind, device: p.device, name: p.name, shows: p.shows, counted: p.counted };
+      const screen: ReportingScreen = { id: this.id, kind: p.kind, device: p.device, name: p.name, shows: p.shows, counted: p.counted, kept: (n) => (p.reported[n] ?? null) as never };
       const refused = declaration.refuse?.(screen);
       if (refused) return reply(ack, { error: refused });
       p.heartbeatAt = Date.now();

@@ -23,6 +23,8 @@ export interface ReportingScreen {
   shows: Shows;
   /** A screen (approved, or approval is off) — not a public viewer, whose reports never move the server. */
   counted: boolean;
+  /** What it last said in a kept report (null: nothing yet), whoever declared it. */
+  kept<K extends ReportName>(name: K): KeptValue<K> | null;
 }
 
 /**

@@ -5,10 +5,12 @@
  *
  * A screen cuts what it shows into records of at most PLAY_CUT_MS (so a screen that dies loses
  * little), keeps them while its server is away, and sends them with its heartbeats. The server
- * never takes a screen's word for more time than has passed: a record is refused when it is not
- * the screen's own (a kiosk reports only its position), malformed, from the future or older than
- * the retention; it is clipped when it ends after now, overlaps time already kept for that
- * screen and position, or claims more playing than its length.
+ * never takes a screen's word for more time than has passed, nor for what it showed: a record is
+ * refused when it is not the screen's own (a kiosk reports only its position), malformed, from the
+ * future or older than the retention, or for a stream the server did not assign that screen and
+ * position at that time (issue 41: its assignment history, within a slack of the flip lead and
+ * the screen's clock bound); it is clipped when it runs past its assignment or now, overlaps time
+ * already kept for that screen and position, or claims more playing than its length.
  */
 import type { PlayRecord } from './api/play-record.ts';
 
@@ -33,10 +35,46 @@ export const MAX_PLAY_AGE_MS = 7 * 86_400_000;
 /** Days proof of play is kept by default (PLAYS_RETENTION_DAYS). */
 export const PLAYS_RETENTION_DAYS = 90;
 
-/** Why a record was refused or clipped (counted per reason: the metrics and the logs say which). */
-/** What was not kept as sent: clipped (kept, shortened), or why refused. */
-export const PLAY_REFUSALS = ['clipped', 'not-its-position', 'empty', 'too-long', 'future', 'too-old', 'covered', 'unknown-stream'] as const;
+/**
+ * What was not kept as sent: clipped (kept, shortened), or why refused — counted per reason (the
+ * metrics, the logs and the Proof of play tab say which). `not-assigned`: the screen was told to
+ * show something else at that position then; `never-assigned`: it was never told to show that
+ * stream at that position.
+ */
+export const PLAY_REFUSALS = ['clipped', 'not-its-position', 'empty', 'too-long', 'future', 'too-old', 'not-assigned', 'never-assigned', 'covered', 'unknown-stream'] as const;
 export type PlayVerdict = 'kept' | (typeof PLAY_REFUSALS)[number];
+
+/**
+ * What the server told a screen to show from an instant on (the change's flip instant, or when it
+ * registered), until the next one: stream ids by position (`streams[position - 1]`, null: nothing there).
+ */
+export interface Assignment {
+  from: number;
+  streams: readonly (number | null)[];
+}
+
+/**
+ * The part of [from, to) the screen was assigned `streamId` at `position`, by its history
+ * (`assignments`, in time order), each stretch widened by `slackMs` both ways (a screen flips on
+ * its own estimate of the server's clock, and one told late flips late); where the record meets
+ * several stretches, the longest part. Null: none.
+ */
+export function assignedPart(assignments: readonly Assignment[], position: number, streamId: number, from: number, to: number, slackMs: number): { from: number; to: number } | null {
+  let best: { from: number; to: number } | null = null;
+  let start: number | null = null;
+  const consider = (end: number) => {
+    const part = { from: Math.max(from, start! - slackMs), to: Math.min(to, end + slackMs) };
+    if (part.to > part.from && (!best || part.to - part.from > best.to - best.from)) best = part;
+    start = null;
+  };
+  for (let i = 0; i < assignments.length; i++) {
+    const shows = assignments[i]!.streams[position - 1] === streamId;
+    if (shows && start === null) start = assignments[i]!.from;
+    else if (!shows && start !== null) consider(assignments[i]!.from);
+  }
+  if (start !== null) consider(Infinity);
+  return best;
+}
 
 export interface PlayRules {
   now: number;
@@ -45,11 +83,16 @@ export interface PlayRules {
   /** Where each position's kept time ends for this screen (records before it were already counted). */
   keptUntil: ReadonlyMap<number, number>;
   retentionMs: number;
+  /** What the server told this screen to show over the records' time (in time order, the one before included). */
+  assignments: readonly Assignment[];
+  /** How far a record may run past its assignment either way (the flip lead and the screen's clock bound). */
+  slackMs: number;
 }
 
 /**
  * The records to keep, clipped (each with its index in `records`), and a verdict for each record
- * sent (in order). Records of one
+ * sent (in order; `not-assigned` also where it was never assigned: the caller, who can ask the
+ * whole history, tells the two apart). Records of one
  * position are taken in time order, each starting no earlier than the last kept end, so no second
  * of a position is counted twice, however often it is sent.
  */
@@ -66,8 +109,13 @@ export function judgePlays(records: readonly PlayRecord[], rules: PlayRules): { 
     else if (r.from > rules.now + PLAY_CLOCK_TOLERANCE_MS) verdicts[i] = 'future';
     else if (r.to < rules.now - Math.min(rules.retentionMs, MAX_PLAY_AGE_MS)) verdicts[i] = 'too-old';
     else {
-      const from = Math.max(r.from, until.get(r.position) ?? -Infinity);
-      const to = Math.min(r.to, rules.now);
+      const part = assignedPart(rules.assignments, r.position, r.stream_id, r.from, r.to, rules.slackMs);
+      if (!part) {
+        verdicts[i] = 'not-assigned';
+        continue;
+      }
+      const from = Math.max(part.from, until.get(r.position) ?? -Infinity);
+      const to = Math.min(part.to, rules.now);
       if (to <= from) {
         verdicts[i] = 'covered';
         continue;

@@ -7,13 +7,14 @@
  * unknown streams, screens without a device id, malformed reports.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PlaysAnswer, Ack } from '../../src/shared/events.ts';
+import type { PlaysAnswer, Ack, ScreenState } from '../../src/shared/events.ts';
 import type { PlaysDto } from '../../src/shared/api/index.ts';
 import { createPlayLog, nextCut } from '../../src/shared/play-log.ts';
 import type { PlayRecord } from '../../src/shared/plays.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
 import { screenPool, type TestScreen } from '../support/screens.ts';
+import { writeAssignments } from '../../src/modules/plays/play-assignments.ts';
 
 let app: TestApp;
 const screens = screenPool();
@@ -64,6 +65,11 @@ describe('proof of play', () => {
     log.show([], end);
     const records = log.pending(1_000);
     expect(records.length).toBeGreaterThan(6);
+    // What the server told it then (this test is about the totals: the next one tells it live).
+    await writeAssignments(em, [
+      { screen: device, at: start, sceneId: sceneA.id, streams: [a1.id, a2.id, null, null, null] },
+      { screen: device, at: start + A_MS, sceneId: sceneB.id, streams: [b1.id, null, null, null, null] },
+    ]);
 
     // Half, then the connection drops; the rest after it is back — and the first half again.
     const half = Math.floor(records.length / 2);
@@ -113,13 +119,18 @@ describe('proof of play', () => {
 
     // The console's count is every screen's within the retention (other tests of this file add to it): this test's share is what it adds.
     const doubtedBefore = (await app.request<PlaysDto>('GET', '/api/plays?group=stream')).body.refused;
+    // Told a stream since deleted (or never made) before, then this one.
+    await writeAssignments(em, [
+      { screen: 'proof-kiosk-0001#kiosk-1', at: now - 400_000, sceneId: null, streams: [2_000_000_000, null, null, null, null] },
+      { screen: 'proof-kiosk-0001#kiosk-1', at: now - 200_000, sceneId: null, streams: [stream.id, null, null, null, null] },
+    ]);
     const kiosk = await registered(screens.open(app.baseUrl, { kind: 'kiosk', position: 1, device: 'proof-kiosk-0001' }));
     const answer = await send(kiosk, {
       records: [
         record({}),
         record({ position: 2 }),
         record({ from: now + 60_000, to: now + 90_000 }),
-        record({ stream_id: 2_000_000_000, from: now - 120_000, to: now - 90_000 }),
+        record({ stream_id: 2_000_000_000, from: now - 320_000, to: now - 290_000 }),
         record({ from: now - 20_000, to: now + 3_000, playing_ms: 600_000 }),
       ],
     });
@@ -142,6 +153,88 @@ describe('proof of play', () => {
     const kept = totals.rows.find((r) => r.key === String(stream.id))!;
     expect(kept.seconds).toBeCloseTo(30 + 20, 0); // the kept half minute and the clipped 20 s, nothing of the rest
     expect(kept.playing_seconds).toBeCloseTo(50, 0);
+  });
+
+  it('counts only what the server assigned: totals match the assignments within a second; other streams and other times are refused by reason', async () => {
+    const em = app.orm.em.fork();
+    const [s1, s2, s3, never] = [
+      await buildStream(em, { name: 'Told X1' }),
+      await buildStream(em, { name: 'Told X2' }),
+      await buildStream(em, { name: 'Told Y1' }),
+      await buildStream(em, { name: 'Never told' }),
+    ];
+    const sceneX = await buildScene(em, { name: 'Told scene X', streams: [s1, s2] });
+    const sceneY = await buildScene(em, { name: 'Told scene Y', streams: [s3] });
+    const device = 'told-wall-0001';
+    const sleepUntil = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+    const shownOf = (state: ScreenState | null) =>
+      state?.kind === 'wall' ? state.streams.map((s) => ({ position: s.position, stream_id: s.id, scene_id: state.scene?.id ?? null })) : [];
+    const setDefault = async (id: number) => expect((await app.request('PUT', '/api/config/default-scene', { scene_id: id })).status).toBe(200);
+    /** The instant the server told the wall to flip to `sceneId` (the push's `at`). */
+    const flipInstant = (screen: TestScreen, sceneId: number) => {
+      const m = screen.messages.findLast((m) => m.type === 'scene' && m.payload.scene.id === sceneId);
+      return m?.type === 'scene' && m.payload.at !== undefined ? m.payload.at : null;
+    };
+
+    await setDefault(sceneX.id);
+    const wall = await registered(screens.open(app.baseUrl, { kind: 'wall', name: 'Told wall', device }));
+    await wall.waitFor((s) => s?.kind === 'wall' && s.scene?.id === sceneX.id);
+    // Its clock estimate is good to 3 ms (as a screen on a LAN reports): a record may run 803 ms past its assignment.
+    const clocked = await new Promise((resolve) => wall.client.socket.emit('screen:clock', { offset_ms: 0, error_ms: 3 } as never, resolve as never));
+    expect(clocked).toEqual({ data: expect.anything() });
+    // The screen's play log, flipped at each push's instant as a screen does.
+    const log = createPlayLog();
+    log.playing(new Set([s1.id, s2.id, s3.id]), Date.now());
+    const shownFrom = Date.now();
+    log.show(shownOf(wall.state), shownFrom);
+    const flipTo = async (scene: { id: number }) => {
+      await sleepUntil(Date.now() + 2_500);
+      await setDefault(scene.id);
+      await wall.waitFor((s) => s?.kind === 'wall' && s.scene?.id === scene.id);
+      const at = flipInstant(wall, scene.id)!;
+      expect(at).toBeGreaterThan(Date.now() - 5_000);
+      await sleepUntil(at);
+      log.show(shownOf(wall.state), Date.now());
+      return at;
+    };
+    const toY = await flipTo(sceneY);
+    const backToX = await flipTo(sceneX);
+    await sleepUntil(Date.now() + 2_000);
+    const end = Date.now();
+    log.show([], end);
+    // A renamed scene tells it nothing new to show.
+    expect((await app.request('PUT', '/api/scenes', { id: sceneX.id, name: 'Told scene X, renamed' })).status).toBe(200);
+    await wall.waitFor((s) => s?.kind === 'wall' && s.scene?.name === 'Told scene X, renamed');
+
+    const records = log.pending(100);
+    const answer = await send(wall, { records });
+    expect(answer).toEqual({ data: expect.objectContaining({ kept: records.length, clipped: 0, refused: 0 }) });
+
+    // What it was assigned, by the instants the server told it: X until toY, Y until backToX, X until the end.
+    const xMs = toY - shownFrom + (end - backToX);
+    const yMs = backToX - toY;
+    const streams = byKey((await app.request<PlaysDto>('GET', '/api/plays?group=stream')).body);
+    for (const [stream, ms] of [[s1, xMs], [s2, xMs], [s3, yMs]] as const) {
+      expect(Math.abs(streams.get(String(stream.id))!.seconds * 1000 - ms), stream.name).toBeLessThanOrEqual(1_000);
+    }
+    // The history: three assignments (registered on X, then Y, then X), none for the rename.
+    const rows = await em.getConnection().execute<{ streams: (number | null)[] }[]>('select streams from play_assignments where screen = ? order by from_at', [device]);
+    expect(rows.map((r) => r.streams.slice(0, 2))).toEqual([[s1.id, s2.id], [s3.id, null], [s1.id, s2.id]]);
+
+    // Forged: a stream never assigned, one assigned elsewhere (position 2 never showed s1), one assigned at another time (Y's
+    // stream during X's first stretch, which lasted 2.5 s and more: over 803 ms from Y's).
+    const forged: PlayRecord[] = [
+      { stream_id: never.id, position: 1, scene_id: sceneX.id, from: shownFrom + 100, to: shownFrom + 1_100, playing_ms: 1_000 },
+      { stream_id: s1.id, position: 2, scene_id: sceneX.id, from: shownFrom + 100, to: shownFrom + 1_100, playing_ms: 1_000 },
+      { stream_id: s3.id, position: 1, scene_id: sceneY.id, from: shownFrom + 100, to: shownFrom + 1_100, playing_ms: 1_000 },
+    ];
+    // Against a fresh screen key (the wall's own time is counted already: these would be `covered` first otherwise).
+    const refusedBefore = (await app.request<PlaysDto>('GET', '/api/plays?group=stream')).body.refusals.filter((r) => r.key === device);
+    expect(refusedBefore).toEqual([]);
+    await app.orm.em.fork().getConnection().execute('delete from play_records where device = ?', [device]);
+    expect(await send(wall, { records: forged })).toEqual({ data: { kept: 0, clipped: 0, refused: 3, verdicts: ['never-assigned', 'never-assigned', 'not-assigned'] } });
+    const refusals = (await app.request<PlaysDto>('GET', '/api/plays?group=stream')).body.refusals.filter((r) => r.key === device);
+    expect(Object.fromEntries(refusals.map((r) => [r.reason, r.count]))).toEqual({ 'never-assigned': 2, 'not-assigned': 1 });
   });
 
   it('answers a range that ends before it starts, or lies beyond any record, with no rows', async () => {

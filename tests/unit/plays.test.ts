@@ -1,12 +1,14 @@
 /** Proof of play's rules (src/shared/plays.ts) and a screen's play log (src/shared/play-log.ts), as plain functions. */
 import { describe, expect, it } from 'vitest';
 import { createPlayLog, nextCut } from '../../src/shared/play-log.ts';
-import { judgePlays, MAX_PLAY_RECORD_MS, PLAY_CLOCK_TOLERANCE_MS, PLAYS_BUFFERED, type PlayRecord } from '../../src/shared/plays.ts';
+import { assignedPart, judgePlays, MAX_PLAY_RECORD_MS, PLAY_CLOCK_TOLERANCE_MS, PLAYS_BUFFERED, type Assignment, type PlayRecord } from '../../src/shared/plays.ts';
 
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
 const DAY = 86_400_000;
 const rec = (from: number, to: number, extra: Partial<PlayRecord> = {}): PlayRecord => ({ stream_id: 7, position: 1, scene_id: 3, from, to, playing_ms: to - from, ...extra });
-const rules = (extra: Partial<Parameters<typeof judgePlays>[1]> = {}) => ({ now: NOW, position: null, keptUntil: new Map<number, number>(), retentionMs: 90 * DAY, ...extra });
+/** Stream 7 everywhere since long before: the rules below other than the assignment's. */
+const ALWAYS_7: Assignment[] = [{ from: NOW - 100 * DAY, streams: [7, 7, 7, 7, 7] }];
+const rules = (extra: Partial<Parameters<typeof judgePlays>[1]> = {}) => ({ now: NOW, position: null, keptUntil: new Map<number, number>(), retentionMs: 90 * DAY, assignments: ALWAYS_7, slackMs: 800, ...extra });
 
 describe('what the server believes of a screen (judgePlays)', () => {
   it.each([
@@ -45,6 +47,51 @@ describe('what the server believes of a screen (judgePlays)', () => {
   it('keeps positions apart: a wall shows five things at once', () => {
     const { verdicts } = judgePlays([rec(NOW - 60_000, NOW, { position: 1 }), rec(NOW - 60_000, NOW, { position: 2 })], rules());
     expect(verdicts).toEqual(['kept', 'kept']);
+  });
+});
+
+describe('only what was assigned counts (assignedPart, judgePlays)', () => {
+  const T = NOW - 10 * 60_000;
+  // Stream 7 at position 1 from T, 8 from T + 60 s, 7 again from T + 120 s, nothing from T + 180 s; 9 at position 2 throughout.
+  const history: Assignment[] = [
+    { from: T, streams: [7, 9, null, null, null] },
+    { from: T + 60_000, streams: [8, 9, null, null, null] },
+    { from: T + 120_000, streams: [7, 9, null, null, null] },
+    { from: T + 180_000, streams: [null, 9, null, null, null] },
+  ];
+  const SLACK = 1_000;
+
+  it.each([
+    ['inside its stretch', rec(T + 10_000, T + 50_000), 'kept', [T + 10_000, T + 50_000]],
+    ['running past its stretch by less than the slack', rec(T + 10_000, T + 60_900), 'kept', [T + 10_000, T + 60_900]],
+    ['starting before its stretch by less than the slack (a clock a little fast)', rec(T - 900, T + 30_000), 'kept', [T - 900, T + 30_000]],
+    ['running past its stretch by more than the slack: clipped at the slack', rec(T + 30_000, T + 75_000), 'clipped', [T + 30_000, T + 61_000]],
+    ['starting before any assignment: clipped to the first', rec(T - 30_000, T + 30_000), 'clipped', [T - SLACK, T + 30_000]],
+    ['a time the screen showed something else', rec(T + 65_000, T + 115_000), 'not-assigned', null],
+    ['before anything was assigned', rec(T - 120_000, T - 60_000), 'not-assigned', null],
+    ['after the position was emptied', rec(T + 200_000, T + 240_000), 'not-assigned', null],
+    ['a stream at another position than assigned', rec(T + 10_000, T + 50_000, { stream_id: 9 }), 'not-assigned', null],
+    ['the second stretch of the same stream', rec(T + 125_000, T + 170_000), 'kept', [T + 125_000, T + 170_000]],
+    ['the position whose stream never changed', rec(T + 170_000, T + 230_000, { stream_id: 9, position: 2 }), 'kept', [T + 170_000, T + 230_000]],
+  ] as const)('%s', (_name, record, verdict, kept) => {
+    const { keep, verdicts } = judgePlays([record], rules({ assignments: history, slackMs: SLACK }));
+    expect(verdicts).toEqual([verdict]);
+    expect(keep.map((k) => [k.record.from, k.record.to])).toEqual(kept ? [kept] : []);
+  });
+
+  it('takes the longest part where a record meets two stretches of its stream', () => {
+    // 7 from T to T+60 s and again from T+120 s: a record over both keeps the longer side only.
+    expect(assignedPart(history, 1, 7, T + 50_000, T + 150_000, 0)).toEqual({ from: T + 120_000, to: T + 150_000 });
+    expect(assignedPart(history, 1, 7, T + 20_000, T + 130_000, 0)).toEqual({ from: T + 20_000, to: T + 60_000 });
+  });
+
+  it('knows no stream without a history', () => {
+    expect(assignedPart([], 1, 7, T, T + 60_000, SLACK)).toBeNull();
+    expect(judgePlays([rec(T, T + 60_000)], rules({ assignments: [] })).verdicts).toEqual(['not-assigned']);
+  });
+
+  it('an empty position is no stream\'s', () => {
+    expect(assignedPart(history, 3, 7, T, T + 60_000, SLACK)).toBeNull();
   });
 });
 

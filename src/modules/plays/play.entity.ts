@@ -48,3 +48,24 @@ export const PlayRefusalSchema = defineEntity({
 
 export class PlayRefusal extends PlayRefusalSchema.class {}
 PlayRefusalSchema.setClass(PlayRefusal);
+
+/**
+ * What each screen was told to show (issue 41), from the programme's assignment feed: from
+ * `fromAt` until its next row, stream ids by position (`streams[position - 1]`). A screen's
+ * records count only for what it was assigned (src/shared/plays.ts); kept PLAYS_RETENTION_DAYS
+ * after the next row took over (a screen's newest row stays however old).
+ */
+export const PlayAssignmentSchema = defineEntity({
+  name: 'PlayAssignment',
+  tableName: 'play_assignments',
+  properties: {
+    /** The screen proof of play counts (src/shared/plays.ts `playScreen`'s key). */
+    screen: p.text().primary(),
+    fromAt: p.datetime().primary(),
+    sceneId: p.integer().nullable(),
+    streams: p.array<number | null>((i) => (i === 'NULL' ? null : Number(i))).columnType('int[]'),
+  },
+});
+
+export class PlayAssignment extends PlayAssignmentSchema.class {}
+PlayAssignmentSchema.setClass(PlayAssignment);

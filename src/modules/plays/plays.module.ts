@@ -1,6 +1,7 @@
 /**
  * Proof of play (issue 34): what every wall and kiosk with a device id showed, when, and whether
- * its picture was playing — kept from their reports (src/shared/plays.ts says what is believed),
+ * its picture was playing — kept from their reports, and only what the programme assigned them
+ * (issue 41: play-assignments.ts keeps each screen's history; src/shared/plays.ts says what is believed),
  * for PLAYS_RETENTION_DAYS, and totalled per stream, screen and day in PLAYS_TIME_ZONE.
  */
 import { z } from 'zod';
@@ -8,7 +9,9 @@ import { wholeNumber } from '../../env.ts';
 import { PLAYS_RETENTION_DAYS } from '../../shared/plays.ts';
 import { isValidTimezone } from '../../shared/streams/location.ts';
 import { defineModule } from '../module.ts';
-import { Play, PlayRefusal } from './play.entity.ts';
+import { programmeModule } from '../programme/programme.module.ts';
+import { Play, PlayAssignment, PlayRefusal } from './play.entity.ts';
+import { createAssignmentLog, type AssignmentLog } from './play-assignments.ts';
 import { playRecordsTotal } from './plays.metrics.ts';
 import { playsReport } from './plays.reports.ts';
 import { playsRouter } from './plays.routes.ts';
@@ -20,9 +23,15 @@ const FORGET_EVERY_MS = 60 * 60_000;
 /** The process's own zone (TZ), UTC where it has none. */
 const processZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-export const playsModule = defineModule<PlaySettings>({
+export interface PlaysApi {
+  /** Each screen's assignment history, kept from the programme's feed. */
+  assignments: AssignmentLog;
+  flipLeadMs: number;
+}
+
+export const playsModule = defineModule<PlaySettings, PlaysApi>({
   name: 'plays',
-  entities: [Play, PlayRefusal],
+  entities: [Play, PlayRefusal, PlayAssignment],
   settings: {
     env: {
       PLAYS_RETENTION_DAYS: wholeNumber(1, 3650, PLAYS_RETENTION_DAYS),
@@ -34,7 +43,13 @@ export const playsModule = defineModule<PlaySettings>({
     },
     read: (e) => ({ retentionDays: e.PLAYS_RETENTION_DAYS as number, timeZone: (e.PLAYS_TIME_ZONE as string | undefined) || processZone() }),
   },
-  reports: ({ orm, logger, settings, now }) => ({ name: 'plays', declares: [playsReport({ orm, logger, settings, now })] }),
+  setup({ orm, logger, use }) {
+    const programme = use(programmeModule);
+    const assignments = createAssignmentLog({ orm, logger });
+    programme.assignments.listen(assignments.note);
+    return { assignments, flipLeadMs: programme.flipLeadMs };
+  },
+  reports: ({ orm, logger, settings, now }, api) => ({ name: 'plays', declares: [playsReport({ orm, logger, settings, now, ...api })] }),
   routes: ({ settings, now }) => [playsRouter({ settings, now })],
   metrics: () => [playRecordsTotal],
   jobs: ({ orm, logger, settings, now }) => {

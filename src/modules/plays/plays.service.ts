@@ -1,13 +1,15 @@
 /**
  * Proof of play, kept and counted: a screen's records go through the rules of
- * src/shared/plays.ts (one screen at a time, under a lock on its device, so two reports cannot
- * count the same second twice) and are written with the stream's name; the console reads totals
+ * src/shared/plays.ts against what the screen was assigned (play-assignments.ts) — one screen at a
+ * time, under a lock on its device, so two reports cannot count the same second twice — and are
+ * written with the stream's name; the console reads totals
  * per stream, per screen or per day, with days in the configured time zone.
  */
 import type { EntityManager } from '../../db.ts';
 import type { PlayTotalDto, PlaysDto, PlaysQuery } from '../../shared/api/plays.ts';
 import { judgePlays, type PlayRecord, type PlayVerdict } from '../../shared/plays.ts';
 import { streamNames } from '../streams/stream-reads.ts';
+import { assignmentsBetween, everAssigned, forgetAssignments } from './play-assignments.ts';
 
 export interface PlayingScreen {
   device: string;
@@ -25,8 +27,11 @@ export interface PlaySettings {
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Keeps what a screen reports, after the rules; the verdict of each record sent, in order. */
-export async function recordPlays(em: EntityManager, screen: PlayingScreen, records: readonly PlayRecord[], settings: PlaySettings, now: number): Promise<PlayVerdict[]> {
+/**
+ * Keeps what a screen reports, after the rules — against what it was assigned over the records'
+ * time, each stretch widened by `slackMs` — ; the verdict of each record sent, in order.
+ */
+export async function recordPlays(em: EntityManager, screen: PlayingScreen, records: readonly PlayRecord[], settings: PlaySettings, now: number, slackMs: number): Promise<PlayVerdict[]> {
   return em.transactional(async (tx) => {
     await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`plays:${screen.device}`], 'run');
     const ends = await tx.execute<{ position: number; until: string }[]>(
@@ -35,7 +40,10 @@ export async function recordPlays(em: EntityManager, screen: PlayingScreen, reco
       'all',
     );
     const keptUntil = new Map(ends.map((e) => [Number(e.position), new Date(e.until).getTime()]));
-    const { keep, verdicts } = judgePlays(records, { now, position: screen.position, keptUntil, retentionMs: settings.retentionDays * DAY_MS });
+    const span = { from: Math.min(...records.map((r) => r.from)) - slackMs, to: Math.max(...records.map((r) => r.to)) + slackMs };
+    const assignments = await assignmentsBetween(tx, screen.device, span.from, span.to);
+    const { keep, verdicts } = judgePlays(records, { now, position: screen.position, keptUntil, retentionMs: settings.retentionDays * DAY_MS, assignments, slackMs });
+    await neverOrNotThen(tx, screen.device, records, verdicts);
     const names = await streamNames(tx, keep.map((k) => k.record.stream_id));
     const rows = [];
     for (const { index, record: r } of keep) {
@@ -56,6 +64,17 @@ export async function recordPlays(em: EntityManager, screen: PlayingScreen, reco
   });
 }
 
+/** A record not assigned then is `never-assigned` where the screen's whole history never had its stream at its position. */
+async function neverOrNotThen(tx: EntityManager, screen: string, records: readonly PlayRecord[], verdicts: PlayVerdict[]): Promise<void> {
+  const pairs = new Map<string, { position: number; stream: number }>();
+  records.forEach((r, i) => verdicts[i] === 'not-assigned' && pairs.set(`${r.position}:${r.stream_id}`, { position: r.position, stream: r.stream_id }));
+  if (pairs.size === 0) return;
+  const ever = await everAssigned(tx, screen, [...pairs.values()]);
+  records.forEach((r, i) => {
+    if (verdicts[i] === 'not-assigned' && !ever.has(`${r.position}:${r.stream_id}`)) verdicts[i] = 'never-assigned';
+  });
+}
+
 /** Counts what was not kept as sent (clipped, or refused and why), per screen and reason, in the report's transaction. */
 async function noteRefusals(tx: EntityManager, screen: PlayingScreen, verdicts: readonly PlayVerdict[], now: number): Promise<void> {
   const counts = new Map<string, number>();
@@ -70,9 +89,10 @@ async function noteRefusals(tx: EntityManager, screen: PlayingScreen, verdicts: 
   );
 }
 
-/** Deletes what is older than the retention. */
+/** Deletes what is older than the retention (and the assignments no record within it can need). */
 export async function forgetPlays(em: EntityManager, retentionDays: number, now: number): Promise<number> {
   await em.execute('delete from play_refusals where last_at < ?::timestamptz', [iso(now - retentionDays * DAY_MS)], 'run');
+  await forgetAssignments(em, now - retentionDays * DAY_MS);
   const result = await em.execute<{ affectedRows?: number }>('delete from play_records where ended_at < ?::timestamptz', [iso(now - retentionDays * DAY_MS)], 'run');
   return result.affectedRows ?? 0;
 }

@@ -11,6 +11,7 @@ import { createProgrammeJobs, type ProgrammeJobs } from './programme.jobs.ts';
 import { programmeRouter } from './programme.routes.ts';
 import { sceneUse } from './programme.service.ts';
 import { DEFAULT_FLIP_LEAD_MS, screenFeature } from './screen-feature.ts';
+import { createAssignmentFeed, type AssignmentFeed } from './screen-assignments.ts';
 import type { ScreenRouter } from './screen-router.ts';
 import { createScreenRouter } from './screen-routing.ts';
 
@@ -22,6 +23,10 @@ export interface ProgrammeSettings {
 export interface ProgrammeApi {
   router: ScreenRouter;
   boundaries: ProgrammeJobs | undefined;
+  /** What each screen was told to show, from which instant (proof of play keeps it). */
+  assignments: AssignmentFeed;
+  /** SCENE_FLIP_LEAD_MS: a screen told late may flip up to this late. */
+  flipLeadMs: number;
 }
 
 const STEERING: ReadonlySet<string> = new Set(PROGRAMME_CHANGES);
@@ -39,9 +44,11 @@ export const programmeModule = defineModule<ProgrammeSettings, ProgrammeApi>({
     return {
       router: createScreenRouter({ orm, commands, now }),
       boundaries: jobs ? createProgrammeJobs({ ...jobs, flipLeadMs: settings.flipLeadMs, now }) : undefined,
+      assignments: createAssignmentFeed(),
+      flipLeadMs: settings.flipLeadMs,
     };
   },
-  screens: ({ settings, use }, api) => screenFeature({ router: api.router, directory: use(scenesModule).directory, flipLeadMs: settings.flipLeadMs }),
+  screens: ({ settings, use }, api) => screenFeature({ router: api.router, directory: use(scenesModule).directory, flipLeadMs: settings.flipLeadMs, assignments: api.assignments }),
   routes: ({ commands, now }) => [programmeRouter({ commands, now })],
   pushes: ({ orm, now }) => programmePushes(orm, now),
   reactions({ logger }, api) {

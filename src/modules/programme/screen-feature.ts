@@ -13,6 +13,7 @@ import type { Target } from './screen-rooms.ts';
 import { targetRoom } from './screen-rooms.ts';
 import { routeFactsOf, type Route, type ScreenRouter } from './screen-router.ts';
 import { createScreenStates, type ScreenSocket } from './screen-states.ts';
+import type { AssignmentFeed } from './screen-assignments.ts';
 
 /**
  * How long after a commit screens show a change, unless SCENE_FLIP_LEAD_MS says otherwise: long
@@ -32,10 +33,10 @@ function targetOf(registration: ScreenRegistration, route: Route): Target {
   return registration.kind === 'kiosk' ? { kind: 'kiosk', ref: route.ref, position: registration.position } : { kind: 'wall', ref: route.ref };
 }
 
-export function screenFeature(deps: { router: ScreenRouter; directory: SceneDirectory; flipLeadMs: number }): ScreenFeatureFactory {
-  const { router, directory, flipLeadMs } = deps;
+export function screenFeature(deps: { router: ScreenRouter; directory: SceneDirectory; flipLeadMs: number; assignments: Pick<AssignmentFeed, 'told'> }): ScreenFeatureFactory {
+  const { router, directory, flipLeadMs, assignments } = deps;
   return (link: HubLink): ScreenFeature => {
-    const states = createScreenStates(link, directory);
+    const states = createScreenStates(link, directory, assignments);
     return {
       async register(socket, registration) {
         const facts = routeFactsOf(registration)!;
@@ -43,7 +44,7 @@ export function screenFeature(deps: { router: ScreenRouter; directory: SceneDire
         const target = targetOf(registration, route);
         socket.data.screen = { facts, banner: route.banner } satisfies ScreenSocket;
         await socket.join(targetRoom(target));
-        const state = await states.stateFor(target, link.appliedVersion(), { banner: route.banner });
+        const state = await states.stateFor(target, link.appliedVersion(), { banner: route.banner, socket });
         link.shown(socket, {
           follows: registration.sceneSlug ?? null,
           scene_id: state.kind === 'wall' || state.kind === 'kiosk' ? (state.scene?.id ?? null) : null,

@@ -12,9 +12,11 @@ import { pushesSent } from '../../metrics.ts';
 import { refKey, type Affected, type ResolvedScene, type SceneDirectory, type SceneResolution } from '../scenes/scene-directory.ts';
 import { parseTargetRoom, targetRoom, type Target } from './screen-rooms.ts';
 import type { Route, RouteFacts } from './screen-router.ts';
+import type { AssignmentFeed, ToldScreen } from './screen-assignments.ts';
+import { serverNow } from '../../realtime/clock.ts';
 
 /** What the screen feature keeps on a wall's or kiosk's socket (`socket.data.screen`). */
-export interface ScreenSocket {
+export interface ScreenSocket extends ToldScreen {
   /** What it said about itself that decides what it shows (decided again when the programme changes). */
   facts: RouteFacts;
   /** The takeover line it was last sent (a takeover that keeps its scene but changes the line still reaches it). */
@@ -55,9 +57,9 @@ export interface ScreenStates {
   /**
    * The full state for a wall or kiosk following `target`, labelled `version` (the highest the
    * hub has applied here). `track: false` (a page's HTML, no socket): what it resolved is not
-   * remembered for pushes.
+   * remembered for pushes. `socket`: the screen it is for, told it from now (the assignment feed).
    */
-  stateFor(target: Target, version: number, options?: { track?: boolean; banner?: string | undefined }): Promise<ScreenState>;
+  stateFor(target: Target, version: number, options?: { track?: boolean; banner?: string | undefined; socket?: HubSocket }): Promise<ScreenState>;
   /**
    * Decides again what every wall and kiosk here follows (the programme changed): a screen whose
    * reference changes moves rooms and is pushed its new state once, to be shown at `at`.
@@ -74,7 +76,7 @@ export interface ScreenStates {
   resyncAll(version: number, resolution: SceneResolution): void;
 }
 
-export function createScreenStates(link: HubLink, directory: Pick<SceneDirectory, 'resolve' | 'resolveChange'>): ScreenStates {
+export function createScreenStates(link: HubLink, directory: Pick<SceneDirectory, 'resolve' | 'resolveChange'>, assignments: Pick<AssignmentFeed, 'told'>): ScreenStates {
   const { io } = link;
   /** Last scene id each followed reference resolved to on this node (null: unresolved). */
   const resolvedRefs = new Map<string, number | null>();
@@ -93,11 +95,16 @@ export function createScreenStates(link: HubLink, directory: Pick<SceneDirectory
     return byRef;
   }
 
-  /** Keeps presence's "scene shown" in step for every screen in the room (told with its next presence push). */
-  function markShown(room: string, sceneId: number | null): void {
+  /**
+   * Keeps presence's "scene shown" in step for every screen in the room (told with its next
+   * presence push), and tells the assignment feed what each was handed, from `at`.
+   */
+  function markShown(room: string, target: Target, resolved: ResolvedScene | null, at: number): void {
     for (const id of io.of('/').adapter.rooms.get(room) ?? []) {
       const socket = io.of('/').sockets.get(id);
-      if (socket) link.shown(socket, { scene_id: sceneId }, false);
+      if (!socket) continue;
+      link.shown(socket, { scene_id: resolved?.scene.id ?? null }, false);
+      assignments.told(screenDataOf(socket), target, resolved, at);
     }
   }
 
@@ -127,10 +134,11 @@ export function createScreenStates(link: HubLink, directory: Pick<SceneDirectory
       resolvedRefs.set(refKey(ref), resolved?.scene.id ?? null);
       for (const target of targets) {
         const room = targetRoom(target);
-        markShown(room, resolved?.scene.id ?? null);
         if (target.kind === 'kiosk') io.local.to(room).emit('kiosk:stream', kioskState(version, ref, target.position, resolved, at));
         else pushWall(room, ref, before, resolved);
         pushesSent.inc({ event: target.kind === 'kiosk' ? 'kiosk:stream' : 'scene' });
+        // After the emit: what follows it costs the push nothing.
+        markShown(room, target, resolved, at ?? serverNow());
       }
     }
   }
@@ -141,9 +149,10 @@ export function createScreenStates(link: HubLink, directory: Pick<SceneDirectory
   });
 
   return {
-    async stateFor(target, version, { track = true, banner } = {}) {
+    async stateFor(target, version, { track = true, banner, socket } = {}) {
       const resolved = await directory.resolve(target.ref);
       if (track) resolvedRefs.set(refKey(target.ref), resolved?.scene.id ?? null);
+      if (socket) assignments.told(screenDataOf(socket), target, resolved, serverNow());
       return target.kind === 'wall' ? wallState(version, target.ref, resolved, undefined, banner) : kioskState(version, target.ref, target.position, resolved, undefined, banner);
     },
 
@@ -194,9 +203,10 @@ export function createScreenStates(link: HubLink, directory: Pick<SceneDirectory
           resolvedRefs.set(refKey(target.ref), resolved?.scene.id ?? null);
           if (from && from !== targetRoom(target)) await socket.leave(from);
           await socket.join(targetRoom(target));
-          socket.data.screen = { facts: screenDataOf(socket)!.facts, banner: next.banner } satisfies ScreenSocket;
+          socket.data.screen = { ...screenDataOf(socket)!, banner: next.banner } satisfies ScreenSocket;
           if (target.kind === 'kiosk') socket.emit('kiosk:stream', kioskState(version, target.ref, target.position, resolved, at, next.banner));
           else socket.emit('screen:state', wallState(version, target.ref, resolved, at, next.banner));
+          assignments.told(screenDataOf(socket), target, resolved, at);
           return { socket, route: next, sceneId: resolved?.scene.id ?? null };
         }),
       );

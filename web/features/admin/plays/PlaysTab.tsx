@@ -123,6 +123,8 @@ const REFUSAL_TEXT: Record<PlaysDto['refusals'][number]['reason'], string> = {
   'too-long': 'Refused: longer than 5 minutes',
   future: 'Refused: from the future',
   'too-old': 'Refused: more than a week old',
+  'not-assigned': 'Refused: the screen was told to show something else there then',
+  'never-assigned': 'Refused: a stream the screen was never told to show there',
   covered: 'Refused: time already counted for that position',
   'unknown-stream': 'Refused: a stream that does not exist',
 };
