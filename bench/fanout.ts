@@ -64,7 +64,9 @@ interface Wall {
   connectedAt: number;
 }
 
-const registration: Registration = { kind: 'wall', name: 'bench' };
+/** Each wall a device id of its own, as an installed wall has (its assignments and proof of play are kept). */
+let wallsOpened = 0;
+const registrationOf = (): Registration => ({ kind: 'wall', name: 'bench', device: `bench-fanout-${String(++wallsOpened).padStart(5, '0')}` });
 const target = { kind: 'wall' as const, follows: null };
 
 function sceneIdOf(message: ScreenMessage): number | null {
@@ -87,7 +89,7 @@ function openWall(base: string): Wall {
   const wall: Wall = { client: undefined as unknown as ScreenClient, state: null, maxVersion: 0, pushes: null, event: '', lastSnapshotAt: 0, connectedAt: 0 };
   wall.client = connectScreen({
     url: base,
-    registration,
+    registration: registrationOf(),
     socketOptions: { transports: ['websocket'], forceNew: true },
     onMessage: (message) => {
       const now = performance.now();

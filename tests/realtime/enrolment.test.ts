@@ -84,6 +84,14 @@ describe('enrolment', () => {
     const state = await wall.waitFor((s) => s?.kind === 'wall' && s.scene?.id === lobbyScene);
     expect(state.kind).toBe('wall');
     expect(wall.pairing).toBeNull();
+    // What it was told is kept as its assignment (proof of play counts only that).
+    const lobbyStreams = state.kind === 'wall' ? state.streams.map((s) => s.id) : [];
+    await until('its assignment is kept', async () => {
+      const rows = await app.orm.em.fork().execute<{ streams: (number | null)[] }[]>(`select streams from play_assignments where screen = 'lobby-left-0001' order by from_at desc limit 1`);
+      return rows[0]?.streams.filter((id) => id !== null).join(',') === lobbyStreams.join(',');
+    });
+    // The public viewer before it (the test above) was shown its page too: kept as no one's (assignments are written in order).
+    expect(await app.orm.em.fork().execute(`select 1 from play_assignments where screen like 'public-viewer-01%'`)).toHaveLength(0);
     await until('listed as the approved screen', async () => (await listed()).some((s) => s.enrolled_id === approved.body.id && s.name === 'Lobby wall, left' && s.group_id === lobby.id));
     expect((await app.request<PairingDto[]>('GET', '/api/screens/pairings')).body.some((p) => p.code === asked.body.code)).toBe(false);
     const activity = (await app.request<{ action: string; subject_name: string | null }[]>('GET', '/api/activity?kind=screen')).body;
