@@ -165,6 +165,21 @@ async function stopOrphanedCluster(databaseDir: string, log: Logger): Promise<vo
   }
 }
 
+/**
+ * The address of the embedded database a running server holds in `dataDir` (its postmaster.pid
+ * names the port), or null when none runs there — for the scripts that work beside a running
+ * server (`npm run backup`).
+ */
+export async function runningEmbeddedUrl(dataDir: string): Promise<string | null> {
+  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+  const passwordFile = path.join(dataDir, 'pg-password');
+  if (!existsSync(pidFile) || !existsSync(passwordFile)) return null;
+  const [pid, , , port] = (await readFile(pidFile, 'utf8')).split('\n');
+  if (!isAlive(Number(pid)) || !/^\d+$/.test(port ?? '')) return null;
+  const password = (await readFile(passwordFile, 'utf8')).trim();
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+}
+
 async function readOrCreatePassword(file: string): Promise<string> {
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
   const password = randomBytes(24).toString('base64url');

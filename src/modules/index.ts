@@ -10,6 +10,7 @@ import { discoveryModule } from './discovery/discovery.module.ts';
 import { evaluationModule } from './evaluation/evaluation.module.ts';
 import type { AnyModule } from './module.ts';
 import { platformsModule } from './platforms/platforms.module.ts';
+import { backupsModule } from './backups/backups.module.ts';
 import { playsModule } from './plays/plays.module.ts';
 import { programmeModule } from './programme/programme.module.ts';
 import { qualityModule } from './quality/quality.module.ts';
@@ -30,6 +31,7 @@ export const MODULES: readonly AnyModule[] = [
   programmeModule,
   screensModule,
   playsModule,
+  backupsModule,
   qualityModule,
   discoveryModule,
   submissionsModule,

@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createApp, type HubAttachment, type NatureWall } from '../../src/app.ts';
 import { readModuleSettings } from '../../src/config.ts';
 import { alertsModule } from '../../src/modules/alerts/alerts.module.ts';
+import { backupsModule } from '../../src/modules/backups/backups.module.ts';
 import { authModule } from '../../src/modules/auth/auth.module.ts';
 import { discoveryModule } from '../../src/modules/discovery/discovery.module.ts';
 import { evaluationModule } from '../../src/modules/evaluation/evaluation.module.ts';
@@ -58,7 +59,7 @@ export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 /** The modules whose settings tests change, by name. */
-const TUNABLE = { screens: screensModule, alerts: alertsModule, auth: authModule, discovery: discoveryModule, evaluation: evaluationModule, platforms: platformsModule, programme: programmeModule, quality: qualityModule, scenes: scenesModule, weather: weatherModule };
+const TUNABLE = { backups: backupsModule, screens: screensModule, alerts: alertsModule, auth: authModule, discovery: discoveryModule, evaluation: evaluationModule, platforms: platformsModule, programme: programmeModule, quality: qualityModule, scenes: scenesModule, weather: weatherModule };
 type SettingsOfModule<M> = M extends ModuleDefinition<infer S, infer _A> ? S : never;
 /** Per module, the settings a test changes (the rest keep their defaults). */
 export type SettingsOverrides = { [K in keyof typeof TUNABLE]?: Partial<SettingsOfModule<(typeof TUNABLE)[K]>> };

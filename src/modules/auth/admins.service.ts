@@ -58,6 +58,11 @@ export async function deleteAdmin(em: EntityManager, rawUsername: string): Promi
  * The account these credentials belong to, or null — also for a disabled account or one whose
  * invitation is not accepted yet; the same work whether or not the name exists.
  */
+/** Accounts that can sign in now (a password set, not disabled): a restore checks there is one. */
+export async function accountsThatCanSignIn(em: EntityManager): Promise<number> {
+  return em.count(AdminUser, { passwordHash: { $ne: null }, disabledAt: null });
+}
+
 export async function authenticate(em: EntityManager, rawUsername: string, password: string): Promise<AdminUser | null> {
   const admin = await em.findOne(AdminUser, { username: normalizeUsername(rawUsername) });
   const ok = await verifyPassword(admin?.passwordHash ?? (await dummyHash()), password);

@@ -6,6 +6,7 @@
 import { activityEndpoints } from './activity.ts';
 import { alertEndpoints } from './alerts.ts';
 import { authEndpoints } from './auth.ts';
+import { backupsEndpoints } from './backups.ts';
 import { defaultSceneEndpoints } from './config.ts';
 import { discoveryEndpoints } from './discovery.ts';
 import { evaluationEndpoints } from './evaluation.ts';
@@ -25,6 +26,7 @@ const byFeature = {
   activity: activityEndpoints,
   alerts: alertEndpoints,
   auth: authEndpoints,
+  backup: backupsEndpoints,
   defaultScene: defaultSceneEndpoints,
   discovery: discoveryEndpoints,
   evaluation: evaluationEndpoints,

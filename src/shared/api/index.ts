@@ -19,6 +19,7 @@ export * from './uptime.ts';
 export * from './programme.ts';
 export * from './activity.ts';
 export * from './plays.ts';
+export * from './backups.ts';
 export * from './alerts.ts';
 export * from './system.ts';
 export * from './weather.ts';

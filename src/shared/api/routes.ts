@@ -7,6 +7,8 @@ export const ROUTES = {
   'activity.list': { method: 'GET', path: '/activity' },
   'plays.totals': { method: 'GET', path: '/plays' },
   'plays.export': { method: 'GET', path: '/plays/export.csv' },
+  'backup.list': { method: 'GET', path: '/backups' },
+  'backup.create': { method: 'POST', path: '/backups' },
   'alerts.overview': { method: 'GET', path: '/alerts' },
   'alerts.updateRule': { method: 'PUT', path: '/alerts/rules' },
   'alerts.createGroupRule': { method: 'POST', path: '/alerts/rules' },
