@@ -150,7 +150,7 @@ describe('login rate limits', () => {
       // The alert rule sees the account failing from many addresses (from any node: a database row).
       const rules = await venue.orm.em.fork().find(AlertRule, { kind: 'login_failures' });
       expect(rules).toHaveLength(1);
-      const watched = await gather(venue.orm.em.fork(), rules, { listScreens: async () => ({ screens: [], partial: false }), onScreens: async () => new Set(), now: () => Date.now() });
+      const watched = await gather(venue.orm.em.fork(), rules, { listScreens: async () => ({ screens: [], partial: false }), onScreens: async () => new Set(), backupStaleness: async () => ({ stale: false, newestAt: null, periodMs: null }), now: () => Date.now() });
       expect(watched.conditions.map((c) => [c.subject, c.title])).toEqual([[`login:${ADMIN.username}`, `Sign-ins to "${ADMIN.username}" are failing from many addresses`]]);
       const after = await counters();
       expect({ failures: after.failures - before.failures, failing: after.failing - before.failing, slowed: after.slowed - before.slowed, own: after.own - before.own }).toEqual({ failures: 23, failing: 1, slowed: 1, own: 2 }); // 20 wrong passwords and the 3 hostile names

@@ -20,7 +20,9 @@ import { appTables, BACKUP_NAME } from '../../src/database/backup-file.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/embedded-postgres.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createAdmin } from '../../src/modules/auth/admins.service.ts';
-import { takeBackup } from '../../src/modules/backups/backups.service.ts';
+import { isStale, schedulePeriod, takeBackup } from '../../src/modules/backups/backups.service.ts';
+import { AlertRule } from '../../src/modules/alerts/alerts.entity.ts';
+import { gather } from '../../src/modules/alerts/alerts.rules.ts';
 import { recordPlays } from '../../src/modules/plays/plays.service.ts';
 import { writeAssignments } from '../../src/modules/plays/play-assignments.ts';
 import { seed } from '../../src/modules/seed/seed.ts';
@@ -183,10 +185,11 @@ describe('backup and restore', () => {
 
   it('keeps the last BACKUP_KEEP, never loses a good one to a failed dump, takes one at a time, and shows it all', async () => {
     const settings = { dir: backups, cron: '0 3 * * *', keep: 2, timeZone: 'UTC' };
-    const at = (s: number) => () => new Date(Date.UTC(2030, 0, 1, 3, 0, s));
+    const at = (s: number) => () => new Date(Date.UTC(2026, 0, 1, 3, 0, s));
     for (const s of [1, 2, 3]) expect((await takeBackup({ em: app.orm.em.fork(), url: app.db.url, settings, trigger: 'schedule', logger, now: at(s) })).ok).toBe(true);
     const kept = (await readdir(backups)).sort();
-    expect(kept).toEqual(['nature-wall-2030-01-01T03-00-02Z.backup.gz', 'nature-wall-2030-01-01T03-00-03Z.backup.gz']);
+    // The newest two by name (the console's of the first test, taken today, and the last of these).
+    expect(kept).toEqual(['nature-wall-2026-01-01T03-00-03Z.backup.gz', path.basename(good)]);
 
     // A folder that cannot take it (a file in its way): recorded with a sentence, the good ones untouched.
     const blocked = path.join(work, 'a-file');
@@ -209,13 +212,37 @@ describe('backup and restore', () => {
 
     const status = (await app.request<BackupsDto>('GET', '/api/backups')).body;
     expect(status).toMatchObject({ dir: backups, schedule: '0 3 * * *', keep: 2, period_seconds: 86_400, stale: false });
-    expect(status.newest_ok!.file).toBe('nature-wall-2030-01-01T03-00-03Z.backup.gz');
-    expect(status.recent[0]).toMatchObject({ ok: false, error: expect.stringContaining('a file is in the way') });
+    // The console's backup of the first test finished last.
+    expect(status.newest_ok).toMatchObject({ ok: true, trigger: 'console' });
+    expect(status.recent.find((b) => b.ok === false)).toMatchObject({ trigger: 'schedule', error: expect.stringContaining('a file is in the way') });
     const scrape = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     const family = (parsePrometheus(await scrape.text()) as { name: string; metrics: { value?: string }[] }[]).find((f) => f.name === 'nw_backup_newest_age_seconds');
     expect(family?.metrics[0]?.value).toBeDefined();
     expect(await app.anonymous('GET', '/api/backups').then((r) => r.status)).toBe(401);
   }, 120_000);
+
+  it('an alert fires when the newest good backup is older than two periods', async () => {
+    const day = 86_400_000;
+    const now = Date.UTC(2026, 10, 27, 12);
+    expect(isStale(new Date(now - 1.5 * day), day, new Date(now), new Date(0))).toBe(false);
+    expect(isStale(new Date(now - 2.5 * day), day, new Date(now), new Date(0))).toBe(true);
+    expect(isStale(null, day, new Date(now), new Date(now - day))).toBe(false); // none yet, but the first attempt is a day old
+    expect(isStale(null, day, new Date(now), new Date(now - 3 * day))).toBe(true);
+    expect(isStale(new Date(0), null, new Date(now), new Date(0))).toBe(false); // no schedule: nothing is due
+    expect(schedulePeriod('0 3 * * *', 'UTC', new Date(now))).toEqual({ periodMs: day, next: new Date(Date.UTC(2026, 10, 28, 3)) });
+
+    const rules = await app.orm.em.fork().find(AlertRule, { kind: 'backup_stale' });
+    expect(rules).toHaveLength(1); // the migration adds it, enabled
+    const sources = (stale: boolean) => ({
+      listScreens: async () => ({ screens: [], partial: false }),
+      onScreens: async () => new Set<number>(),
+      backupStaleness: async () => ({ stale, newestAt: new Date(now - 3 * day), periodMs: day }),
+      now: () => now,
+    });
+    expect((await gather(app.orm.em.fork(), rules, sources(false))).conditions).toEqual([]);
+    const fired = (await gather(app.orm.em.fork(), rules, sources(true))).conditions;
+    expect(fired.map((c) => [c.subject, c.title, c.since])).toEqual([['backup', 'The newest good backup is 72 h old', now - day]]);
+  });
 
   it('npm run backup and npm run restore work from the shell, and say what is wrong', async () => {
     const dir = path.join(work, 'from-the-shell');

@@ -52,7 +52,7 @@ export function createAlertJobs(deps: AlertJobsDeps): AlertJobs {
   const { orm, commands, logger, settings, availability } = deps;
   const now = deps.now ?? Date.now;
   const deliveries = createDeliveries({ ...deps, now });
-  const stepper: StepperDeps = { orm, commands, sources: { listScreens: deps.listScreens, onScreens: deps.onScreens, now }, remember: deliveries.remember };
+  const stepper: StepperDeps = { orm, commands, sources: { listScreens: deps.listScreens, onScreens: deps.onScreens, backupStaleness: deps.backupStaleness, now }, remember: deliveries.remember };
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 

@@ -5,6 +5,7 @@
 import client from 'prom-client';
 import { number, wholeNumber } from '../../env.ts';
 import { defineModule } from '../module.ts';
+import { backupsModule } from '../backups/backups.module.ts';
 import { screensModule } from '../screens/screens.module.ts';
 import { alertPushes } from './alerts.changes.ts';
 import { AlertDelivery, AlertDestination, AlertIncident, AlertRule } from './alerts.entity.ts';
@@ -27,7 +28,15 @@ export const alertsModule = defineModule<AlertSettings, AlertJobs | undefined>({
   },
   setup: ({ jobs, settings, screens, availability, now, use }) =>
     jobs
-      ? createAlertJobs({ ...jobs, settings, listScreens: () => screens.list({ includeOffline: true }), onScreens: use(screensModule).streamsOnScreens, availability, now })
+      ? createAlertJobs({
+          ...jobs,
+          settings,
+          listScreens: () => screens.list({ includeOffline: true }),
+          onScreens: use(screensModule).streamsOnScreens,
+          backupStaleness: use(backupsModule).staleness,
+          availability,
+          now,
+        })
       : undefined,
   routes: ({ commands, fetcher, now }, jobs) => [alertsRouter({ commands, fetcher, queueDelivery: jobs?.queueDelivery, now })],
   pushes: ({ orm }) => alertPushes(orm),

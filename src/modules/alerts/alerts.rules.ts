@@ -32,6 +32,8 @@ export interface WatchSources {
   listScreens: () => Promise<{ screens: ScreenPresence[]; partial: boolean }>;
   /** Streams walls and kiosks show right now. */
   onScreens: () => Promise<ReadonlySet<number>>;
+  /** Whether the newest good backup is older than two periods (the backups module's). */
+  backupStaleness: (now: Date) => Promise<{ stale: boolean; newestAt: Date | null; periodMs: number | null }>;
   now: () => number;
 }
 
@@ -61,6 +63,8 @@ export async function gather(em: EntityManager, rules: AlertRule[], sources: Wat
   if (analysisRule) conditions.push(...(await analysesFailing(em, analysisRule, sources.now())));
   const [loginRule] = ofKind('login_failures');
   if (loginRule) conditions.push(...(await signInsFailing(em, loginRule, sources.now())));
+  const [backupRule] = ofKind('backup_stale');
+  if (backupRule) conditions.push(...(await backupStale(backupRule, sources)));
   return { conditions, unknown };
 }
 
@@ -143,4 +147,20 @@ async function signInsFailing(em: EntityManager, rule: AlertRule, now: number): 
     detail: `Last failure ${account.lastAt.toISOString()}. Browsers that never signed in to it may try once every few seconds; its own browsers are not affected.`,
     since: account.since.getTime(),
   }));
+}
+
+/** The newest good backup, older than two periods of BACKUP_CRON (none at all is the console's to say: no backup has run yet). */
+async function backupStale(rule: AlertRule, sources: WatchSources): Promise<Condition[]> {
+  const { stale, newestAt, periodMs } = await sources.backupStaleness(new Date(sources.now()));
+  if (!stale || !newestAt || periodMs === null) return [];
+  const hours = Math.round((sources.now() - newestAt.getTime()) / 3_600_000);
+  return [
+    {
+      rule,
+      subject: 'backup',
+      title: `The newest good backup is ${hours} h old`,
+      detail: `It finished ${newestAt.toISOString()}; backups are due every ${Math.round(periodMs / 3_600_000)} h. The Backups tab in the console shows why the last ones failed.`,
+      since: newestAt.getTime() + 2 * periodMs,
+    },
+  ];
 }

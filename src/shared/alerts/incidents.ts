@@ -9,7 +9,7 @@
  *   open instead of firing again. One "fired" and one "recovered" message per incident.
  */
 
-export const ALERT_KINDS = ['screen_offline', 'stream_unhealthy', 'discovery_failed', 'analysis_failures', 'database_unavailable', 'login_failures'] as const;
+export const ALERT_KINDS = ['screen_offline', 'stream_unhealthy', 'discovery_failed', 'analysis_failures', 'database_unavailable', 'login_failures', 'backup_stale'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** Where an incident is in its life (a forgotten blip has no row at all). */

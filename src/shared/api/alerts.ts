@@ -21,6 +21,7 @@ export const ALERT_KIND_TEXT: Record<(typeof ALERT_KINDS)[number], { title: stri
   analysis_failures: { title: 'Quality analyses fail too often (share of the last hour)', threshold: '%' },
   database_unavailable: { title: 'The database is unavailable on a node', threshold: null },
   login_failures: { title: 'Sign-ins to an account fail from many addresses (it is slowed for browsers it does not know)', threshold: null },
+  backup_stale: { title: 'The newest good backup is older than two backup periods (BACKUP_CRON)', threshold: null },
 };
 
 /** Said in the document and by the refusal. */
