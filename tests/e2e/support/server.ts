@@ -32,6 +32,7 @@ export async function startNatureWall(env: NodeJS.ProcessEnv = {}): Promise<Natu
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
+    BACKUP_DIR: path.join(dataDir, 'backups'),
     LOG_LEVEL: 'warn',
     WEB_DIST: path.join(ROOT, 'dist/web'),
     SEED_DEMO: 'false',

@@ -35,6 +35,8 @@ export const adminApi = {
 
   screens: () => call('screen.list', { query: { include_offline: 'true' } }),
   plays: (query: z.input<Endpoints['plays.totals']['query']>) => call('plays.totals', { query }),
+  backups: () => call('backup.list'),
+  backUpNow: () => call('backup.create'),
   screenUptime: (id: string) => call('screen.uptime', { params: { id } }),
   streamUptime: (id: number) => call('stream.uptime', { params: { id } }),
 

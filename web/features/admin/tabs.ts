@@ -28,4 +28,5 @@ export const ADMIN_TABS: readonly AdminTab[] = [
   { path: 'activity', label: 'Activity', load: () => import('./activity/ActivityTab.tsx') },
   { path: 'team', label: 'Team', needs: 'team.list', load: () => import('./team/TeamTab.tsx') },
   { path: 'tokens', label: 'API tokens', needs: 'auth.tokens', load: () => import('./tokens/TokensTab.tsx') },
+  { path: 'backups', label: 'Backups', needs: 'backup.list', load: () => import('./backups/BackupsTab.tsx') },
 ];
