@@ -13,8 +13,21 @@ export async function initORM(options: OrmOptions): Promise<Orm> {
   return MikroORM.init(ormConfig({ ...options, entities: ENTITIES }));
 }
 
-/** Applies every pending migration, all or nothing. Returns the names applied. */
+/**
+ * Applies every pending migration, all or nothing. Returns the names applied. A failure names
+ * the migration that failed and says that the database is as it was (src/db.ts: allOrNothing).
+ */
 export async function migrate(orm: Orm): Promise<string[]> {
-  const applied = await orm.migrator.up();
-  return applied.map((m) => m.name);
+  let running: string | undefined;
+  const note = (event: { name: string }) => void (running = event.name);
+  orm.migrator.on('migrating', note);
+  try {
+    const applied = await orm.migrator.up();
+    return applied.map((m) => m.name);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(`The migration ${running ?? '(unknown)'} failed: ${why}. Nothing of this upgrade was kept: the database is as it was before it.`, { cause: error });
+  } finally {
+    orm.migrator.off('migrating', note);
+  }
 }
