@@ -41,6 +41,7 @@ export async function startServerProcess(
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
+    BACKUP_DIR: path.join(dataDir, 'backups'),
     PORT: String(port),
     LOG_LEVEL: 'warn',
     ADMIN_API_TOKEN: BENCH_TOKEN,

@@ -72,11 +72,11 @@ export async function appTables(client: pg.ClientBase): Promise<TableInfo[]> {
   return rows.map((r) => ({ name: r.table, columns: r.columns }));
 }
 
-/** A backup file's name: sorts by the time it was taken. */
+/** A backup file's name: sorts by the time it was taken, to the millisecond (two in one second are two files). */
 export function backupName(at: Date): string {
-  return `nature-wall-${at.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}.backup.gz`;
+  return `nature-wall-${at.toISOString().replace(/[:.]/g, '-')}.backup.gz`;
 }
-export const BACKUP_NAME = /^nature-wall-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z\.backup\.gz$/;
+export const BACKUP_NAME = /^nature-wall-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.backup\.gz$/;
 
 /**
  * Writes a backup of the database `client` is connected to into `file`, through a `.partial`

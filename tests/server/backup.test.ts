@@ -189,7 +189,7 @@ describe('backup and restore', () => {
     for (const s of [1, 2, 3]) expect((await takeBackup({ em: app.orm.em.fork(), url: app.db.url, settings, trigger: 'schedule', logger, now: at(s) })).ok).toBe(true);
     const kept = (await readdir(backups)).sort();
     // The newest two by name (the console's of the first test, taken today, and the last of these).
-    expect(kept).toEqual(['nature-wall-2026-01-01T03-00-03Z.backup.gz', path.basename(good)]);
+    expect(kept).toEqual(['nature-wall-2026-01-01T03-00-03-000Z.backup.gz', path.basename(good)]);
 
     // A folder that cannot take it (a file in its way): recorded with a sentence, the good ones untouched.
     const blocked = path.join(work, 'a-file');
