@@ -15,7 +15,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import parsePrometheus from 'parse-prometheus-text-format';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appTables, BACKUP_NAME } from '../../src/database/backup-file.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/embedded-postgres.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -29,6 +29,7 @@ import { seed } from '../../src/modules/seed/seed.ts';
 import { restoreBackup } from '../../src/restore.ts';
 import type { BackupDto, BackupsDto, StreamDto } from '../../src/shared/api/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { createEmptyDatabase } from '../support/db.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -90,17 +91,6 @@ async function count(url: string, table: string): Promise<number> {
   }
 }
 
-/** A database with nothing in it (not the migrated template). */
-async function emptyDatabase(): Promise<string> {
-  const name = `nw_empty_${process.pid}_${Math.random().toString(16).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: inject('pgAdminUrl') });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(inject('pgAdminUrl'));
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 function run(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -252,7 +242,7 @@ describe('backup and restore', () => {
     expect(backup.stdout).toMatch(/^Backup written: .*nature-wall-.*\.backup\.gz \(\d+ tables, \d+ rows, [\d.]+ KB\)/);
     const [file] = await readdir(dir);
 
-    const empty = await emptyDatabase();
+    const empty = await createEmptyDatabase('nw_empty');
     const restored = await run('scripts/restore.ts', [path.join(dir, file!)], { DATABASE_URL: empty });
     expect(restored.stderr).toBe('');
     expect(restored.code).toBe(0);

@@ -13,7 +13,7 @@ import { createGunzip } from 'node:zlib';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migration } from '@mikro-orm/migrations';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationsList } from '../../migrations/index.ts';
 import { ormConfig } from '../../src/db.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -21,21 +21,11 @@ import { ENTITIES, migrate } from '../../src/orm.ts';
 import { restoreBackup, type RestoreReport } from '../../src/restore.ts';
 import type { StreamDto } from '../../src/shared/api/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { createEmptyDatabase } from '../support/db.ts';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/release-455756a/nature-wall-455756a.backup.gz');
 const logger = createLogger('silent');
 
-/** A database with nothing in it (not the migrated template). */
-async function emptyDatabase(): Promise<string> {
-  const name = `nw_upgrade_${process.pid}_${Math.random().toString(16).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: inject('pgAdminUrl') });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(inject('pgAdminUrl'));
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 /** The rows per table the fixture says it holds (its last line). */
 async function fixtureRows(): Promise<Record<string, number>> {
@@ -59,7 +49,7 @@ let report: RestoreReport;
 let app: TestApp;
 
 beforeAll(async () => {
-  url = await emptyDatabase();
+  url = await createEmptyDatabase('nw_upgrade');
   report = await restoreBackup({ url, file: FIXTURE, logger });
   app = await startTestApp({ database: { url, name: 'upgraded', drop: async () => undefined } });
 }, 120_000);
@@ -109,7 +99,7 @@ describe('a database made by release 455756a', () => {
 
 describe('a migration that fails', () => {
   it('leaves the database as it was, and the message names it', async () => {
-    const target = await emptyDatabase();
+    const target = await createEmptyDatabase('nw_upgrade');
     class Migration29990101000000_breaks extends Migration {
       override name = 'Migration29990101000000_breaks';
       override up(): void {

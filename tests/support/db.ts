@@ -36,3 +36,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** A database with nothing in it — not a copy of the migrated template (a restore's target); its URL. */
+export async function createEmptyDatabase(prefix = 'nw_empty'): Promise<string> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: inject('pgAdminUrl') });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(inject('pgAdminUrl'));
+  url.pathname = `/${name}`;
+  return url.toString();
+}
