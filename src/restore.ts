@@ -11,8 +11,8 @@ import pg from 'pg';
 import { migrationsList } from '../migrations/index.ts';
 import type { Logger } from './logger.ts';
 import { accountsThatCanSignIn } from './modules/auth/admins.service.ts';
-import { initORM } from './orm.ts';
-import { appTables, BackupError, copyInto, MIGRATIONS_TABLE, quoteIdent as ident, readBackup, type BackupHeader } from './database/backup-file.ts';
+import { initORM, migrate } from './orm.ts';
+import { appTables, BackupError, checkBackup, copyInto, MIGRATIONS_TABLE, quoteIdent as ident, readBackup, type BackupHeader } from './database/backup-file.ts';
 
 export interface RestoreReport {
   header: BackupHeader;
@@ -54,6 +54,21 @@ export async function restoreBackup(options: { url: string; file: string; replac
   /** The database was empty and this restore has written to it: a failure empties it again. */
   let started = false;
   try {
+    // The whole file first: a damaged, foreign or newer one is refused before anything is touched.
+    const checked = await checkBackup(file);
+    const unknown = checked.header.migrations.find((name) => !known.includes(name));
+    if (unknown) throw new BackupError(`${file} was taken by a newer release (its database has the migration ${unknown}, which this release does not know): restore it with that release or a later one`);
+    if (checked.header.migrations.some((name, i) => known[i] !== name)) throw new BackupError(`${file} was taken by a release whose migrations are not this release's in the same order: it cannot be restored here`);
+    const { rows: [others] } = await client.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
+    );
+    if (others!.n > 0) throw new BackupError(`${others!.n} other connection(s) are open to this database (a running server?): stop them before restoring, or their writes would be lost`);
+    const left = await client.query('select nspname from pg_namespace where nspname like $1', [`%${ASIDE}`]);
+    if (left.rowCount) {
+      throw new BackupError(
+        `A restore that did not finish left the earlier data in the schema ${left.rows.map((r: { nspname: string }) => r.nspname).join(' and ')}: look at it, then drop it (or rename it back to public) before restoring again`,
+      );
+    }
     const existing = await appTables(client);
     if (existing.length > 0 && !options.replace) {
       throw new BackupError(
@@ -67,7 +82,6 @@ export async function restoreBackup(options: { url: string; file: string; replac
       // Kept aside until the restore succeeded; put back if it fails.
       await inTransaction(client, async () => {
         for (const schema of ['public', 'pgboss']) {
-          await client.query(`drop schema if exists ${ident(schema + ASIDE)} cascade`);
           const { rowCount } = await client.query('select 1 from pg_namespace where nspname = $1', [schema]);
           if (rowCount) await client.query(`alter schema ${ident(schema)} rename to ${ident(schema + ASIDE)}`);
         }
@@ -83,9 +97,6 @@ export async function restoreBackup(options: { url: string; file: string; replac
     let foreignKeys: { table: string; name: string; definition: string }[] = [];
     const summary = await readBackup(file, {
       async header(header) {
-        const unknown = header.migrations.find((name) => !known.includes(name));
-        if (unknown) throw new BackupError(`${file} was taken by a newer release (its database has the migration ${unknown}, which this release does not know): restore it with that release or a later one`);
-        if (header.migrations.some((name, i) => known[i] !== name)) throw new BackupError(`${file} was taken by a release whose migrations are not this release's in the same order: it cannot be restored here`);
         // The schema the rows fit: this release's migrations up to the backup's last.
         const orm = await initORM({ url, poolMax: 2 });
         try {
@@ -128,14 +139,18 @@ export async function restoreBackup(options: { url: string; file: string; replac
     let migrated: string[];
     let admins: number;
     try {
-      migrated = (await orm.migrator.up()).map((m) => m.name);
+      migrated = await migrate(orm);
       admins = await accountsThatCanSignIn(orm.em.fork());
     } finally {
       await orm.close();
     }
+    // Restored: whatever fails from here on is reported, never undone.
+    started = false;
     if (aside) {
-      for (const schema of ['public', 'pgboss']) await client.query(`drop schema if exists ${ident(schema + ASIDE)} cascade`);
       aside = false;
+      for (const schema of ['public', 'pgboss']) {
+        await client.query(`drop schema if exists ${ident(schema + ASIDE)} cascade`).catch((err: unknown) => logger.warn({ err }, `restore: done, but the earlier data in ${schema + ASIDE} could not be dropped; drop it yourself`));
+      }
     }
     const tables: Record<string, number> = {};
     for (const table of await appTables(client)) tables[table.name] = Number((await client.query<{ n: string }>(`select count(*)::text as n from ${ident(table.name)}`)).rows[0]!.n);

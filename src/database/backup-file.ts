@@ -104,17 +104,22 @@ export async function writeBackup(client: pg.ClientBase, file: string, now = new
       for (const table of tables) {
         const columns = table.columns.map(ident).join(', ');
         yield `COPY ${ident(table.name)} (${columns}) FROM stdin;\n`;
-        const stream = client.query(copyTo(`COPY ${ident(table.name)} (${columns}) TO STDOUT`));
+        // A query, not the table: COPY refuses a partitioned table by name.
+        const stream = client.query(copyTo(`COPY (select ${columns} from ${ident(table.name)}) TO STDOUT`));
         for await (const chunk of stream) yield chunk as Buffer;
         rows[table.name] = stream.rowCount ?? 0;
         yield '\\.\n';
       }
       yield `${END_PREFIX}${JSON.stringify({ rows })}\n`;
     }
-    await pipeline(Readable.from(content()), createGzip(), createWriteStream(partial, { flags: 'wx' }));
+    // Readable by its owner only: it holds password and token hashes, and alert secrets.
+    await pipeline(Readable.from(content()), createGzip(), createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
     await client.query('commit');
   } catch (error) {
-    await client.query('rollback').catch(() => undefined);
+    // A COPY abandoned midway (a full disk) leaves the connection in copy mode, where a rollback
+    // would wait for ever: the connection is cut instead (the server rolls back and lets go of
+    // the session's locks). The caller ends the client.
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
     await rm(partial, { force: true });
     throw error;
   }
@@ -180,7 +185,12 @@ export async function readBackup(
     const line = await next();
     if (line.done) throw new BackupError(`${file} is not a complete Nature Wall backup (it ends before its last line: cut short?)`);
     if (line.value.startsWith(END_PREFIX)) {
-      const { rows } = JSON.parse(line.value.slice(END_PREFIX.length)) as { rows: Record<string, number> };
+      let rows: Record<string, number>;
+      try {
+        ({ rows } = JSON.parse(line.value.slice(END_PREFIX.length)) as { rows: Record<string, number> });
+      } catch {
+        throw new BackupError(`${file} is damaged: its last line is not readable`);
+      }
       return { header, rows };
     }
     const copy = /^COPY "((?:[^"]|"")+)" \((.*)\) FROM stdin;$/.exec(line.value);
@@ -205,16 +215,38 @@ export async function readBackup(
   }
 }
 
+/** Reads a whole backup without a database: its header once it is known to be complete and well formed (a restore checks before it touches anything). */
+export async function checkBackup(file: string): Promise<BackupSummary> {
+  const counted: Record<string, number> = {};
+  const summary = await readBackup(file, {
+    header: async () => undefined,
+    async table(name, _columns, lines) {
+      let n = 0;
+      for await (const _line of lines) n++;
+      counted[name] = n;
+    },
+  });
+  for (const [table, rows] of Object.entries(summary.rows)) {
+    if (counted[table] !== rows) throw new BackupError(`${file} is damaged: the table ${table} has ${counted[table] ?? 0} rows where the backup says ${rows}`);
+  }
+  return summary;
+}
+
 /** Copies `lines` (COPY text rows) into `table` through `client`; the rows loaded. */
 export async function copyInto(client: pg.ClientBase, table: string, columns: string[], lines: AsyncIterable<string>): Promise<number> {
   const stream = client.query(copyFrom(`COPY ${ident(table)} (${columns.map(ident).join(', ')}) FROM STDIN`));
-  const done = Promise.race([once(stream, 'finish'), once(stream, 'error').then(([err]) => Promise.reject(err as Error))]);
+  // The server's refusal of a row, once it comes: nothing more is written after it, and it is what is thrown.
+  let refused: Error | undefined;
+  const done = Promise.race([once(stream, 'finish'), once(stream, 'error').then(([err]) => Promise.reject((refused = err as Error)))]);
   done.catch(() => undefined);
   try {
     for await (const line of lines) {
+      if (refused) throw refused;
       if (!stream.write(`${line}\n`)) await Promise.race([once(stream, 'drain'), done]);
     }
+    if (refused) throw refused;
   } catch (error) {
+    if (error === refused) throw error;
     // The file ended early or could not be read: the COPY is abandoned (CopyFail), the connection usable again.
     stream.destroy(error as Error);
     await once(stream, 'close').catch(() => undefined);

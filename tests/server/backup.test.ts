@@ -9,7 +9,7 @@
  * `npm run restore` do the same from the shell.
  */
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -114,6 +114,7 @@ describe('backup and restore', () => {
     expect(answer.body.rows!).toBeGreaterThan(20);
     good = path.join(backups, answer.body.file);
     expect(await readdir(backups)).toEqual([answer.body.file]);
+    expect((await stat(good)).mode & 0o777).toBe(0o600); // it holds password hashes: its owner's alone
 
     embedded = await startEmbeddedPostgres({ dataDir: path.join(work, 'restored'), logger });
     expect(embedded.url).not.toBe(app.db.url);
@@ -162,6 +163,26 @@ describe('backup and restore', () => {
     await writeFile(plain, 'not a backup at all\n');
     await expect(restoreBackup({ url, file: plain, replace: true, logger })).rejects.toThrow(/is not a Nature Wall backup/);
     await expect(restoreBackup({ url, file: path.join(work, 'missing.backup.gz'), replace: true, logger })).rejects.toThrow(/There is no file/);
+    expect(await count(url, 'streams')).toBe(streams);
+
+    // Not while something else is connected to it (a running server's writes would be lost).
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await expect(restoreBackup({ url, file: good, replace: true, logger })).rejects.toThrow(/1 other connection\(s\) are open to this database \(a running server\?\): stop them before restoring/);
+    } finally {
+      await holder.end();
+    }
+    // Nor over the earlier data a restore that did not finish left aside.
+    const aside = new pg.Client({ connectionString: url });
+    await aside.connect();
+    await aside.query('create schema public_before_restore');
+    await aside.end();
+    await expect(restoreBackup({ url, file: good, replace: true, logger })).rejects.toThrow(/left the earlier data in the schema public_before_restore: look at it, then drop it/);
+    const dropper = new pg.Client({ connectionString: url });
+    await dropper.connect();
+    await dropper.query('drop schema public_before_restore');
+    await dropper.end();
     expect(await count(url, 'streams')).toBe(streams);
 
     // Told to replace, with a good file: done, and nothing of the old data is left aside.
