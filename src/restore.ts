@@ -10,7 +10,10 @@
 import pg from 'pg';
 import { migrationsList } from '../migrations/index.ts';
 import type { Logger } from './logger.ts';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { accountsThatCanSignIn } from './modules/auth/admins.service.ts';
+import { markRestoredFrom } from './modules/backups/backups.service.ts';
 import { initORM, migrate } from './orm.ts';
 import { appTables, BackupError, checkBackup, copyInto, MIGRATIONS_TABLE, quoteIdent as ident, readBackup, type BackupHeader } from './database/backup-file.ts';
 
@@ -140,6 +143,7 @@ export async function restoreBackup(options: { url: string; file: string; replac
     let admins: number;
     try {
       migrated = await migrate(orm);
+      await markRestoredFrom(orm.em.fork(), path.basename(file), (await stat(file)).size, new Date(summary.header.created_at));
       admins = await accountsThatCanSignIn(orm.em.fork());
     } finally {
       await orm.close();

@@ -147,6 +147,14 @@ export async function takeBackup(deps: { em: EntityManager; url: string; setting
   }
 }
 
+/**
+ * A database restored from `file`: that backup's own attempt, still running in the snapshot it
+ * took, evidently finished — it is marked good (with the file's size and the time it was taken).
+ */
+export async function markRestoredFrom(em: EntityManager, file: string, bytes: number, takenAt: Date): Promise<void> {
+  await em.execute('update backups set ok = true, finished_at = coalesce(finished_at, ?), bytes = coalesce(bytes, ?) where file = ? and ok is null', [takenAt, bytes, file], 'run');
+}
+
 /** Deletes the oldest backup files in `dir` beyond the newest `keep` (only files named as backups are). */
 export async function pruneBackups(dir: string, keep: number): Promise<string[]> {
   const files = (await readdir(dir)).filter((name) => BACKUP_NAME.test(name)).sort();
