@@ -14,7 +14,7 @@ import { defineModule } from '../module.ts';
 import { Backup } from './backup.entity.ts';
 import { createBackupJobs } from './backups.jobs.ts';
 import { backupsRouter } from './backups.routes.ts';
-import { isStale, newestBackupAt, schedulePeriod, type BackupSettings } from './backups.service.ts';
+import { backupStaleness, newestBackupAt, type BackupSettings, type Staleness } from './backups.service.ts';
 
 export const DEFAULT_BACKUP_DIR = './.data/backups';
 export const DEFAULT_BACKUP_CRON = '0 3 * * *';
@@ -38,7 +38,7 @@ export const databaseUrlOf = (orm: Orm): string => orm.config.get('clientUrl') a
 export interface BackupsApi {
   settings: BackupSettings;
   /** Whether the newest good backup is older than two periods, and since when it is (the alert rule's condition). */
-  staleness(now: Date): Promise<{ stale: boolean; newestAt: Date | null; periodMs: number | null }>;
+  staleness(now: Date): Promise<Staleness>;
 }
 
 export const backupsModule = defineModule<BackupSettings, BackupsApi>({
@@ -61,14 +61,7 @@ export const backupsModule = defineModule<BackupSettings, BackupsApi>({
       timeZone: processZone(),
     }),
   },
-  setup: ({ orm, settings }) => ({
-    settings,
-    async staleness(now) {
-      const newestAt = await newestBackupAt(orm.em.fork());
-      const periodMs = schedulePeriod(settings.cron, settings.timeZone, now)?.periodMs ?? null;
-      return { stale: newestAt !== null && isStale(newestAt, periodMs, now, newestAt), newestAt, periodMs };
-    },
-  }),
+  setup: ({ orm, settings }) => ({ settings, staleness: (now) => backupStaleness(orm.em.fork(), settings, now) }),
   routes: ({ orm, settings, logger, now }) => [backupsRouter({ settings, url: databaseUrlOf(orm), logger, now })],
   jobs: ({ jobs, settings }) => (jobs ? createBackupJobs({ ...jobs, settings, url: databaseUrlOf }) : undefined),
   metrics: ({ orm }) => [

@@ -184,11 +184,34 @@ export async function newestBackupAt(em: EntityManager): Promise<Date | null> {
   return rows[0]?.at ? new Date(rows[0].at) : null;
 }
 
+export interface Staleness {
+  stale: boolean;
+  /** When the newest good backup finished (null: none yet). */
+  newestAt: Date | null;
+  /** The schedule's period (null: no schedule). */
+  periodMs: number | null;
+}
+
+/**
+ * Whether backups are overdue — one rule for the console and the `backup_stale` alert: the newest
+ * good one is older than two periods, or there is none and the first attempt is (with no attempt
+ * at all yet, the first scheduled one has not come: not stale).
+ */
+export async function backupStaleness(em: EntityManager, settings: BackupSettings, now: Date): Promise<Staleness> {
+  const [row] = await em.execute<{ newest: string | null; first: string | null }[]>(
+    'select max(finished_at) filter (where ok) as newest, min(started_at) as first from backups',
+    [],
+    'all',
+  );
+  const newestAt = row?.newest ? new Date(row.newest) : null;
+  const periodMs = schedulePeriod(settings.cron, settings.timeZone, now)?.periodMs ?? null;
+  return { stale: row?.first ? isStale(newestAt, periodMs, now, new Date(row.first)) : false, newestAt, periodMs };
+}
+
 /** GET /api/backups. */
 export async function backupStatus(em: EntityManager, settings: BackupSettings, now: Date): Promise<BackupsDto> {
   const recent = (await em.execute<Row[]>('select * from backups order by started_at desc, id desc limit 30', [], 'all')).map(present);
   const newest = (await em.execute<Row[]>('select * from backups where ok order by finished_at desc limit 1', [], 'all'))[0];
-  const first = (await em.execute<{ at: string | null }[]>('select min(started_at) as at from backups', [], 'all'))[0]?.at;
   const period = schedulePeriod(settings.cron, settings.timeZone, now);
   return {
     dir: settings.dir,
@@ -197,8 +220,7 @@ export async function backupStatus(em: EntityManager, settings: BackupSettings, 
     period_seconds: period ? period.periodMs / 1000 : null,
     next_at: period ? period.next.toISOString() : null,
     newest_ok: newest ? present(newest) : null,
-    // With no attempt at all yet, the first scheduled one has not come: not stale.
-    stale: first ? isStale(newest?.finished_at ? new Date(newest.finished_at) : null, period?.periodMs ?? null, now, new Date(first)) : false,
+    stale: (await backupStaleness(em, settings, now)).stale,
     recent,
   };
 }

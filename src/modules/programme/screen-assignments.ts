@@ -50,18 +50,24 @@ export function streamsShown(target: Target, resolved: ResolvedScene | null): (n
 
 export function createAssignmentFeed(): AssignmentFeed {
   const listeners: AssignmentListener[] = [];
+  /** The last resolution read: a push tells every screen of a room the same, worked out once. */
+  let last: { resolved: ResolvedScene | null; position: number | null; streams: (number | null)[]; key: string } | undefined;
   return {
     listen: (listener) => void listeners.push(listener),
     told(data, target, resolved, at) {
       if (!data?.facts.device || listeners.length === 0) return;
-      const streams = streamsShown(target, resolved);
-      const key = streams.join(',');
+      const position = target.kind === 'kiosk' ? target.position : null;
+      if (!last || last.resolved !== resolved || last.position !== position) {
+        const shown = streamsShown(target, resolved);
+        last = { resolved, position, streams: shown, key: shown.join(',') };
+      }
+      const { streams, key } = last;
       if (data.told === key) return;
       data.told = key;
       const told: ToldAssignment = {
         kind: data.facts.kind,
         device: data.facts.device,
-        position: target.kind === 'kiosk' ? target.position : null,
+        position,
         at,
         sceneId: resolved?.scene.id ?? null,
         streams,

@@ -9,18 +9,10 @@ import type { BackupDto, BackupsDto } from '../../../../src/shared/api/index.ts'
 import { DataView, Table } from '../../../components/DataView.tsx';
 import { adminApi } from '../admin-api.ts';
 import { reasonOf, showFailure, showSuccess } from '../feedback.ts';
-import { formatDateTime, timeAgo } from '../format.ts';
+import { formatDateTime, sizeText, timeAgo } from '../format.ts';
 import './backups.css';
 
 const TRIGGER_TEXT: Record<BackupDto['trigger'], string> = { schedule: 'Schedule', console: 'Console', command: 'npm run backup' };
-
-/** A size in the unit a person reads. */
-export function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
-}
 
 function periodText(seconds: number): string {
   if (seconds % 86_400 === 0) return seconds === 86_400 ? 'every night' : `every ${seconds / 86_400} days`;
