@@ -32,6 +32,7 @@ import { Migration20261127170000_enrolment } from './Migration20261127170000_enr
 import { Migration20261127180000_play_refusals } from './Migration20261127180000_play_refusals.ts';
 import { Migration20261127190000_play_assignments } from './Migration20261127190000_play_assignments.ts';
 import { Migration20261127200000_backups } from './Migration20261127200000_backups.ts';
+import { Migration20261127220000_play_rollups } from './Migration20261127220000_play_rollups.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -63,4 +64,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127180000_play_refusals', class: Migration20261127180000_play_refusals },
   { name: 'Migration20261127190000_play_assignments', class: Migration20261127190000_play_assignments },
   { name: 'Migration20261127200000_backups', class: Migration20261127200000_backups },
+  { name: 'Migration20261127220000_play_rollups', class: Migration20261127220000_play_rollups },
 ];

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { accountsThatCanSignIn } from './modules/auth/admins.service.ts';
 import { markRestoredFrom } from './modules/backups/backups.service.ts';
 import { initORM, migrate } from './orm.ts';
-import { appTables, BackupError, checkBackup, copyInto, MIGRATIONS_TABLE, quoteIdent as ident, readBackup, type BackupHeader } from './database/backup-file.ts';
+import { appTables, BackupError, checkBackup, copyInto, makePartitions, MIGRATIONS_TABLE, quoteIdent as ident, readBackup, type BackupHeader } from './database/backup-file.ts';
 
 export interface RestoreReport {
   header: BackupHeader;
@@ -118,6 +118,7 @@ export async function restoreBackup(options: { url: string; file: string; replac
         // What the migrations wrote themselves (default rules, settings) is in the backup as it was then.
         const tables = await appTables(client);
         if (tables.length > 0) await client.query(`truncate ${tables.map((t) => ident(t.name)).join(', ')}`);
+        await makePartitions(client, header.partitions ?? []);
       },
       async table(name, columns, lines) {
         loaded[name] = await copyInto(client, name, columns, lines);

@@ -42,6 +42,38 @@ export interface BackupHeader {
   migrations: string[];
   /** Every sequence's value then (the screens' push version among them: restored, screens never see it go back). */
   sequences: Record<string, { value: string; called: boolean }>;
+  /** The partitions of partitioned tables (proof of play's days): made before the rows are loaded into their table. */
+  partitions?: Partition[];
+}
+
+export interface Partition {
+  table: string;
+  name: string;
+  /** As PostgreSQL prints it: `FOR VALUES FROM ('…') TO ('…')`. */
+  bound: string;
+}
+
+/** A range partition's bound as PostgreSQL prints it, with literals only (a restore runs it as SQL). */
+const RANGE_BOUND = /^FOR VALUES FROM \('[0-9 :.+-]+'\) TO \('[0-9 :.+-]+'\)$/;
+
+/** The partitions of the app's partitioned tables. */
+export async function appPartitions(client: pg.ClientBase): Promise<Partition[]> {
+  const { rows } = await client.query<Partition>(
+    `select p.relname as table, c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
+      from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent join pg_namespace n on n.oid = p.relnamespace
+      where n.nspname = 'public' and p.relkind = 'p' order by 1, 2`,
+  );
+  return rows;
+}
+
+/** Makes the partitions a backup's rows need that the database lacks (by name: the migrations name them the same way). */
+export async function makePartitions(client: pg.ClientBase, partitions: unknown): Promise<void> {
+  const valid = (p: unknown): p is Partition => typeof p === 'object' && p !== null && ['table', 'name', 'bound'].every((k) => typeof (p as Record<string, unknown>)[k] === 'string');
+  if (!Array.isArray(partitions) || !partitions.every(valid)) throw new BackupError('The backup\'s list of partitions is damaged: it cannot be restored');
+  for (const p of partitions) {
+    if (!RANGE_BOUND.test(p.bound)) throw new BackupError(`The backup names a partition ${p.name} of ${p.table} with a bound this release does not make (${p.bound.slice(0, 80)}): it cannot be restored here`);
+    await client.query(`create table if not exists ${ident(p.name)} partition of ${ident(p.table)} ${p.bound}`);
+  }
 }
 
 export interface BackupSummary {
@@ -97,7 +129,7 @@ export async function writeBackup(client: pg.ClientBase, file: string, now = new
       const { rows: [s] } = await client.query<{ last_value: string; is_called: boolean }>(`select last_value::text, is_called from ${ident(name)}`);
       sequences[name] = { value: s!.last_value, called: s!.is_called };
     }
-    header = { format: BACKUP_FORMAT, version: BACKUP_VERSION, created_at: now.toISOString(), migrations, sequences };
+    header = { format: BACKUP_FORMAT, version: BACKUP_VERSION, created_at: now.toISOString(), migrations, sequences, partitions: await appPartitions(client) };
     const theHeader = header;
     async function* content(): AsyncGenerator<Buffer | string> {
       yield `${FIRST_LINE}\n-- ${JSON.stringify(theHeader)}\n`;

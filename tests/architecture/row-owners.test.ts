@@ -107,11 +107,11 @@ const PROBES: Record<string, string> = {
   'modules/alerts/probe.ts': [
     "import { wrap } from '@mikro-orm/core';",
     "import type { EntityManager } from '../../db.ts';",
-    "import { Play as PlayRow } from '../plays/play.entity.ts';",
+    "import { PlayDay as PlayRow } from '../plays/play.entity.ts';",
     "import { streamById } from '../streams/stream-reads.ts';",
     "import { AlertRule } from './alerts.entity.ts';",
     'export async function probe(em: EntityManager) {',
-    "  await em.execute('insert into play_records (device) values (?)', ['x']);", // 7
+    "  await em.execute('insert into play_days (day) values (?)', ['x']);", // 7
     "  await em.execute(`update \"public\".\"streams\" set name = ? where id = ${1}`, ['x']);", // 8
     '  em.create(PlayRow, {} as never);', // 9
     '  await em.nativeDelete(PlayRow, {});', // 10
@@ -164,11 +164,11 @@ describe('one owner per row', () => {
   it('finds the writes it looks for: planted SQL, ORM and instance writes from another module', () => {
     const planted = writesIn(program, path.join(root, 'modules/alerts/probe.ts'));
     expect(listed(planted.filter(foreign))).toEqual([
-      "modules/alerts/probe.ts:7 SQL insert into → play_records (modules/plays's)",
+      "modules/alerts/probe.ts:7 SQL insert into → play_days (modules/plays's)",
       "modules/alerts/probe.ts:8 SQL update → streams (modules/streams's)",
-      "modules/alerts/probe.ts:9 create(Play) → play_records (modules/plays's)",
-      "modules/alerts/probe.ts:10 nativeDelete(Play) → play_records (modules/plays's)",
-      "modules/alerts/probe.ts:11 query builder update (Play) → play_records (modules/plays's)",
+      "modules/alerts/probe.ts:9 create(PlayDay) → play_days (modules/plays's)",
+      "modules/alerts/probe.ts:10 nativeDelete(PlayDay) → play_days (modules/plays's)",
+      "modules/alerts/probe.ts:11 query builder update (PlayDay) → play_days (modules/plays's)",
       "modules/alerts/probe.ts:14 sets Stream.name → streams (modules/streams's)",
       "modules/alerts/probe.ts:15 sets Stream.failedChecks → streams (modules/streams's)",
       "modules/alerts/probe.ts:16 assign(Stream instance) → streams (modules/streams's)",
@@ -183,7 +183,7 @@ describe('one owner per row', () => {
   it('finds the owners\' own writes (the rule is not vacuous)', () => {
     const by = (table: string) => [...new Set(writes.filter((w) => w.table === table).map((w) => path.relative(root, w.file)))];
     expect(by('streams')).toContain('modules/streams/stream-intake.ts');
-    expect(by('play_records')).toContain('modules/plays/plays.service.ts');
+    expect(by('play_days')).toContain('modules/plays/play-rollups.ts');
     expect(by('evaluation_queue').length).toBeGreaterThan(0);
     expect(by('quality_analyses').length).toBeGreaterThan(0);
     // Most tables are written somewhere in the server (the rest: written by a library, or a view).

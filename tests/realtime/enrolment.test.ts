@@ -191,11 +191,17 @@ describe('enrolment', () => {
       [now, now, now, now],
     );
     await em.execute(`insert into screen_sessions (screen_key, socket_id, node, started_at, last_seen_at) values ('mig-kiosk-00001:kiosk:@default:4', 's3', 'n', ?, ?)`, [now, now]);
-    await em.execute(
-      `insert into play_records (device, screen_name, screen_kind, stream_name, position, started_at, ended_at, playing_ms) values ('mig-played-0001', 'Cafe wall', 'wall', 'x', 1, ?, ?, 1000)`,
-      [before, now],
-    );
-    await em.execute(APPROVE_KNOWN_SCREENS);
+    await em.transactional(async (tx) => {
+      // Proof of play was kept as raw records when this migration ran (Migration20261127220000_play_rollups folded them into totals).
+      await tx.execute(
+        `create temporary table play_records (device text, screen_name text, screen_kind text, stream_name text, position smallint, started_at timestamptz, ended_at timestamptz, playing_ms int) on commit drop`,
+      );
+      await tx.execute(
+        `insert into play_records (device, screen_name, screen_kind, stream_name, position, started_at, ended_at, playing_ms) values ('mig-played-0001', 'Cafe wall', 'wall', 'x', 1, ?, ?, 1000)`,
+        [before, now],
+      );
+      await tx.execute(APPROVE_KNOWN_SCREENS);
+    });
     const rows = await em.execute<{ device: string; kind: string; name: string; position: number | null }[]>(
       `select device, kind, name, position from enrolled_screens where source = 'migrated' order by device`,
     );

@@ -231,7 +231,7 @@ describe('proof of play', () => {
     // Against a fresh screen key (the wall's own time is counted already: these would be `covered` first otherwise).
     const refusedBefore = (await app.request<PlaysDto>('GET', '/api/plays?group=stream')).body.refusals.filter((r) => r.key === device);
     expect(refusedBefore).toEqual([]);
-    await app.orm.em.fork().getConnection().execute('delete from play_records where device = ?', [device]);
+    await app.orm.em.fork().getConnection().execute('delete from play_screens where device = ?', [device]);
     expect(await send(wall, { records: forged })).toEqual({ data: { kept: 0, clipped: 0, refused: 3, verdicts: ['never-assigned', 'never-assigned', 'not-assigned'] } });
     const refusals = (await app.request<PlaysDto>('GET', '/api/plays?group=stream')).body.refusals.filter((r) => r.key === device);
     expect(Object.fromEntries(refusals.map((r) => [r.reason, r.count]))).toEqual({ 'never-assigned': 2, 'not-assigned': 1 });

@@ -1,15 +1,16 @@
 /**
  * Proof of play, kept and counted: a screen's records go through the rules of
  * src/shared/plays.ts against what the screen was assigned (play-assignments.ts) — one screen at a
- * time, under a lock on its device, so two reports cannot count the same second twice — and are
- * written with the stream's name; the console reads totals
- * per stream, per screen or per day, with days in the configured time zone.
+ * time, under a lock on its device, so two reports cannot count the same second twice — and what
+ * is kept adds to its totals (play-rollups.ts); the console reads the days' totals per stream,
+ * per screen or per day, with days in the zone they are kept in (PLAYS_TIME_ZONE).
  */
 import type { EntityManager } from '../../db.ts';
 import type { PlayTotalDto, PlaysDto, PlaysQuery } from '../../shared/api/plays.ts';
 import { judgePlays, type PlayRecord, type PlayVerdict } from '../../shared/plays.ts';
 import { streamNames } from '../streams/stream-reads.ts';
 import { assignmentsBetween, everAssigned, forgetAssignments } from './play-assignments.ts';
+import { addPlays, dayZone, ensurePartitions, forgetTotals, keptScreen, type KeptPlay } from './play-rollups.ts';
 
 export interface PlayingScreen {
   device: string;
@@ -32,34 +33,23 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * time, each stretch widened by `slackMs` — ; the verdict of each record sent, in order.
  */
 export async function recordPlays(em: EntityManager, screen: PlayingScreen, records: readonly PlayRecord[], settings: PlaySettings, now: number, slackMs: number): Promise<PlayVerdict[]> {
+  await ensurePartitions(em, Math.min(...records.map((r) => r.from)), Math.max(...records.map((r) => r.from)), now);
   return em.transactional(async (tx) => {
     await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`plays:${screen.device}`], 'run');
-    const ends = await tx.execute<{ position: number; until: string }[]>(
-      'select position, max(ended_at) as until from play_records where device = ? group by position',
-      [screen.device],
-      'all',
-    );
-    const keptUntil = new Map(ends.map((e) => [Number(e.position), new Date(e.until).getTime()]));
+    const kept = await keptScreen(tx, screen.device);
     const span = { from: Math.min(...records.map((r) => r.from)) - slackMs, to: Math.max(...records.map((r) => r.to)) + slackMs };
     const assignments = await assignmentsBetween(tx, screen.device, span.from, span.to);
-    const { keep, verdicts } = judgePlays(records, { now, position: screen.position, keptUntil, retentionMs: settings.retentionDays * DAY_MS, assignments, slackMs });
+    const { keep, verdicts } = judgePlays(records, { now, position: screen.position, keptUntil: kept.keptUntil, retentionMs: settings.retentionDays * DAY_MS, assignments, slackMs });
     await neverOrNotThen(tx, screen.device, records, verdicts);
     const names = await streamNames(tx, keep.map((k) => k.record.stream_id));
-    const rows = [];
-    for (const { index, record: r } of keep) {
-      const name = names.get(r.stream_id);
-      if (name !== undefined) rows.push({ stream_id: r.stream_id, stream_name: name, position: r.position, scene_id: r.scene_id, started_at: iso(r.from), ended_at: iso(r.to), playing_ms: r.playing_ms });
+    const plays: KeptPlay[] = [];
+    for (const { index, record } of keep) {
+      const name = names.get(record.stream_id);
+      if (name !== undefined) plays.push({ ...record, stream_name: name });
       else verdicts[index] = 'unknown-stream';
     }
     await noteRefusals(tx, screen, verdicts, now);
-    if (rows.length === 0) return verdicts;
-    await tx.execute(
-      `insert into play_records (device, screen_name, screen_kind, stream_id, stream_name, scene_id, position, started_at, ended_at, playing_ms)
-        select ?, ?, ?, v.stream_id, v.stream_name, v.scene_id, v.position, v.started_at, v.ended_at, v.playing_ms
-        from jsonb_to_recordset(?::jsonb) as v(stream_id int, stream_name text, position smallint, scene_id int, started_at timestamptz, ended_at timestamptz, playing_ms int)`,
-      [screen.device, screen.name, screen.kind, JSON.stringify(rows)],
-      'run',
-    );
+    if (plays.length > 0) await addPlays(tx, screen, kept.id, plays);
     return verdicts;
   });
 }
@@ -89,12 +79,15 @@ async function noteRefusals(tx: EntityManager, screen: PlayingScreen, verdicts: 
   );
 }
 
-/** Deletes what is older than the retention (and the assignments no record within it can need). */
-export async function forgetPlays(em: EntityManager, retentionDays: number, now: number): Promise<number> {
-  await em.execute('delete from play_refusals where last_at < ?::timestamptz', [iso(now - retentionDays * DAY_MS)], 'run');
-  await forgetAssignments(em, now - retentionDays * DAY_MS);
-  const result = await em.execute<{ affectedRows?: number }>('delete from play_records where ended_at < ?::timestamptz', [iso(now - retentionDays * DAY_MS)], 'run');
-  return result.affectedRows ?? 0;
+/**
+ * Forgets what is older than the retention: the totals (whole day partitions: forgetTotals), the
+ * refusal counts and the assignments no record within it can need.
+ */
+export async function forgetPlays(em: EntityManager, retentionDays: number, now: number): Promise<{ dropped: string[]; busy: string[] }> {
+  const before = now - retentionDays * DAY_MS;
+  await em.execute('delete from play_refusals where last_at < ?::timestamptz', [iso(before)], 'run');
+  await forgetAssignments(em, before);
+  return forgetTotals(em, before, await dayZone(em));
 }
 
 /** Today in `timeZone`, as YYYY-MM-DD. */
@@ -118,30 +111,21 @@ interface Row {
   day: string;
   device: string;
   screen_name: string | null;
-  stream_id: number | null;
+  /** Below zero: a stream deleted before totals were kept (Migration20261127220000_play_rollups). */
+  stream_id: number;
   stream_name: string;
   ms: string;
   playing: string;
 }
 
 /** Totals per day, screen and stream (what every report is summed from), each screen under its newest name. */
-async function dailyRows(em: EntityManager, days: { from: string; to: string }, timeZone: string): Promise<Row[]> {
+async function dailyRows(em: EntityManager, days: { from: string; to: string }): Promise<Row[]> {
   return em.execute<Row[]>(
-    `with p as (
-        select * from play_records
-        where started_at >= (?::date)::timestamp at time zone ? and started_at < (?::date + 1)::timestamp at time zone ?
-      ),
-      names as (
-        select distinct on (device) device, screen_name from play_records
-        where device in (select device from p) order by device, ended_at desc
-      )
-      select to_char(p.started_at at time zone ?, 'YYYY-MM-DD') as day, p.device, min(n.screen_name) as screen_name,
-        p.stream_id, (array_agg(p.stream_name order by p.ended_at desc))[1] as stream_name,
-        sum(extract(epoch from p.ended_at - p.started_at) * 1000)::bigint as ms, sum(p.playing_ms)::bigint as playing
-      from p join names n on n.device = p.device
-      group by 1, p.device, p.stream_id, case when p.stream_id is null then p.stream_name end
-      order by 1, p.device, p.stream_id`,
-    [within(days.from), timeZone, within(days.to), timeZone, timeZone],
+    `select to_char(d.day, 'YYYY-MM-DD') as day, s.device, s.name as screen_name, d.stream as stream_id, d.stream_name, d.ms, d.playing
+      from play_days d join play_screens s on s.id = d.screen
+      where d.day between ?::date and ?::date
+      order by d.day, s.device, d.stream`,
+    [within(days.from), within(days.to)],
     'all',
   );
 }
@@ -150,9 +134,10 @@ const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 /** GET /api/plays: totals per stream, screen or day. */
 export async function playTotals(em: EntityManager, query: PlaysQuery, settings: PlaySettings, now: number): Promise<PlaysDto> {
-  const days = daysOf(query, settings.timeZone, now);
+  const timeZone = await dayZone(em);
+  const days = daysOf(query, timeZone, now);
   const [rows, refusals] = await Promise.all([
-    dailyRows(em, days, settings.timeZone),
+    dailyRows(em, days),
     em.execute<{ device: string; screen_name: string | null; reason: string; count: number; last_at: string }[]>(
       'select device, screen_name, reason, count, last_at from play_refusals order by last_at desc, device, reason limit 200',
       [],
@@ -161,9 +146,11 @@ export async function playTotals(em: EntityManager, query: PlaysQuery, settings:
   ]);
   const groups = new Map<string, { label: string; ms: number; playing: number; screens: Set<string>; streams: Set<string> }>();
   for (const r of rows) {
-    const stream = r.stream_id === null ? `deleted:${r.stream_name}` : String(r.stream_id);
+    const stream = String(r.stream_id);
     const [key, label] = query.group === 'stream' ? [stream, r.stream_name] : query.group === 'screen' ? [r.device, r.screen_name ?? r.device] : [r.day, r.day];
     const g = groups.get(key) ?? { label, ms: 0, playing: 0, screens: new Set(), streams: new Set() };
+    // Rows come oldest day first: a stream is shown under its newest name.
+    g.label = label;
     g.ms += Number(r.ms);
     g.playing += Number(r.playing);
     g.screens.add(r.device);
@@ -183,7 +170,7 @@ export async function playTotals(em: EntityManager, query: PlaysQuery, settings:
   return {
     group: query.group,
     ...days,
-    time_zone: settings.timeZone,
+    time_zone: timeZone,
     retention_days: settings.retentionDays,
     rows: out,
     refused: refusals.reduce((sum, r) => sum + Number(r.count), 0),
@@ -200,9 +187,9 @@ function csvField(value: string | number | null): string {
 
 /** GET /api/plays/export.csv: one row per day, screen and stream. */
 export async function playsCsv(em: EntityManager, query: PlaysQuery, settings: PlaySettings, now: number): Promise<string> {
-  const days = daysOf(query, settings.timeZone, now);
-  const rows = await dailyRows(em, days, settings.timeZone);
+  const days = daysOf(query, await dayZone(em), now);
+  const rows = await dailyRows(em, days);
   const lines = [['day', 'screen_device', 'screen_name', 'stream_id', 'stream_name', 'seconds', 'playing_seconds'].join(',')];
-  for (const r of rows) lines.push([r.day, r.device, r.screen_name, r.stream_id, r.stream_name, seconds(Number(r.ms)), seconds(Number(r.playing))].map(csvField).join(','));
+  for (const r of rows) lines.push([r.day, r.device, r.screen_name, r.stream_id > 0 ? r.stream_id : null, r.stream_name, seconds(Number(r.ms)), seconds(Number(r.playing))].map(csvField).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
