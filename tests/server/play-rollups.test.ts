@@ -17,6 +17,7 @@ import { dayIn, forgetPlays, playTotals, recordPlays } from '../../src/modules/p
 import type { PlayRecord } from '../../src/shared/plays.ts';
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { buildStream } from '../support/factories.ts';
+import { seeded } from '../support/seeded.ts';
 
 const ZONE = 'Asia/Kathmandu'; // +05:45: its days start at 18:15 UTC
 const MINUTE = 60_000;
@@ -44,16 +45,6 @@ async function rows(url: string, sql: string, params: unknown[]): Promise<{ day:
   }
 }
 
-/** A seeded random number generator (mulberry32): the same records every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('the upgrade from raw records', () => {
   let url: string;
   let orm: Orm;
@@ -65,7 +56,7 @@ describe('the upgrade from raw records', () => {
     await orm.migrator.up({ to: 'Migration20261127200000_backups' });
     const streams = [await buildStream(orm.em.fork(), { name: 'Raw A' }), await buildStream(orm.em.fork(), { name: 'Raw B' }), await buildStream(orm.em.fork(), { name: 'Raw C' })];
     // Three screens over four days: whole-minute records (as screens cut them), a few odd ones, and a deleted stream's.
-    const next = random(42);
+    const { next } = seeded(42);
     const base = Date.parse('2026-11-20T00:00:00Z');
     const raw: unknown[][] = [];
     for (const device of ['raw-wall-0001', 'raw-wall-0002', 'raw-kiosk-001#kiosk-3']) {
@@ -142,7 +133,7 @@ describe('reports add to the totals', () => {
       { screen: device, at: start, sceneId: null, streams: [s1.id, s2.id, null, null, null] },
       { screen: device, at: change, sceneId: null, streams: [s3.id, s2.id, null, null, null] },
     ]);
-    const next = random(7);
+    const { next } = seeded(7);
     const records: PlayRecord[] = [];
     for (let at = start; at < end; at += MINUTE) {
       for (const [position, stream] of [[1, at < change ? s1.id : s3.id], [2, s2.id]] as const) {

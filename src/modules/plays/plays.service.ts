@@ -7,7 +7,7 @@
  */
 import type { EntityManager } from '../../db.ts';
 import type { PlayTotalDto, PlaysDto, PlaysQuery } from '../../shared/api/plays.ts';
-import { judgePlays, type PlayRecord, type PlayVerdict } from '../../shared/plays.ts';
+import { judgePlays, type PlayGroup, type PlayRecord, type PlayVerdict } from '../../shared/plays.ts';
 import { streamNames } from '../streams/stream-reads.ts';
 import { assignmentsBetween, everAssigned, forgetAssignments } from './play-assignments.ts';
 import { addPlays, dayZone, ensurePartitions, forgetTotals, keptScreen, type KeptPlay } from './play-rollups.ts';
@@ -130,6 +130,26 @@ async function dailyRows(em: EntityManager, days: { from: string; to: string }):
   );
 }
 
+/** What each grouping totals by, and says it as: a stream under its newest name, a screen under its own. */
+const GROUPINGS: Record<PlayGroup, { key: string; label: string; by: string }> = {
+  stream: { key: 'd.stream::text', label: '(array_agg(d.stream_name order by d.day desc))[1]', by: 'd.stream' },
+  screen: { key: 'min(s.device)', label: 'coalesce(min(s.name), min(s.device))', by: 's.id' },
+  day: { key: "to_char(d.day, 'YYYY-MM-DD')", label: "to_char(d.day, 'YYYY-MM-DD')", by: 'd.day' },
+};
+
+/** The days' totals summed per stream, screen or day — in the database: a 90-day range is a few rows back, not every day's. */
+async function groupedRows(em: EntityManager, days: { from: string; to: string }, group: PlayGroup) {
+  const g = GROUPINGS[group];
+  return em.execute<{ key: string; label: string; ms: string; playing: string; screens: string; streams: string }[]>(
+    `select ${g.key} as key, ${g.label} as label, sum(d.ms) as ms, sum(d.playing) as playing, count(distinct d.screen) as screens, count(distinct d.stream) as streams
+      from play_days d join play_screens s on s.id = d.screen
+      where d.day between ?::date and ?::date
+      group by ${g.by} order by ${g.by}`,
+    [within(days.from), within(days.to)],
+    'all',
+  );
+}
+
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 /** GET /api/plays: totals per stream, screen or day. */
@@ -137,35 +157,25 @@ export async function playTotals(em: EntityManager, query: PlaysQuery, settings:
   const timeZone = await dayZone(em);
   const days = daysOf(query, timeZone, now);
   const [rows, refusals] = await Promise.all([
-    dailyRows(em, days),
+    groupedRows(em, days, query.group),
     em.execute<{ device: string; screen_name: string | null; reason: string; count: number; last_at: string }[]>(
       'select device, screen_name, reason, count, last_at from play_refusals order by last_at desc, device, reason limit 200',
       [],
       'all',
     ),
   ]);
-  const groups = new Map<string, { label: string; ms: number; playing: number; screens: Set<string>; streams: Set<string> }>();
-  for (const r of rows) {
-    const stream = String(r.stream_id);
-    const [key, label] = query.group === 'stream' ? [stream, r.stream_name] : query.group === 'screen' ? [r.device, r.screen_name ?? r.device] : [r.day, r.day];
-    const g = groups.get(key) ?? { label, ms: 0, playing: 0, screens: new Set(), streams: new Set() };
-    // Rows come oldest day first: a stream is shown under its newest name.
-    g.label = label;
-    g.ms += Number(r.ms);
-    g.playing += Number(r.playing);
-    g.screens.add(r.device);
-    g.streams.add(stream);
-    groups.set(key, g);
-  }
-  const out: PlayTotalDto[] = [...groups].map(([key, g]) => ({
-    key,
-    label: g.label,
-    seconds: seconds(g.ms),
-    playing_seconds: seconds(g.playing),
-    playing_share: g.ms > 0 ? Math.round((g.playing / g.ms) * 1000) / 1000 : null,
-    screens: g.screens.size,
-    streams: g.streams.size,
-  }));
+  const out: PlayTotalDto[] = rows.map((r) => {
+    const [ms, playing] = [Number(r.ms), Number(r.playing)];
+    return {
+      key: r.key,
+      label: r.label,
+      seconds: seconds(ms),
+      playing_seconds: seconds(playing),
+      playing_share: ms > 0 ? Math.round((playing / ms) * 1000) / 1000 : null,
+      screens: Number(r.screens),
+      streams: Number(r.streams),
+    };
+  });
   if (query.group !== 'day') out.sort((a, b) => b.seconds - a.seconds || a.label.localeCompare(b.label));
   return {
     group: query.group,
