@@ -30,10 +30,13 @@ import type { ChangePublisher } from '../src/domain/changes.ts';
 import { runCommand } from '../src/domain/command.ts';
 import { createItemDrawer, submitComparison, submitEvaluation } from '../src/modules/evaluation/evaluation.service.ts';
 import { allAnswers, createScoreKeeper, type QueueRule } from '../src/modules/evaluation/score-keeper.ts';
+import { JUDGED_WINDOW } from '../src/modules/evaluation/judgement-history.ts';
+import { performance } from 'node:perf_hooks';
+import { percentile } from './stats.ts';
 import { judge, kendallTauB, PAIR_SCALE } from '../src/shared/evaluation/judgements.ts';
 import { clipRating as clip, seeded } from '../tests/support/seeded.ts';
 
-const { streams: STREAMS, raters: RATERS, seed: SEED, budget: BUDGET, pairs: PAIRS_PERCENT } = benchArgs({ streams: 200, raters: 50, seed: 7, budget: 8, pairs: 30 });
+const { streams: STREAMS, raters: RATERS, seed: SEED, budget: BUDGET, pairs: PAIRS_PERCENT, on } = benchArgs({ streams: 200, raters: 50, seed: 7, budget: 8, pairs: 30 }, ['settling']);
 const logger = createLogger('warn');
 const CHECKPOINTS = [2, 3, 4, 6, 8].filter((c) => c <= BUDGET);
 /** The score keeper settles after this many judgements (its debounce, in a burst of raters). */
@@ -179,9 +182,130 @@ function ceilings(k: number): { every_answer_honest: number; spam_dropped: numbe
   return { every_answer_honest: round(honest), spam_dropped: round(dropped) };
 }
 
+/**
+ * `--settling` (issue 42, item 5): what a settling costs as the history grows. For 1,000, 10,000
+ * and 100,000 answers of a population like the one above (given over the last hours, so past the
+ * fold's minute), in a fresh database each: the first settling (which folds everything past the
+ * window: once, on an upgrade), then `SETTLINGS` times 40 new answers and a settling, timed
+ * (performance.now() around keeper.recompute(), which reads, fits, writes the scores and folds).
+ * Beside it, the fit the keeper ran before (judge over every answer) at the sizes it can finish.
+ */
+const SETTLINGS = 5;
+async function settling(url: string, answers: number) {
+  const { next: rand, normal: gaussian } = seeded(SEED);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const name = `settling_${answers}`;
+  await client.query(`create database ${name}`);
+  await client.end();
+  const orm: Orm = await initORM({ url: url.replace(/\/[^/?]+(\?|$)/, `/${name}$1`), poolMax: 5, logger });
+  try {
+    await migrate(orm);
+    const em = orm.em.fork();
+    await em.execute(`insert into streams (name, url, normalized_url) select 'Bench cam ' || i, 'https://cams.example.org/' || i || '.m3u8', 'cams.example.org/' || i || '.m3u8' from generate_series(1, ${STREAMS}) i`, [], 'run');
+    const ids = (await em.execute<{ id: number }[]>('select id from streams order by id', [], 'all')).map((r) => r.id);
+    const truth = new Map(ids.map((id) => [id, 1 + 4 * rand()]));
+    const kinds = Array.from({ length: RATERS }, (_, i) => (i < RATERS * 0.15 ? 'constant' : i < RATERS * 0.3 ? 'uniform' : 'consistent'));
+    let given = 0;
+    const start = Date.now() - 3 * 3_600_000;
+    async function give(count: number, at: () => number) {
+      const ratings = [];
+      const pairs = [];
+      for (let n = 0; n < count; n++) {
+        const r = Math.floor(rand() * RATERS);
+        const rater = `evaluator_bench${String(r).padStart(6, '0')}`;
+        const created_at = new Date(at()).toISOString();
+        if (rand() >= PAIR_SHARE) {
+          const stream = ids[Math.floor(rand() * ids.length)]!;
+          const value = kinds[r] === 'constant' ? 5 : kinds[r] === 'uniform' ? 1 + Math.floor(rand() * 5) : clip(truth.get(stream)! + 0.7 * gaussian());
+          ratings.push({ stream_id: stream, evaluator_id: rater, overall: value, created_at });
+        } else {
+          const left = ids[Math.floor(rand() * ids.length)]!;
+          const right = ids.filter((id) => id !== left)[Math.floor(rand() * (ids.length - 1))]!;
+          const p = 1 / (1 + Math.exp(-(truth.get(left)! - truth.get(right)!) / PAIR_SCALE));
+          const choice = kinds[r] === 'constant' ? 'left' : kinds[r] === 'uniform' ? (rand() < 0.5 ? 'left' : 'right') : rand() < p ? 'left' : 'right';
+          pairs.push({ left_stream_id: left, right_stream_id: right, evaluator_id: rater, choice, created_at });
+        }
+        given++;
+      }
+      for (let i = 0; i < ratings.length; i += 10_000) {
+        await em.execute(
+          `insert into human_quality_evaluations (stream_id, evaluator_id, video_quality, movement, content, overall, created_at)
+            select v.stream_id, v.evaluator_id, v.overall, v.overall, v.overall, v.overall, v.created_at from jsonb_to_recordset(?::jsonb) as v(stream_id int, evaluator_id text, overall smallint, created_at timestamptz)`,
+          [JSON.stringify(ratings.slice(i, i + 10_000))],
+          'run',
+        );
+      }
+      for (let i = 0; i < pairs.length; i += 10_000) {
+        await em.execute(
+          `insert into pairwise_evaluations (left_stream_id, right_stream_id, evaluator_id, choice, created_at)
+            select v.left_stream_id, v.right_stream_id, v.evaluator_id, v.choice, v.created_at from jsonb_to_recordset(?::jsonb) as v(left_stream_id int, right_stream_id int, evaluator_id text, choice text, created_at timestamptz)`,
+          [JSON.stringify(pairs.slice(i, i + 10_000))],
+          'run',
+        );
+      }
+    }
+    await give(answers, () => start + (given / answers) * 2 * 3_600_000);
+    const publisher: ChangePublisher = { publish: async () => undefined };
+    const keeper = createScoreKeeper({ orm, commands: { publisher }, logger, rule: 'confidence', debounceMs: 3_600_000 });
+    let at = performance.now();
+    await keeper.recompute();
+    const first = performance.now() - at;
+    const times: number[] = [];
+    for (let i = 0; i < SETTLINGS; i++) {
+      await give(SETTLE_EVERY, () => Date.now() - 2 * 60_000);
+      at = performance.now();
+      await keeper.recompute();
+      times.push(performance.now() - at);
+    }
+    keeper.stop();
+    // Every answer fitted at once, as each settling did before this release (this release's judge(), timed alone; the keeper read them all too).
+    let full: number | null = null;
+    if (answers <= 10_000) {
+      const everything = await allAnswers(orm.em.fork());
+      at = performance.now();
+      judge(everything.ratings, everything.comparisons);
+      full = performance.now() - at;
+    }
+    const [{ n: folded }] = await orm.em.fork().execute<[{ n: number }]>('select coalesce(sum(answers), 0)::int as n from judgement_raters', [], 'all');
+    const tau = async () => {
+      const rows = await orm.em.fork().execute<{ id: number; s: number | null }[]>('select id, quality_score as s from streams order by id', [], 'all');
+      return Math.round(kendallTauB(rows.map((r) => truth.get(r.id)!), rows.map((r) => (r.s === null ? 50 : Number(r.s)))) * 1000) / 1000;
+    };
+    return { answers: given, folded, first_settling_ms: Math.round(first), settling_ms: Math.round(percentile(times, 50)), settling_max_ms: Math.round(Math.max(...times)), every_answer_fit_ms: full === null ? null : Math.round(full), tau_b: await tau() };
+  } finally {
+    await orm.close();
+  }
+}
+
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nw-bench-raters-'));
 const db = await startEmbeddedPostgres({ dataDir, port: await freePort(), logger, onGiveUp: (reason) => { throw new Error(reason); } });
 let result: Record<string, unknown>;
+if (on('settling')) {
+  try {
+    const sizes: Awaited<ReturnType<typeof settling>>[] = [];
+    for (const answers of [1_000, 10_000, 100_000]) {
+      sizes.push(await settling(db.url, answers));
+      console.log('settling:', JSON.stringify(sizes.at(-1)));
+    }
+    // Each size against the first: no more than 20 % slower is not growing; within ±20 % either way, flat.
+    const ratios = sizes.map((s) => Math.round((s.settling_ms / sizes[0]!.settling_ms) * 100) / 100);
+    result = {
+      mode: 'settling',
+      streams: STREAMS,
+      raters: RATERS,
+      window: JUDGED_WINDOW,
+      sizes,
+      goal: 'settling time flat (±20 %) from 1,000 to 100,000 answers',
+      met: { no_growth: ratios.every((r) => r <= 1.2), within_20_percent: ratios.every((r) => Math.abs(r - 1) <= 0.2), ratios },
+    };
+  } finally {
+    await db.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  console.log(JSON.stringify(result));
+  process.exit(0);
+}
 try {
   const urls: Record<QueueRule, string> = { count: '', confidence: '' };
   for (const rule of ['count', 'confidence'] as const) {

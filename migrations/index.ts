@@ -33,6 +33,7 @@ import { Migration20261127180000_play_refusals } from './Migration20261127180000
 import { Migration20261127190000_play_assignments } from './Migration20261127190000_play_assignments.ts';
 import { Migration20261127200000_backups } from './Migration20261127200000_backups.ts';
 import { Migration20261127220000_play_rollups } from './Migration20261127220000_play_rollups.ts';
+import { Migration20261127230000_judgement_history } from './Migration20261127230000_judgement_history.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122154720_init', class: Migration20261122154720_init },
@@ -65,4 +66,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127190000_play_assignments', class: Migration20261127190000_play_assignments },
   { name: 'Migration20261127200000_backups', class: Migration20261127200000_backups },
   { name: 'Migration20261127220000_play_rollups', class: Migration20261127220000_play_rollups },
+  { name: 'Migration20261127230000_judgement_history', class: Migration20261127230000_judgement_history },
 ];

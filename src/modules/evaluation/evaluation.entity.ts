@@ -66,3 +66,46 @@ export const PairwiseEvaluationSchema = defineEntity({
 });
 export class PairwiseEvaluation extends PairwiseEvaluationSchema.class {}
 PairwiseEvaluationSchema.setClass(PairwiseEvaluation);
+
+/**
+ * What a stream's folded answers taught (judgement-history.ts): a Gaussian on its quality, on top
+ * of the model's prior, and how many answers it stands for.
+ */
+export const JudgementItemSchema = defineEntity({
+  name: 'JudgementItem',
+  tableName: 'judgement_items',
+  properties: {
+    stream: () => p.manyToOne(Stream).primary().deleteRule('cascade'),
+    mean: p.double(),
+    precision: p.double(),
+    count: p.integer(),
+  },
+});
+export class JudgementItem extends JudgementItemSchema.class {}
+JudgementItemSchema.setClass(JudgementItem);
+
+/** A rater's folded answers: how many, and how far they were from the consensus they were folded under. */
+export const JudgementRaterSchema = defineEntity({
+  name: 'JudgementRater',
+  tableName: 'judgement_raters',
+  properties: {
+    evaluatorId: p.text().primary(),
+    answers: p.integer(),
+    squared: p.double(),
+    deviation: p.double(),
+  },
+});
+export class JudgementRater extends JudgementRaterSchema.class {}
+JudgementRaterSchema.setClass(JudgementRater);
+
+/** Up to which answer of each kind (`rating`, `comparison`) is folded. */
+export const JudgementFoldSchema = defineEntity({
+  name: 'JudgementFold',
+  tableName: 'judgement_folds',
+  properties: {
+    kind: p.text().primary(),
+    lastId: p.integer(),
+  },
+});
+export class JudgementFold extends JudgementFoldSchema.class {}
+JudgementFoldSchema.setClass(JudgementFold);

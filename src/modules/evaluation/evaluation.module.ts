@@ -1,7 +1,7 @@
 /** Human evaluation: the public rater's items and ratings, rater reliability, and the human half of each stream's score. */
 import { defineModule } from '../module.ts';
 import { evaluationPushes } from './evaluation.changes.ts';
-import { EvaluationItem, HumanEvaluation, PairwiseEvaluation } from './evaluation.entity.ts';
+import { EvaluationItem, HumanEvaluation, JudgementFold, JudgementItem, JudgementRater, PairwiseEvaluation } from './evaluation.entity.ts';
 import { evaluationRouter } from './evaluation.routes.ts';
 import { createScoreKeeper, type QueueRule, type ScoreKeeper } from './score-keeper.ts';
 
@@ -16,9 +16,9 @@ export interface EvaluationSettings {
 
 export const evaluationModule = defineModule<EvaluationSettings, ScoreKeeper>({
   name: 'evaluation',
-  entities: [EvaluationItem, HumanEvaluation, PairwiseEvaluation],
+  entities: [EvaluationItem, HumanEvaluation, PairwiseEvaluation, JudgementItem, JudgementRater, JudgementFold],
   settings: { env: {}, read: () => ({ debounceMs: 1_500, requestsPerMinute: 240, queueRule: 'confidence' }) },
-  setup: ({ orm, commands, logger, settings }) => createScoreKeeper({ orm, commands, logger, debounceMs: settings.debounceMs, rule: settings.queueRule }),
+  setup: ({ orm, commands, logger, settings, now }) => createScoreKeeper({ orm, commands, logger, debounceMs: settings.debounceMs, rule: settings.queueRule, now }),
   routes: ({ commands, limits, settings }, scoreKeeper) => [evaluationRouter({ commands, scoreKeeper, evaluationLimit: limits.limiter('evaluation', settings.requestsPerMinute, 60) })],
   pushes: ({ orm }) => evaluationPushes(orm),
   jobs: (_context, scoreKeeper) => ({ start: async () => undefined, stop: () => scoreKeeper.stop() }),

@@ -1,7 +1,8 @@
 /**
  * Keeps every stream's human score current and the queue listening where it is unsure: after a
  * burst of answers settles (debounced), the model (src/shared/evaluation/judgements.ts) runs over
- * all ratings and comparisons, the streams module records the scores that moved (fusing each with
+ * the newest ratings and comparisons and the summary of the older ones (judgement-history.ts, which
+ * folds what passed the window after each settling), the streams module records the scores that moved (fusing each with
  * its automatic half), and each waiting item is settled by the queue's rules
  * (src/shared/evaluation/queue-rules.ts): done at its confidence target, otherwise waiting with
  * its reason; pairs are queued where they tell the most. One command, one publish, so a ranked
@@ -10,10 +11,11 @@
 import type { EntityManager, Orm } from '../../db.ts';
 import { runCommand, type CommandDeps } from '../../domain/command.ts';
 import type { Logger } from '../../logger.ts';
-import { judge, MIN_HISTORY, type Comparison, type Judgements, type Rating } from '../../shared/evaluation/judgements.ts';
+import { judge, MIN_HISTORY, type Comparison, type History, type Judgements, type Rating } from '../../shared/evaluation/judgements.ts';
 import { itemVerdict, pairsToAsk, standingOf, type Standing } from '../../shared/evaluation/queue-rules.ts';
 import { recordHumanScores } from '../streams/stream-quality.ts';
 import { pendingPairs, pendingRateItems } from './evaluation-queries.ts';
+import { foldPast, judgementWindow, JUDGED_WINDOW, toNewest } from './judgement-history.ts';
 import { queuePairs, settleItems } from './rater-queue.ts';
 
 /**
@@ -70,10 +72,11 @@ export async function allAnswers(em: EntityManager): Promise<{ ratings: Rating[]
  * (MIN_HISTORY answers or more) and weighing at least half the median judged rater. A constant
  * key or random presses weigh little, so their answers never make an item "done".
  */
-function answerCounts(ratings: readonly Rating[], comparisons: readonly Comparison[], raters: Judgements['raters']) {
+function answerCounts(ratings: readonly Rating[], comparisons: readonly Comparison[], raters: Judgements['raters'], history: History) {
   const judged = [...raters.values()].filter((r) => r.answers >= MIN_HISTORY).map((r) => r.weight).sort((a, b) => a - b);
   const bar = judged.length ? judged[Math.floor(judged.length / 2)]! * RELIABLE_SHARE_OF_MEDIAN : Infinity;
-  const counts = new Map<number, { answers: number; established: number }>();
+  // Folded answers count as answers, not as established ones (who gave them is summed away).
+  const counts = new Map<number, { answers: number; established: number }>([...history.items].map(([item, h]) => [item, { answers: h.count, established: 0 }]));
   const add = (item: number, rater: string) => {
     const c = counts.get(item) ?? counts.set(item, { answers: 0, established: 0 }).get(item)!;
     c.answers++;
@@ -88,7 +91,7 @@ function answerCounts(ratings: readonly Rating[], comparisons: readonly Comparis
   return counts;
 }
 
-export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logger: Logger; debounceMs?: number; rule?: QueueRule }): ScoreKeeper {
+export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logger: Logger; debounceMs?: number; rule?: QueueRule; now?: () => number }): ScoreKeeper {
   const rule = deps.rule ?? 'confidence';
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<unknown> = Promise.resolve();
@@ -121,15 +124,25 @@ export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logge
   }
 
   async function recompute(): Promise<number> {
-    const { ratings, comparisons } = await allAnswers(deps.orm.em.fork());
-    const judged = judge(ratings, comparisons);
+    // The newest answers one by one, the older as their summary (judgement-history.ts).
+    let window = await judgementWindow(deps.orm.em.fork());
+    const start = last && new Map([...last.judged.raters].map(([rater, r]) => [rater, r.weight]));
+    if (window.ratings.length + window.comparisons.length > 2 * JUDGED_WINDOW) {
+      // Far behind (an upgrade over a long history): the newest window alone is fitted, what is past it folded under that fit, and then read again.
+      const newest = toNewest(window, JUDGED_WINDOW);
+      if (await foldPast(deps.orm.em.fork(), window, judge(newest.ratings, newest.comparisons, window.history, start), (deps.now ?? Date.now)())) window = await judgementWindow(deps.orm.em.fork());
+    }
+    const { ratings, comparisons, history } = window;
+    const judged = judge(ratings, comparisons, history, start);
     last = { judged };
     const scores = new Map([...judged.items].map(([id, it]) => [id, { score: round(it.score, 2), confidence: round(it.confidence, 3), count: it.count }]));
-    return runCommand(deps.orm.em.fork(), quiet, 'evaluation', async (tx, changes) => {
+    const moved = await runCommand(deps.orm.em.fork(), quiet, 'evaluation', async (tx, changes) => {
       const moved = await recordHumanScores(tx, changes, scores);
-      if (rule === 'confidence') await settle(tx, judged, answerCounts(ratings, comparisons, judged.raters));
+      if (rule === 'confidence') await settle(tx, judged, answerCounts(ratings, comparisons, judged.raters, history));
       return moved;
     });
+    await foldPast(deps.orm.em.fork(), window, judged, (deps.now ?? Date.now)());
+    return moved;
   }
 
   const judgedNow = async () => {

@@ -97,22 +97,49 @@ export const PAIR_SCALE = 0.5;
 export const COLLUSION_SHARE = 0.2;
 /** …move it by at most this on 1–5: under one grade. */
 export const COLLUSION_BOUND = 4 * COLLUSION_SHARE;
+/**
+ * What answers no longer fitted one by one taught (the score keeper folds the oldest past its
+ * window into this, so a settling's cost does not grow with the history): each item's evidence
+ * as a Gaussian on its quality (a prior on top of μ0, k0), each rater's record (answers, summed
+ * squared deviation and normalised deviation against the consensus they were folded under).
+ */
+export interface History {
+  items: ReadonlyMap<number, { mean: number; precision: number; count: number }>;
+  raters: ReadonlyMap<string, { answers: number; squared: number; deviation: number }>;
+}
+export const NO_HISTORY: History = { items: new Map(), raters: new Map() };
+
 const OUTER_ITERATIONS = 40;
 const NEWTON_STEPS = 25;
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
-export function judge(ratings: readonly Rating[], comparisons: readonly Comparison[] = []): Judgements {
+/**
+ * `history`: what earlier answers taught (none: every answer is given). `start`: raters' weights to
+ * start from (the last settling's: the fixed point is the same, found in a few rounds, not forty).
+ */
+export function judge(ratings: readonly Rating[], comparisons: readonly Comparison[] = [], history: History = NO_HISTORY, start?: ReadonlyMap<string, number>): Judgements {
   const absolute = ratings.filter((r) => Number.isFinite(r.value));
   const pairs = comparisons.filter((c) => c.left !== c.right);
-  const items = new Set<number>([...absolute.map((r) => r.item), ...pairs.flatMap((c) => [c.left, c.right])]);
-  const answers = new Map<string, number>();
+  const items = new Set<number>([...history.items.keys(), ...absolute.map((r) => r.item), ...pairs.flatMap((c) => [c.left, c.right])]);
+  const answers = new Map<string, number>([...history.raters].map(([rater, h]) => [rater, h.answers]));
   for (const r of absolute) answers.set(r.rater, (answers.get(r.rater) ?? 0) + 1);
   for (const c of pairs) answers.set(c.rater, (answers.get(c.rater) ?? 0) + 1);
+  /** Each item's prior: μ0, k0 and what its folded answers said. */
+  const prior = new Map<number, { mean: number; precision: number }>();
+  for (const item of items) {
+    const h = history.items.get(item);
+    const precision = PRIOR_WEIGHT + (h?.precision ?? 0);
+    prior.set(item, { mean: (PRIOR_WEIGHT * PRIOR_MEAN + (h ? h.precision * h.mean : 0)) / precision, precision });
+  }
   const newcomer = (rater: string) => (answers.get(rater) ?? 0) < MIN_HISTORY;
   const priorWeight = 1 / (PRIOR_VARIANCE + EPSILON) ** 2;
-  const weights = new Map<string, number>([...answers.keys()].map((k) => [k, priorWeight]));
+  const weights = new Map<string, number>([...answers.keys()].map((k) => [k, start?.get(k) ?? priorWeight]));
 
+  const byRater = new Map<string, { absolute: Rating[]; pairs: Comparison[] }>();
+  const ownOf = (rater: string) => byRater.get(rater) ?? byRater.set(rater, { absolute: [], pairs: [] }).get(rater)!;
+  for (const r of absolute) ownOf(r.rater).absolute.push(r);
+  for (const c of pairs) ownOf(c.rater).pairs.push(c);
   const absByItem = new Map<number, Rating[]>();
   for (const r of absolute) (absByItem.get(r.item) ?? absByItem.set(r.item, []).get(r.item)!).push(r);
   const pairsByItem = new Map<number, Comparison[]>();
@@ -133,21 +160,31 @@ export function judge(ratings: readonly Rating[], comparisons: readonly Comparis
     return (rater) => weights.get(rater)! * (newcomer(rater) ? scale : 1);
   };
 
-  /** The MAP scores for these weights (`without`: leave one rater's answers out; `panel`: established raters only). */
-  function fit(options: { without?: string; panel?: boolean } = {}): Map<number, number> {
+  const panelWeight = (rater: string) => (newcomer(rater) ? 0 : weights.get(rater)!);
+
+  /**
+   * The MAP scores for these weights (`without`: leave one rater's answers out; `panel`: established
+   * raters only; `only`: move just these items, the rest staying at `from`).
+   */
+  function fit(options: { without?: string; panel?: boolean; from?: ReadonlyMap<number, number>; only?: ReadonlySet<number> } = {}): Map<number, number> {
+    const swept = options.only ?? items;
     const weightOf = new Map<number, (rater: string) => number>();
-    for (const item of items) {
-      const raters = [...(absByItem.get(item) ?? []).map((r) => r.rater), ...(pairsByItem.get(item) ?? []).map((c) => c.rater)];
-      weightOf.set(item, options.panel ? (rater) => (newcomer(rater) ? 0 : weights.get(rater)!) : capped(raters));
+    if (!options.panel) {
+      for (const item of swept) weightOf.set(item, capped([...(absByItem.get(item) ?? []).map((r) => r.rater), ...(pairsByItem.get(item) ?? []).map((c) => c.rater)]));
     }
-    const q = new Map<number, number>([...items].map((i) => [i, PRIOR_MEAN]));
+    // From a nearby fit where there is one (leaving one rater out moves little): the same optimum,
+    // in fewer steps. Only the items moved are held here; the others are read from `from`.
+    const start = (i: number) => options.from?.get(i) ?? prior.get(i)!.mean;
+    const q = new Map<number, number>([...swept].map((i) => [i, start(i)]));
+    const at = (i: number) => q.get(i) ?? start(i);
     for (let step = 0; step < NEWTON_STEPS; step++) {
       let moved = 0;
-      for (const item of items) {
-        const w = weightOf.get(item)!;
+      for (const item of swept) {
+        const w = options.panel ? panelWeight : weightOf.get(item)!;
         const current = q.get(item)!;
-        let gradient = -PRIOR_WEIGHT * (current - PRIOR_MEAN);
-        let curvature = PRIOR_WEIGHT;
+        const { mean, precision } = prior.get(item)!;
+        let gradient = -precision * (current - mean);
+        let curvature = precision;
         for (const r of absByItem.get(item) ?? []) {
           if (r.rater === options.without) continue;
           gradient += w(r.rater) * (r.value - current);
@@ -155,7 +192,7 @@ export function judge(ratings: readonly Rating[], comparisons: readonly Comparis
         }
         for (const c of pairsByItem.get(item) ?? []) {
           if (c.rater === options.without) continue;
-          const other = q.get(c.left === item ? c.right : c.left)!;
+          const other = at(c.left === item ? c.right : c.left);
           const won = c.left === item ? c.outcome : 1 - c.outcome;
           const p = sigmoid((current - other) / PAIR_SCALE);
           gradient += (w(c.rater) * (won - p)) / PAIR_SCALE;
@@ -170,22 +207,36 @@ export function judge(ratings: readonly Rating[], comparisons: readonly Comparis
     return q;
   }
 
+  let panel: Map<number, number> | undefined;
   for (let round = 0; round < OUTER_ITERATIONS; round++) {
     // Judge each rater against the others' consensus (newcomers never re-weight the panel).
     const squared = new Map<string, number>();
     const consensusWithout = new Map<string, Map<number, number>>();
-    const consensusOf = (rater: string) => consensusWithout.get(rater) ?? consensusWithout.set(rater, fit({ without: rater, panel: true })).get(rater)!;
+    panel = fit({ panel: true, from: panel });
+    // Leaving a rater out moves the items they answered (and, through their comparisons, those
+    // items' opponents a little): those are fitted again from the panel's scores, the rest kept.
+    const consensusOf = (rater: string) => {
+      const own = byRater.get(rater)!;
+      const touched = new Set([...own.absolute.map((r) => r.item), ...own.pairs.flatMap((c) => [c.left, c.right])]);
+      return consensusWithout.get(rater) ?? consensusWithout.set(rater, fit({ without: rater, panel: true, from: panel, only: touched })).get(rater)!;
+    };
     for (const rater of answers.keys()) {
+      const own = byRater.get(rater);
+      const folded = history.raters.get(rater)?.squared ?? 0;
+      if (!own) {
+        // Only folded answers: their record is what it was.
+        squared.set(rater, folded);
+        continue;
+      }
       const q = consensusOf(rater);
       let sum = 0;
-      for (const r of absolute) if (r.rater === rater) sum += (r.value - q.get(r.item)!) ** 2;
-      for (const c of pairs) {
-        if (c.rater !== rater) continue;
+      for (const r of own.absolute) sum += (r.value - q.get(r.item)!) ** 2;
+      for (const c of own.pairs) {
         const p = sigmoid((q.get(c.left)! - q.get(c.right)!) / PAIR_SCALE);
         const pAnswer = c.outcome === 1 ? p : c.outcome === 0 ? 1 - p : 1 - Math.abs(p - 0.5);
         sum += 8 * (1 - pAnswer) ** 2;
       }
-      squared.set(rater, sum);
+      squared.set(rater, sum + folded);
     }
     let change = 0;
     for (const [rater, n] of answers) {
@@ -206,7 +257,8 @@ export function judge(ratings: readonly Rating[], comparisons: readonly Comparis
     // Comparisons alone can carry a latent quality past the scale's ends (a stream that wins every
     // pair); the score is said on the 1–5 scale, so it stops there.
     const score = Math.min(5, Math.max(1, q.get(item)!));
-    let information = 0;
+    const folded = history.items.get(item);
+    let information = folded?.precision ?? 0;
     let spreadSum = 0;
     let absWeight = 0;
     for (const r of list) {
@@ -219,16 +271,16 @@ export function judge(ratings: readonly Rating[], comparisons: readonly Comparis
       information += (w(c.rater) * p * (1 - p)) / PAIR_SCALE ** 2 / 4;
     }
     const spread = absWeight > 0 ? spreadSum / absWeight : 0;
-    result.set(item, { item, score, confidence: (information / (information + KAPPA)) * (1 / (1 + spread)), count: list.length + comps.length, spread });
+    result.set(item, { item, score, confidence: (information / (information + KAPPA)) * (1 / (1 + spread)), count: list.length + comps.length + (folded?.count ?? 0), spread });
   }
   const raters = new Map<string, RaterStanding>();
   const full = fit({ panel: true });
   for (const [rater, n] of answers) {
     const weight = weights.get(rater)!;
-    let deviation = 0;
-    for (const r of absolute) if (r.rater === rater) deviation += Math.min(1, Math.abs(r.value - full.get(r.item)!) / 2);
-    for (const c of pairs) {
-      if (c.rater !== rater) continue;
+    let deviation = history.raters.get(rater)?.deviation ?? 0;
+    const own = byRater.get(rater) ?? { absolute: [], pairs: [] };
+    for (const r of own.absolute) deviation += Math.min(1, Math.abs(r.value - full.get(r.item)!) / 2);
+    for (const c of own.pairs) {
       const p = sigmoid((full.get(c.left)! - full.get(c.right)!) / PAIR_SCALE);
       deviation += c.outcome === 1 ? 1 - p : c.outcome === 0 ? p : Math.abs(p - 0.5) * 2;
     }
