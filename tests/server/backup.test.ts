@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import parsePrometheus from 'parse-prometheus-text-format';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,6 +164,20 @@ describe('backup and restore', () => {
     await expect(restoreBackup({ url, file: plain, replace: true, logger })).rejects.toThrow(/is not a Nature Wall backup/);
     await expect(restoreBackup({ url, file: path.join(work, 'missing.backup.gz'), replace: true, logger })).rejects.toThrow(/There is no file/);
     expect(await count(url, 'streams')).toBe(streams);
+    // A partition list that is not what this release writes (its bounds are run as SQL): refused, nothing run.
+    const lines = gunzipSync(bytes).toString('utf8').split('\n');
+    const header = JSON.parse(lines[1]!.slice(3)) as { partitions: { table: string; name: string; bound: string }[] };
+    expect(header.partitions.map((p) => p.table)).toContain('play_quarters');
+    for (const [bound, partitions] of [
+      ["FOR VALUES FROM ('2026-01-01') TO ('2026-01-02'); drop table streams; --", header.partitions],
+      [null, 'not a list'],
+    ] as const) {
+      const forged = path.join(work, 'forged-partitions.backup.gz');
+      const edited = bound === null ? { ...header, partitions } : { ...header, partitions: header.partitions.map((p) => ({ ...p, bound })) };
+      await writeFile(forged, gzipSync([lines[0], `-- ${JSON.stringify(edited)}`, ...lines.slice(2)].join('\n')));
+      await expect(restoreBackup({ url, file: forged, replace: true, logger })).rejects.toThrow(/partition.* cannot be restored/);
+      expect(await count(url, 'streams')).toBe(streams);
+    }
 
     // Not while something else is connected to it (a running server's writes would be lost).
     const holder = new pg.Client({ connectionString: url });
