@@ -11,6 +11,7 @@
  * nodes (an advisory lock); a fold that finds another node's already done does nothing.
  */
 import type { EntityManager } from '../../db.ts';
+import { missingStreams } from '../streams/stream-reads.ts';
 import { PAIR_SCALE, type Comparison, type History, type Judgements, type Rating } from '../../shared/evaluation/judgements.ts';
 
 /** Answers a settling fits one by one, at most (the newest). */
@@ -152,12 +153,13 @@ export async function foldPast(em: EntityManager, window: Window, judged: Judgem
     const marks = await tx.execute<{ kind: string; last_id: number }[]>('select kind, last_id from judgement_folds', [], 'all');
     if (marks.some((m) => Number(m.last_id) !== window.folds[m.kind as 'rating' | 'comparison'])) return 0;
     const { items, raters } = foldInto(window.history, fold, judged);
-    const touchedItems = new Set([...fold.ratings.map((r) => r.item), ...fold.comparisons.flatMap((c) => [c.left, c.right])]);
+    // A stream deleted since the window was read takes its summary with it.
+    const gone = new Set(await missingStreams(tx, [...new Set([...fold.ratings.map((r) => r.item), ...fold.comparisons.flatMap((c) => [c.left, c.right])])]));
+    const touchedItems = new Set([...fold.ratings.map((r) => r.item), ...fold.comparisons.flatMap((c) => [c.left, c.right])].filter((id) => !gone.has(id)));
     const touchedRaters = new Set([...fold.ratings, ...fold.comparisons].map((a) => a.rater));
     await tx.execute(
       `insert into judgement_items (stream_id, mean, precision, count)
         select v.id, v.mean, v.precision, v.count from jsonb_to_recordset(?::jsonb) as v(id int, mean float8, precision float8, count int)
-        where exists (select 1 from streams s where s.id = v.id)
         on conflict (stream_id) do update set mean = excluded.mean, precision = excluded.precision, count = excluded.count`,
       [JSON.stringify([...touchedItems].map((id) => ({ id, ...items.get(id)! })))],
       'run',
