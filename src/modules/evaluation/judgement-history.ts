@@ -70,14 +70,16 @@ export async function judgementWindow(em: EntityManager): Promise<Window> {
   );
 }
 
+/** Both kinds together, the newest given first. */
+const newestFirst = (ratings: readonly Answered[], comparisons: readonly Answered[]): Answered[] => [...ratings, ...comparisons].sort((x, y) => y.at - x.at || y.id - x.id);
+
 /**
  * Of each kind, the answers to fold: the oldest beyond the newest `window` (both kinds counted
  * together, by when they were given), older than FOLD_AFTER_MS — as a prefix by id, so "folded up
  * to id N" stays true.
  */
 export function toFold<R extends Answered, C extends Answered>(ratings: readonly R[], comparisons: readonly C[], now: number, window = JUDGED_WINDOW): { ratings: R[]; comparisons: C[] } {
-  const all = [...ratings, ...comparisons].sort((x, y) => y.at - x.at || y.id - x.id);
-  const past = new Set<Answered>(all.slice(window).filter((a) => a.at <= now - FOLD_AFTER_MS));
+  const past = new Set<Answered>(newestFirst(ratings, comparisons).slice(window).filter((a) => a.at <= now - FOLD_AFTER_MS));
   const prefix = <A extends Answered>(list: readonly A[]) => {
     const sorted = [...list].sort((x, y) => x.id - y.id);
     const end = sorted.findIndex((a) => !past.has(a));
@@ -88,7 +90,7 @@ export function toFold<R extends Answered, C extends Answered>(ratings: readonly
 
 /** The newest `count` answers of a window (both kinds together, by when they were given). */
 export function toNewest<W extends Pick<Window, 'ratings' | 'comparisons'>>(window: W, count: number): { ratings: W['ratings']; comparisons: W['comparisons'] } {
-  const kept = new Set<Answered>([...window.ratings, ...window.comparisons].sort((x, y) => y.at - x.at || y.id - x.id).slice(0, count));
+  const kept = new Set<Answered>(newestFirst(window.ratings, window.comparisons).slice(0, count));
   return { ratings: window.ratings.filter((a) => kept.has(a)), comparisons: window.comparisons.filter((a) => kept.has(a)) };
 }
 
@@ -153,9 +155,10 @@ export async function foldPast(em: EntityManager, window: Window, judged: Judgem
     const marks = await tx.execute<{ kind: string; last_id: number }[]>('select kind, last_id from judgement_folds', [], 'all');
     if (marks.some((m) => Number(m.last_id) !== window.folds[m.kind as 'rating' | 'comparison'])) return 0;
     const { items, raters } = foldInto(window.history, fold, judged);
+    const folded = [...new Set([...fold.ratings.map((r) => r.item), ...fold.comparisons.flatMap((c) => [c.left, c.right])])];
     // A stream deleted since the window was read takes its summary with it.
-    const gone = new Set(await missingStreams(tx, [...new Set([...fold.ratings.map((r) => r.item), ...fold.comparisons.flatMap((c) => [c.left, c.right])])]));
-    const touchedItems = new Set([...fold.ratings.map((r) => r.item), ...fold.comparisons.flatMap((c) => [c.left, c.right])].filter((id) => !gone.has(id)));
+    const gone = new Set(await missingStreams(tx, folded));
+    const touchedItems = folded.filter((id) => !gone.has(id));
     const touchedRaters = new Set([...fold.ratings, ...fold.comparisons].map((a) => a.rater));
     await tx.execute(
       `insert into judgement_items (stream_id, mean, precision, count)

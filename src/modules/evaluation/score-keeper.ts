@@ -93,6 +93,7 @@ function answerCounts(ratings: readonly Rating[], comparisons: readonly Comparis
 
 export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logger: Logger; debounceMs?: number; rule?: QueueRule; now?: () => number }): ScoreKeeper {
   const rule = deps.rule ?? 'confidence';
+  const now = deps.now ?? Date.now;
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<unknown> = Promise.resolve();
   let last: { judged: Judgements } | undefined;
@@ -130,7 +131,7 @@ export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logge
     if (window.ratings.length + window.comparisons.length > 2 * JUDGED_WINDOW) {
       // Far behind (an upgrade over a long history): the newest window alone is fitted, what is past it folded under that fit, and then read again.
       const newest = toNewest(window, JUDGED_WINDOW);
-      if (await foldPast(deps.orm.em.fork(), window, judge(newest.ratings, newest.comparisons, window.history, start), (deps.now ?? Date.now)())) window = await judgementWindow(deps.orm.em.fork());
+      if (await foldPast(deps.orm.em.fork(), window, judge(newest.ratings, newest.comparisons, window.history, start), now())) window = await judgementWindow(deps.orm.em.fork());
     }
     const { ratings, comparisons, history } = window;
     const judged = judge(ratings, comparisons, history, start);
@@ -141,7 +142,7 @@ export function createScoreKeeper(deps: { orm: Orm; commands: CommandDeps; logge
       if (rule === 'confidence') await settle(tx, judged, answerCounts(ratings, comparisons, judged.raters, history));
       return moved;
     });
-    await foldPast(deps.orm.em.fork(), window, judged, (deps.now ?? Date.now)());
+    await foldPast(deps.orm.em.fork(), window, judged, now());
     return moved;
   }
 
