@@ -91,7 +91,8 @@ export function createApp(deps: AppDeps): NatureWall {
   const identity: Identity | undefined = each((m, c, a) => m.identity?.(c, a))[0];
   watchCore(availability, deps.queue);
 
-  const drain = new Drain();
+  // Behind a proxy, a draining node hands reads back to it (Drain: nginx tries another node).
+  const drain = new Drain({ behindProxy: deps.trustProxy ?? false });
   const api = apiRouter(each((m, c, a) => m.routes?.(c, a)).flat());
   const koa = serveApp({
     api: apiStack({ api, orm, availability, actorOf: identity?.actorOf, guard: identity?.guard(api, deps.allowedOrigins ?? []) }),

@@ -40,6 +40,12 @@ const CoreEnv = {
   JOBS_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(600).default(30),
   JOBS_MONITOR_SECONDS: z.coerce.number().int().min(1).max(300).optional().or(z.literal('').transform(() => undefined)),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(1).max(600).default(20),
+  NODE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1–32 letters, digits, _ or - (the name the load balancer knows this node by)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  SCREEN_REBALANCE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(15),
   NODE_ENV: optionalText,
 };
 
@@ -73,6 +79,10 @@ export type Config = {
   jobs: JobSettings;
   /** SHUTDOWN_GRACE_SECONDS: on SIGTERM/SIGINT the node drains (screens, requests, jobs) and exits within this long. */
   shutdownGraceSeconds: number;
+  /** NODE_NAME: the name the load balancer knows this node by; Socket.IO sessions get a cookie naming it (long-polling stickiness). */
+  nodeName: string | undefined;
+  /** SCREEN_REBALANCE_SECONDS: how long a node holds clearly more than its share of screens before it moves some (0: never). */
+  rebalanceSeconds: number;
   production: boolean;
   /** The modules' settings, by module name. */
   settings: ModuleSettings;
@@ -118,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, modules: readon
     fetchAllowHosts: parseAllowHosts(e.FETCH_ALLOW_HOSTS),
     jobs: { enabled: e.JOBS_ENABLED, heartbeatSeconds: e.JOBS_HEARTBEAT_SECONDS, monitorSeconds: e.JOBS_MONITOR_SECONDS },
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    nodeName: e.NODE_NAME,
+    rebalanceSeconds: e.SCREEN_REBALANCE_SECONDS,
     production: e.NODE_ENV === 'production',
     settings: Object.fromEntries(modules.filter((m) => m.settings).map((m) => [m.name, m.settings!.read(e)])),
   };

@@ -93,7 +93,7 @@ async function main(): Promise<void> {
   const server = http.createServer(app.koa.callback());
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
   answerUnreadableRequests(server, logger);
-  const hub = await app.attachHub({ server, adapter });
+  const hub = await app.attachHub({ server, adapter, nodeName: config.nodeName, shares: { holdMs: config.rebalanceSeconds * 1_000 } });
   await app.startJobs();
 
   // The drain (SIGTERM, SIGINT; docs/operations.md, "Running a cluster"): not ready, screens sent elsewhere,
@@ -105,8 +105,9 @@ async function main(): Promise<void> {
     (closing ??= (async () => {
       const began = Date.now();
       const until = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, began + ms - Date.now())).unref());
-      logger.info({ graceSeconds: config.shutdownGraceSeconds, screensWithinMs: plan.spreadMs }, 'draining: not ready, screens sent to other nodes');
       app.drain.begin(); // /readyz 503; every answer closes its connection
+      const screens = hub.drain(plan.spreadMs);
+      logger.info({ graceSeconds: config.shutdownGraceSeconds, screensWithinMs: screens.spreadMs }, 'draining: not ready, screens moving to other nodes');
       // No new jobs from now; running ones get until the end of the drain, and what is still
       // running then is handed back to the queue (another node retries it). pg-boss resolves once
       // its pool is closed.
@@ -114,11 +115,14 @@ async function main(): Promise<void> {
         queue.stop({ graceful: true, timeout: Math.max(1_000, plan.workMs) }).catch((err: unknown) => logger.warn({ err }, 'job queue did not stop cleanly')),
         until(plan.workMs + 1_000),
       ]);
-      // Screens leave at random moments of the spread. Until they are gone and no request is in
-      // flight (a second past the spread at most) the node still answers — /readyz with 503 for
+      // Screens leave at random moments of their window, each once connected elsewhere. Until
+      // they are gone and no request is in flight the node still answers — /readyz with 503 for
       // whoever polls it — then it stops listening: a proxy's next connection is refused and goes
-      // to another node.
-      await Promise.race([Promise.all([hub.drain(plan.spreadMs), app.drain.idle()]), until(plan.unreadyMs)]);
+      // to another node. With other nodes to go to it waits for its screens as long as the grace
+      // allows (a busy cluster takes them more slowly: none should be cut off before it moved);
+      // alone, they have nowhere to go, and a quarter and a second past the window is enough.
+      const screensWait = screens.elsewhere ? plan.unreadyMs : Math.min(screens.spreadMs * 1.25 + 1_000, plan.unreadyMs);
+      await Promise.race([Promise.all([screens.gone, app.drain.idle()]), until(screensWait)]);
       server.close();
       await Promise.race([app.drain.idle(), until(plan.workMs)]);
       if (app.drain.inFlight > 0) logger.warn({ requests: app.drain.inFlight }, 'requests still running at the end of the grace period were cut off');
@@ -173,14 +177,15 @@ async function main(): Promise<void> {
 }
 
 /**
- * How SHUTDOWN_GRACE_SECONDS is spent: screens are told to reconnect within `spreadMs`; the node
- * answers (not ready) for `unreadyMs` at most; requests and jobs finish by `workMs`; the rest
- * (sockets, adapter, pools, the embedded database) closes in what remains.
+ * How SHUTDOWN_GRACE_SECONDS is spent: screens are told to move within a window that grows with
+ * how many the node holds (the hub's), at most `spreadMs` — half the grace; the node answers (not
+ * ready) for `unreadyMs` at most; requests and jobs finish by `workMs`; the rest (sockets,
+ * adapter, pools, the embedded database) closes in what remains.
  */
 function shutdownPlan(graceSeconds: number): { graceMs: number; spreadMs: number; unreadyMs: number; workMs: number } {
   const graceMs = graceSeconds * 1000;
   const workMs = graceMs - Math.min(3_000, graceMs / 4);
-  const spreadMs = Math.min(3_000, graceMs / 4);
+  const spreadMs = Math.min(graceMs / 2, workMs - 1_000);
   return { graceMs, spreadMs, unreadyMs: Math.min(spreadMs + 1_000, workMs), workMs };
 }
 

@@ -28,6 +28,7 @@ import type { Admit } from './admission.ts';
 import { emptyReports, reportTable, type FeatureReports } from './reports.ts';
 import { accountRoom, KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { ScreenFeatureFactory } from './screen-feature.ts';
+import { DEFAULT_SHARE_RULE, destinations, drainWindowMs, watchShares, type ShareRule } from './shares.ts';
 import type { PushVersions } from './versions.ts';
 
 export type { Authorization } from './registration.ts';
@@ -62,6 +63,10 @@ export interface HubOptions {
   reports?: readonly FeatureReports[];
   /** The id of the web build this node serves (dist/web/build.json): screens on another one reload. */
   build?: string | undefined;
+  /** The name the load balancer knows this node by: each Socket.IO session gets a cookie naming it (io-server.ts). */
+  nodeName?: string | undefined;
+  /** When a node holding more than its share of a cluster's screens asks some to move (shares.ts); with an adapter only. */
+  shares?: Partial<ShareRule> | undefined;
 }
 
 export interface Hub {
@@ -88,10 +93,12 @@ export interface Hub {
   idle(): Promise<void>;
   /**
    * Stops taking screens (the node is shutting down): new handshakes are answered 503, which a
-   * load balancer passes to another node, and every socket here is told to reconnect within
-   * `spreadMs` (src/shared/screen-client.ts). Resolves when no socket is left on this node.
+   * load balancer passes to another node, and every socket here is told to move within a window
+   * that grows with how many it holds, up to `maxSpreadMs` (src/shared/screen-client.ts: each
+   * connects elsewhere before it lets go of this node). Answers with that window, whether other
+   * nodes are known to take them (`elsewhere`), and `gone`: when no socket is left on this node.
    */
-  drain(spreadMs: number): Promise<void>;
+  drain(maxSpreadMs: number): { spreadMs: number; elsewhere: boolean; gone: Promise<void> };
   close(): Promise<void>;
 }
 
@@ -100,7 +107,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const log = logger.child({ component: 'hub' });
   const node = randomBytes(4).toString('hex');
 
-  const io = createIoServer(options.server, { adapter: options.adapter, allowedOrigins: options.allowedOrigins ?? [] });
+  const io = createIoServer(options.server, { adapter: options.adapter, allowedOrigins: options.allowedOrigins ?? [], nodeName: options.nodeName });
   const reports = reportTable(options.reports ?? []);
   const presence = createPresence(io, {
     node,
@@ -134,6 +141,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     forget: options.admit?.changed?.bind(options.admit),
   });
   appliedVersion = fanout.appliedVersion;
+  // Shares are heard through the adapter; a lone node (no adapter: tests) has none to even out.
+  const shares = options.adapter ? watchShares(io, { node, name: options.nodeName ?? null }, { ...DEFAULT_SHARE_RULE, ...options.shares }, log) : undefined;
   const sockets = handleSockets({ io, node, screens, appliedVersion: fanout.appliedVersion, presence, logger: log, authorize: options.authorize, admit: options.admit, availability: options.availability, reports, build: options.build });
 
   // The resyncs the hub starts itself query the database after a short wait, outside the
@@ -186,24 +195,32 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       // A broadcast to the session's room: no cluster round trip to wait for.
       io.in(sessionRoom(sessionHash)).disconnectSockets(true);
     },
-    drain(spreadMs) {
+    drain(maxSpreadMs) {
       io.engine.use(refuseNewSessions(io));
-      const notice = { reconnectWithinMs: Math.round(spreadMs) };
-      io.local.emit('server:draining', notice);
       const sockets = io.of('/');
-      return new Promise<void>((resolve) => {
-        const gone = () => sockets.sockets.size === 0 && resolve();
-        for (const socket of sockets.sockets.values()) socket.once('disconnect', gone);
+      const held = [...sockets.sockets.values()];
+      const spreadMs = drainWindowMs(held.length, maxSpreadMs);
+      // Each screen is sent to a named node, spread over the others by what each lacks (shares.ts).
+      const others = shares?.others() ?? [];
+      const to = destinations(held.length, others);
+      shares?.leave();
+      held.forEach((socket, i) => socket.emit('server:draining', { reconnectWithinMs: spreadMs, ...(to[i] ? { to: to[i] } : {}) }));
+      const notice = { reconnectWithinMs: spreadMs };
+      const gone = new Promise<void>((resolve) => {
+        const empty = () => sockets.sockets.size === 0 && resolve();
+        for (const socket of sockets.sockets.values()) socket.once('disconnect', empty);
         // One that got past the handshake just before: told as well.
         sockets.on('connection', (socket) => {
           socket.emit('server:draining', notice);
-          socket.once('disconnect', gone);
+          socket.once('disconnect', empty);
         });
-        gone();
+        empty();
       });
+      return { spreadMs, elsewhere: others.length > 0, gone };
     },
     async close() {
       closing = true;
+      shares?.close();
       await new Promise<void>((resolve) => {
         io.close(() => resolve());
       });

@@ -22,6 +22,8 @@ export interface InterServerEvents {
   'nw:changes': (notice: ChangeNotice) => void;
   'nw:presence-request': (request: { requestId: string }) => void;
   'nw:presence-answer': (answer: PresenceAnswer) => void;
+  /** Each node's connection count, every few seconds (shares.ts). */
+  'nw:share': (report: unknown) => void;
 }
 
 /** Who a socket is, once registered (kept compact: it is multiplied by every idle screen). */
@@ -54,7 +56,10 @@ export type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, Inter
 
 const MAX_MESSAGE_BYTES = 16 * 1024;
 
-export function createIoServer(server: http.Server, options: { adapter?: AdapterSetup | undefined; allowedOrigins: readonly string[] }): HubServer {
+/** The cookie a node's handshake answer sets, naming the node: a load balancer sends the session's later requests back to it. */
+export const NODE_COOKIE = 'nw_node';
+
+export function createIoServer(server: http.Server, options: { adapter?: AdapterSetup | undefined; allowedOrigins: readonly string[]; nodeName?: string | undefined }): HubServer {
   const io: HubServer = new Server(server, {
     serveClient: false,
     maxHttpBufferSize: MAX_MESSAGE_BYTES,
@@ -67,6 +72,14 @@ export function createIoServer(server: http.Server, options: { adapter?: Adapter
     },
   });
   releaseUpgradeRequests(io);
+  const { nodeName } = options;
+  if (nodeName) {
+    // deploy/nginx/nature-wall.conf: a long-polling session's requests (they carry its `sid`) go to the node this names.
+    const cookie = `${NODE_COOKIE}=${nodeName}; Path=/socket.io/; HttpOnly; SameSite=Lax`;
+    io.engine.on('initial_headers', (headers: Record<string, string>) => {
+      headers['set-cookie'] = cookie;
+    });
+  }
   return io;
 }
 

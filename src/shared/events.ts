@@ -182,11 +182,17 @@ export interface ServerToClientEvents {
   /** An admin's command to this screen: reload the page, or show its name for a few seconds. */
   'screen:command': (payload: { command: ScreenCommandName }) => void;
   /**
-   * This node is shutting down (a deploy, a restart): reconnect within `reconnectWithinMs`, at a
-   * random moment of that window so screens do not all land on one node at once. The node
-   * refuses new connections meanwhile; a load balancer sends the reconnect to another node.
+   * This node is shutting down (a deploy, a restart): move within `reconnectWithinMs`, at a
+   * random moment of that window so screens do not all land on one node at once — a screen
+   * connects anew (to the node named `to`, when given) before it lets go of this one. The node
+   * refuses new connections meanwhile; a load balancer sends the new one to another node.
    */
-  'server:draining': (payload: { reconnectWithinMs: number }) => void;
+  'server:draining': (payload: { reconnectWithinMs: number; to?: string }) => void;
+  /**
+   * This node holds more than its share of the cluster's screens: move within `withinMs`, at a
+   * random moment of it, the way a draining node's screens do (to the node named `to`).
+   */
+  'server:move': (payload: { withinMs: number; to?: string }) => void;
   /** For admin consoles: a discovery job started, found more streams, or ended. */
   'discovery:progress': (payload: DiscoveryProgressDto) => void;
   /** For admin consoles: discovery sources were created, edited or deleted (the whole list, it is short). */

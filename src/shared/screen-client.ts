@@ -38,11 +38,16 @@ export interface ScreenClientOptions {
   onPairing?: (state: PairingState) => void;
   onCredential?: (credential: string) => void;
   onCredentialRefused?: (error: string) => void;
+  /** A connection attempt failed (a refused handshake, an unreachable server), with the client's message. */
+  onConnectError?: (message: string) => void;
+  /** The screen moved to another node, make-before-break: the new connection is answered and in use, the old one let go. */
+  onMoved?: () => void;
   socketOptions?: Partial<ManagerOptions & SocketOptions>;
 }
 
 export interface ScreenClient {
-  socket: ScreenSocket;
+  /** The connection in use (a screen that moves to another node gets a new one: hear pushes through `listen`). */
+  readonly socket: ScreenSocket;
   /** Whether the hub has answered this connection's registration (reports before that are refused). */
   registered(): boolean;
   /**
@@ -64,35 +69,60 @@ export interface ScreenClient {
 /** How long one clock sample may take before it is given up (a lost answer must not stall a burst). */
 const CLOCK_SAMPLE_TIMEOUT_MS = 2_000;
 
+
+/** What a screen's handshake says when it connects because its node asked it to move (the hub asks no screen twice in a row). */
+export const MOVED_QUERY = { moved: 'rebalance' } as const;
+/** The handshake's query naming the node a moving screen was sent to (deploy/nginx/nature-wall.conf routes by it). */
+export const TO_NODE_QUERY = 'nw_node';
+
 export function connectScreen(options: ScreenClientOptions): ScreenClient {
   const socketOptions = { ...SOCKET_OPTIONS, ...options.socketOptions } as Partial<ManagerOptions & SocketOptions>;
-  const socket: ScreenSocket = options.url ? io(options.url, socketOptions) : io(socketOptions);
+  const open = (extra?: Partial<ManagerOptions & SocketOptions>): ScreenSocket => {
+    const opts = extra ? { ...socketOptions, ...extra, query: { ...(socketOptions.query as object | undefined), ...extra.query } } : socketOptions;
+    return options.url ? io(options.url, opts) : io(opts);
+  };
   const { onMessage } = options;
+  // Only screens flip on the server's clock, and only screens move make-before-break; consoles
+  // and raters reconnect (their pages reload what they show on every connect).
+  const keepsTime = options.registration.kind === 'wall' || options.registration.kind === 'kiosk';
+
+  /** The connection in use: what reports go out on and whose pushes are shown. */
+  let socket: ScreenSocket = open();
+  /**
+   * A screen moving to another node opens this second connection first and keeps the old one —
+   * still showing, still hearing pushes — until this one is registered; its pushes wait in `held`
+   * until then. Should the old one drop first, this one simply takes its place.
+   */
+  let candidate: ScreenSocket | null = null;
+  let held: ScreenMessage[] = [];
+  /** Handlers `listen` added: they hear the connection in use (a moving screen's new one, once answered). */
+  const heard: [string, (...args: never[]) => void][] = [];
 
   options.onStatus?.('connecting');
   let retry: ReturnType<typeof setTimeout> | undefined;
+  let moving: ReturnType<typeof setTimeout> | undefined;
 
   // The server's clock: a burst of samples, one at a time (never queued behind each other),
   // at every connect and every CLOCK_REFRESH_MS; each burst's estimate replaces the last.
   let estimate: ClockEstimate | null = null;
   let syncing = false;
-  const sample = () =>
+  const sample = (on: ScreenSocket) =>
     new Promise<ClockSample | null>((resolve) => {
       const sentAt = performance.now();
-      socket.timeout(CLOCK_SAMPLE_TIMEOUT_MS).emit('clock:sync', {}, (err: Error | null, result: Ack<{ now: number }>) => {
+      on.timeout(CLOCK_SAMPLE_TIMEOUT_MS).emit('clock:sync', {}, (err: Error | null, result: Ack<{ now: number }>) => {
         const receivedAt = performance.now();
         resolve(!err && 'data' in result ? { sentAt, serverTime: result.data.now, receivedAt } : null);
       });
     });
-  // Only screens flip on the server's clock; consoles and raters have no use for it.
-  const keepsTime = options.registration.kind === 'wall' || options.registration.kind === 'kiosk';
   const syncClock = async () => {
     if (syncing || !keepsTime) return;
     syncing = true;
     try {
+      // One connection's samples: a move mid-burst ends the burst (the next one measures the new node).
+      const on = socket;
       const samples: ClockSample[] = [];
-      for (let i = 0; i < CLOCK_BURST && socket.connected; i++) {
-        const s = await sample();
+      for (let i = 0; i < CLOCK_BURST && on.connected && on === socket; i++) {
+        const s = await sample(on);
         if (s) samples.push(s);
       }
       const next = estimateClock(samples);
@@ -114,64 +144,159 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
     const credential = keepsTime ? options.credential?.() : null;
     return credential ? ({ ...options.registration, credential } as Registration) : options.registration;
   };
+
+  /** What a registration's answer does, once it is the answer of the connection in use. */
+  const answered = (result: Ack<RegistrationAnswer>, quiet: boolean, on: ScreenSocket) => {
+    void syncClock(); // after the state: what to show first comes before when to flip next
+    if ('data' in result) {
+      const answer = result.data;
+      if (answer.kind === 'pairing') {
+        registered = false; // a browser waiting for approval reports nothing
+        return options.onPairing?.(answer);
+      }
+      registered = true;
+      if (answer.credential) options.onCredential?.(answer.credential);
+      if (answer.build) options.onBuild?.(answer.build);
+      // Before its state: what the answer says (a new build) applies to the flip that state may make.
+      options.onRegistered?.(answer);
+      onMessage({ type: 'state', state: answer });
+      // Pushes a moving screen's new connection heard before its answer (the version rule drops what the answer already holds).
+      for (const message of held.splice(0)) onMessage(message);
+      return;
+    }
+    if (result.refused === 'credential') return options.onCredentialRefused?.(result.error);
+    const retrying = result.retryAfterMs !== undefined;
+    // A safety-net registration on a working connection that is refused changes nothing shown: the last answer holds.
+    if (!quiet) options.onError?.(result.error, retrying);
+    // A passing failure (the database is away): ask again while the socket stays open.
+    if (retrying) retry = setTimeout(() => on === socket && on.connected && register(), result.retryAfterMs);
+  };
+
   const register = (quiet = false) => {
     clearTimeout(retry);
-    socket.emit('screen:register', registration(), (result) => {
-      void syncClock(); // after the state: what to show first comes before when to flip next
-      if ('data' in result) {
-        const answer = result.data;
-        if (answer.kind === 'pairing') {
-          registered = false; // a browser waiting for approval reports nothing
-          return options.onPairing?.(answer);
-        }
-        registered = true;
-        if (answer.credential) options.onCredential?.(answer.credential);
-        if (answer.build) options.onBuild?.(answer.build);
-        // Before its state: what the answer says (a new build) applies to the flip that state may make.
-        options.onRegistered?.(answer);
-        return onMessage({ type: 'state', state: answer });
-      }
-      if (result.refused === 'credential') return options.onCredentialRefused?.(result.error);
-      const retrying = result.retryAfterMs !== undefined;
-      // A safety-net registration on a working connection that is refused changes nothing shown: the last answer holds.
-      if (!quiet) options.onError?.(result.error, retrying);
-      // A passing failure (the database is away): ask again while the socket stays open.
-      if (retrying) retry = setTimeout(() => socket.connected && register(), result.retryAfterMs);
+    const on = socket;
+    on.emit('screen:register', registration(), (result) => {
+      if (on === socket) answered(result, quiet, on);
     });
   };
-  socket.on('connect', () => {
-    options.onStatus?.('connected');
-    register();
-  });
-  socket.on('disconnect', (reason) => {
-    registered = false;
-    clearTimeout(retry);
-    options.onStatus?.('disconnected');
-    // Let go by the server (a revoked screen): a screen comes back, and hears why when it registers.
-    if (reason === 'io server disconnect' && keepsTime) retry = setTimeout(() => socket.connect(), 1_000);
-  });
-  socket.io.on('reconnect_attempt', () => options.onStatus?.('connecting'));
 
-  socket.on('screen:state', (state) => onMessage({ type: 'state', state }));
-  socket.on('scene:default-changed', (payload) => onMessage({ type: 'scene', payload }));
-  socket.on('scene:updated', (payload) => onMessage({ type: 'scene', payload }));
-  socket.on('scene:deleted', (payload) => onMessage({ type: 'scene-deleted', payload }));
-  socket.on('kiosk:stream', (state) => onMessage({ type: 'kiosk', state }));
-  // Approved, renamed, moved or revoked: register again (with the credential held) and hear what it is now.
-  socket.on('screen:enrolment', () => register(true));
-  // The node is going away: stay until a random moment of the window it gives (still showing,
-  // still receiving pushes), then reconnect — through a load balancer, to another node. The
-  // spread keeps a whole wall of screens from landing on one node in the same instant.
-  let moving: ReturnType<typeof setTimeout> | undefined;
-  socket.on('server:draining', ({ reconnectWithinMs }) => {
-    clearTimeout(moving);
-    moving = setTimeout(() => {
-      if (socket.connected) socket.disconnect().connect();
-    }, Math.random() * Math.max(0, reconnectWithinMs));
-  });
+  /** The moving screen's new connection registers; answered, it becomes the one in use and the old one goes. */
+  const registerCandidate = (next: ScreenSocket) => {
+    next.emit('screen:register', registration(), (result) => {
+      if (next === socket) {
+        // The old one dropped meanwhile and this one took its place: answered, it is connected again.
+        options.onStatus?.('connected');
+        return answered(result, false, next);
+      }
+      if (next !== candidate) return; // given up
+      if (!('data' in result) || result.data.kind === 'pairing') {
+        // Refused here (a passing failure, a changed enrolment): fall back to reconnecting, whose answer is shown as any.
+        giveUpCandidate();
+        if (socket.connected) socket.disconnect().connect();
+        return;
+      }
+      const old = socket;
+      socket = next;
+      candidate = null;
+      retire(old);
+      answered(result, false, next);
+      options.onMoved?.();
+    });
+  };
+
+  const giveUpCandidate = () => {
+    if (!candidate) return;
+    retire(candidate);
+    candidate = null;
+    held = [];
+  };
+
+  /** A connection this client no longer uses: it hears nothing more and closes (its node sees it leave). */
+  const retire = (old: ScreenSocket) => {
+    old.off();
+    old.offAny();
+    old.io.off();
+    old.disconnect();
+  };
+
+  /** Starts a move: a second connection (to the node named `to`, else wherever a load balancer sends it), the old one kept until it is answered. */
+  const move = (why: 'draining' | 'rebalance', to: string | undefined) => {
+    if (!socket.connected || candidate) return;
+    if (!keepsTime) {
+      socket.disconnect().connect();
+      return;
+    }
+    held = [];
+    // Its own engine connection (forceNew): the old one stays open beside it.
+    const query: Record<string, string> = { ...(why === 'rebalance' ? MOVED_QUERY : {}), ...(to ? { [TO_NODE_QUERY]: to } : {}) };
+    const next = open({ forceNew: true, query });
+    candidate = next;
+    // The named node refused it (down, draining too): the next attempt goes wherever the balancer sends it.
+    if (to) next.once('connect_error', () => delete (next.io.opts.query as Record<string, string>)[TO_NODE_QUERY]);
+    wire(next);
+  };
+
+  /** Pushes from the connection in use are shown; a moving screen's new connection keeps them until answered. */
+  const deliver = (from: ScreenSocket, message: ScreenMessage) => {
+    if (from === socket) onMessage(message);
+    else if (from === candidate) held.push(message);
+  };
+
+  function wire(s: ScreenSocket): void {
+    s.on('connect', () => {
+      if (s === candidate) return registerCandidate(s);
+      if (s !== socket) return;
+      options.onStatus?.('connected');
+      register();
+    });
+    s.on('disconnect', (reason) => {
+      if (s !== socket) return; // a moving screen's new connection reconnects by itself
+      registered = false;
+      clearTimeout(retry);
+      if (candidate) {
+        // The old node went before the new connection was answered: the new one takes over now —
+        // connected again once it is answered (its registration is under way, or starts when it connects).
+        socket = candidate;
+        candidate = null;
+        retire(s);
+        options.onStatus?.('connecting');
+        return;
+      }
+      options.onStatus?.('disconnected');
+      // Let go by the server (a revoked screen): a screen comes back, and hears why when it registers.
+      if (reason === 'io server disconnect' && keepsTime) retry = setTimeout(() => s.connect(), 1_000);
+    });
+    s.on('connect_error', (err) => options.onConnectError?.(err.message));
+    s.io.on('reconnect_attempt', () => s === socket && options.onStatus?.('connecting'));
+
+    s.on('screen:state', (state) => deliver(s, { type: 'state', state }));
+    s.on('scene:default-changed', (payload) => deliver(s, { type: 'scene', payload }));
+    s.on('scene:updated', (payload) => deliver(s, { type: 'scene', payload }));
+    s.on('scene:deleted', (payload) => deliver(s, { type: 'scene-deleted', payload }));
+    s.on('kiosk:stream', (state) => deliver(s, { type: 'kiosk', state }));
+    // Approved, renamed, moved or revoked: register again (with the credential held) and hear what it is now.
+    s.on('screen:enrolment', () => s === socket && register(true));
+    // The node is going away, or holds more than its share: stay until a random moment of the
+    // window it gives (still showing, still receiving pushes), then move. The spread keeps a
+    // whole wall of screens from landing on one node in the same instant.
+    const later = (why: 'draining' | 'rebalance', withinMs: number, to: string | undefined) => {
+      if (s !== socket) return;
+      clearTimeout(moving);
+      moving = setTimeout(() => s === socket && move(why, to), Math.random() * Math.max(0, withinMs));
+    };
+    s.on('server:draining', ({ reconnectWithinMs, to }) => later('draining', reconnectWithinMs, to));
+    s.on('server:move', ({ withinMs, to }) => later('rebalance', withinMs, to));
+    s.onAny((event: string, ...args: unknown[]) => {
+      if (s !== socket) return;
+      for (const [name, handler] of heard) if (name === event) (handler as (...a: unknown[]) => void)(...args);
+    });
+  }
+  wire(socket);
 
   return {
-    socket,
+    get socket() {
+      return socket;
+    },
     registered: () => registered && socket.connected,
     register: (options) => socket.connected && register(options?.quiet),
     report(name, report) {
@@ -179,15 +304,15 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
       if (registered && socket.connected) (socket.emit as (event: string, payload: unknown) => void)(reportEvent(name), report);
     },
     listen(event, handler) {
-      const on = socket.on.bind(socket) as (event: string, handler: unknown) => void;
-      const off = socket.off.bind(socket) as (event: string, handler: unknown) => void;
-      on(event, handler);
-      return () => off(event, handler);
+      const entry: [string, (...args: never[]) => void] = [event, handler as (...args: never[]) => void];
+      heard.push(entry);
+      return () => void heard.splice(heard.indexOf(entry), 1);
     },
     ask(name, report, timeoutMs) {
       if (!registered || !socket.connected) return Promise.resolve({ error: 'Not registered yet' });
+      const on = socket;
       return new Promise((resolve) => {
-        (socket.timeout(timeoutMs).emit as (event: string, payload: unknown, ack: (err: Error | null, result: Ack<AnswerOf<typeof name>>) => void) => void)(
+        (on.timeout(timeoutMs).emit as (event: string, payload: unknown, ack: (err: Error | null, result: Ack<AnswerOf<typeof name>>) => void) => void)(
           reportEvent(name),
           report,
           (err, result) => resolve(err ? { error: 'No answer in time' } : result),
@@ -199,6 +324,7 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
       clearTimeout(retry);
       clearTimeout(moving);
       clearInterval(clockRefresh);
+      giveUpCandidate();
       socket.close();
     },
   };

@@ -27,7 +27,7 @@ export function screenTargetOf(registration: Registration): ScreenTarget {
   };
 }
 
-function versionOf(message: ScreenMessage): number {
+export function versionOf(message: ScreenMessage): number {
   return message.type === 'state' || message.type === 'kiosk' ? message.state.version : message.payload.version;
 }
 

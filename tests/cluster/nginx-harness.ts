@@ -22,22 +22,27 @@ export function nginxBinary(): string {
 }
 
 /**
- * The shipped file with `server appN:3000 …;` pointing at `nodes[N-1]` (a `host:port`) —
- * upstream servers with no node given are removed — and `listen 80;` replaced by `listen`.
- * Throws when the file no longer has those lines, so a changed file cannot pass untested.
+ * The shipped file with every `appN:3000` pointing at `nodes[N-1]` (a `host:port`) and `listen
+ * 80;` replaced by `listen`; a line that names a node not given (`appN`: its upstream server,
+ * its per-node upstream, its line in the session map) is removed. Throws when the file no longer
+ * has those lines, so a changed file cannot pass untested. Node N must run with NODE_NAME=appN.
  */
 export function renderShippedConf(shipped: string, nodes: readonly string[], listen: string): string {
   const servers = [...shipped.matchAll(/^\s*server app(\d+):3000\b.*$/gm)];
   if (servers.length < nodes.length) throw new Error(`the shipped conf has ${servers.length} upstream servers, ${nodes.length} nodes given`);
   if (nodes.length === 0) throw new Error('at least one node is needed');
   if (!/^\s*listen 80;/m.test(shipped)) throw new Error('the shipped conf has no `listen 80;` line');
+  const named = /(?<![\w.])app(\d+)(?![\w])/g;
   return shipped
-    .replace(/^(\s*server )app(\d+):3000\b(.*)$\n?/gm, (_line, head: string, n: string, tail: string) => {
-      const node = nodes[Number(n) - 1];
-      return node === undefined ? '' : `${head}${node}${tail}\n`;
-    })
+    .split('\n')
+    .filter((line) => line.trimStart().startsWith('#') || [...line.matchAll(named)].every((m) => nodes[Number(m[1]) - 1] !== undefined))
+    .join('\n')
+    .replace(/(?<![\w.])app(\d+):3000\b/g, (name: string, n: string) => nodes[Number(n) - 1] ?? name)
     .replace(/^(\s*)listen 80;/m, `$1listen ${listen};`);
 }
+
+/** The NODE_NAME node `i` (from 0) runs with behind the harness's nginx: its cookie names the upstream the shipped file gives it. */
+export const nodeName = (i: number): string => `app${i + 1}`;
 
 export interface Nginx {
   /** http://127.0.0.1:<port>, the one address clients use. */

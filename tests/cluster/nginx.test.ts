@@ -1,163 +1,248 @@
 /**
- * Issue 22: the load balancer we ship, tested as shipped. Debian's nginx runs
- * deploy/nginx/nature-wall.conf (only the node addresses and the port replaced) in front of two
- * real nodes (`node src/server.ts`) on one PostgreSQL, with the Redis adapter. 200 walls connect
- * through nginx from 200 source addresses, so its address hash puts them on both nodes; a reader
- * and a writer call the REST API through nginx all along. One node gets SIGTERM (a deploy):
- * every wall is back on the other node within 5 s, receives the next scene change, and not one
- * REST request failed.
+ * Issues 22 and 43: the load balancer we ship, tested as shipped. Debian's nginx runs
+ * deploy/nginx/nature-wall.conf (only the node addresses and the port replaced) in front of three
+ * real nodes (`node src/server.ts`, NODE_NAME app1–3) on one PostgreSQL, with the Redis adapter.
+ *
+ * - New connections go to the node with the fewest, from many source addresses and from one (a
+ *   venue behind one NAT address).
+ * - A long-polling session (no WebSocket) stays on the node that holds it: its node's cookie.
+ * - A rolling restart under 300 walls, with a writer switching the default scene all along and
+ *   REST traffic through nginx: each node in turn gets SIGTERM, and every wall it held moves to
+ *   another node before it exits (a new connection first: none is ever without one), no wall
+ *   misses a change, no REST request fails; a new connection that reaches the draining node is
+ *   answered 503 and nginx passes it on. After each restart the shares even out (the nodes
+ *   holding more ask some of their walls to move) until every node is within ±15 % of the mean.
+ *
+ * Nothing here is timed against the machine's speed: each step waits (with a generous bound) for
+ * what must happen, and what is asserted is what happened — who moved, when relative to the
+ * node's exit, what each wall received.
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { afterAll, describe, expect, it } from 'vitest';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectScreen, type ScreenClient } from '../../src/shared/screen-client.ts';
 import { startNode, startOwnedPostgres, type OwnedPostgres, type ServerNode } from '../faults/support.ts';
-import { openScreen, type TestScreen } from '../support/screens.ts';
-import { startNginx, type Nginx } from './nginx-harness.ts';
-import { failed, rest, restLoop, type Loop } from './rest-traffic.ts';
-import { openWalls, sawSceneAt, until, type ClusterWall } from './walls.ts';
+import { nodeName, startNginx, type Nginx } from './nginx-harness.ts';
+import { countsOn, nodeIdOf, nodesOfWalls, spreadFromMean } from './nodes.ts';
+import { failed, rest, restLoop, type Loop, type RestAnswer } from './rest-traffic.ts';
+import { missedChanges, newestVersion, openWalls, sawSceneAt, until, type ClusterWall } from './walls.ts';
 
-const WALLS = 200;
 const GRACE_SECONDS = 10;
+/** The band issue 43 asks for 60 s after a roll. */
+const BAND = 0.15;
 
 let pg: OwnedPostgres | undefined;
 const nodes: ServerNode[] = [];
+let nodeIds: string[] = [];
 let nginx: Nginx | undefined;
 let walls: ClusterWall[] = [];
 const loops: Loop[] = [];
-const probes: TestScreen[] = [];
+const extra: ScreenClient[] = [];
+const stubborn: Socket[] = [];
+let env: NodeJS.ProcessEnv = {};
+const streamIds: number[] = [];
+const sceneIds: number[] = [];
 
 afterAll(async () => {
   walls.forEach((w) => w.client.close());
-  probes.forEach((p) => p.close());
+  extra.forEach((c) => c.close());
+  stubborn.forEach((s) => s.close());
   await Promise.all(loops.map((l) => l.stop()));
   await nginx?.stop();
   await Promise.all(nodes.map((n) => n.stop()));
   await pg?.destroy();
 });
 
-/** The node id (presence's `node`) of a server process: a probe wall connected to it directly says. */
-async function nodeIdOf(node: ServerNode): Promise<string> {
-  const probe = openScreen(node.base, { kind: 'wall', name: 'probe' });
-  probes.push(probe);
-  await probe.waitFor((s) => s !== null, 30_000);
-  let id: string | undefined;
-  await until(async () => {
-    const list = (await rest(node.base, 'GET', '/api/screens')).body as { id: string; node: string }[];
-    id = list.find((s) => s.id === probe.client.socket.id)?.node;
-    return id !== undefined;
-  }, 30_000, 'the probe listed');
-  probe.close();
-  return id!;
-}
+const envOf = (i: number) => ({ ...env, NODE_NAME: nodeName(i) });
 
-/** Which node each wall is on now (its index in `walls` → node id), from the cluster-wide screen list. */
-async function nodesOfWalls(base: string): Promise<string[]> {
-  const list = (await rest(base, 'GET', '/api/screens')).body as { id: string; node: string }[];
-  const byId = new Map(list.map((s) => [s.id, s.node]));
-  return walls.map((wall) => byId.get(wall.client.socket.id ?? '') ?? 'unlisted');
-}
+beforeAll(async () => {
+  pg = await startOwnedPostgres();
+  env = {
+    DATABASE_URL: pg.url,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    NW_REDIS_STREAM: `nw-cluster-test-${randomBytes(4).toString('hex')}`, // parallel runs on one Redis do not hear each other
+    TRUST_PROXY: 'true',
+    SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
+    // Shares even out within seconds here (production waits 15 s over the band first).
+    SCREEN_REBALANCE_SECONDS: '2',
+    LOG_LEVEL: 'warn',
+  };
+  nodes.push(...(await Promise.all([0, 1, 2].map((i) => startNode(envOf(i))))));
+  nodeIds = await Promise.all(nodes.map((n) => nodeIdOf(n.base)));
+  nginx = await startNginx(nodes.map((n) => new URL(n.base).host));
+  const base = nginx.base;
+  for (const i of [0, 1]) {
+    const stream = await rest(base, 'POST', '/api/streams', { name: `Cluster cam ${i}`, url: `https://example.org/cluster-${i}.m3u8`, category: 'ocean' });
+    expect(stream.status, JSON.stringify(stream.body)).toBe(201);
+    streamIds.push((stream.body as { id: number }).id);
+    const scene = await rest(base, 'POST', '/api/scenes', { name: `Cluster scene ${i}`, selection_algorithm: 'manual', stream_ids: [streamIds[i]] });
+    expect(scene.status, JSON.stringify(scene.body)).toBe(201);
+    sceneIds.push((scene.body as { id: number }).id);
+  }
+  expect((await rest(base, 'PUT', '/api/config/default-scene', { scene_id: sceneIds[0] })).status).toBe(200);
+}, 120_000);
 
-describe('nginx (deploy/nginx/nature-wall.conf) in front of two nodes', () => {
-  it('moves every wall to the other node when one is stopped, loses no change and fails no REST request', async () => {
-    pg = await startOwnedPostgres();
-    const env = {
-      DATABASE_URL: pg.url,
-      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      NW_REDIS_STREAM: `nw-cluster-test-${randomBytes(4).toString('hex')}`, // parallel runs on one Redis do not hear each other
-      TRUST_PROXY: 'true',
-      SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
-      LOG_LEVEL: 'warn',
-    };
-    nodes.push(...(await Promise.all([startNode(env), startNode(env)])));
-    nginx = await startNginx(nodes.map((n) => new URL(n.base).host));
-    const base = nginx.base;
-    const [victimId, survivorId] = await Promise.all(nodes.map(nodeIdOf));
-
-    // A stream and a scene of it, shown on every wall.
-    const streamIds: number[] = [];
-    const sceneIds: number[] = [];
-    for (const i of [0, 1]) {
-      const stream = await rest(base, 'POST', '/api/streams', { name: `Cluster cam ${i}`, url: `https://example.org/cluster-${i}.m3u8`, category: 'ocean' });
-      expect(stream.status, JSON.stringify(stream.body)).toBe(201);
-      streamIds.push((stream.body as { id: number }).id);
-      const scene = await rest(base, 'POST', '/api/scenes', { name: `Cluster scene ${i}`, selection_algorithm: 'manual', stream_ids: [streamIds[i]] });
-      expect(scene.status, JSON.stringify(scene.body)).toBe(201);
-      sceneIds.push((scene.body as { id: number }).id);
-    }
-    expect((await rest(base, 'PUT', '/api/config/default-scene', { scene_id: sceneIds[0] })).status).toBe(200);
-
-    walls = await openWalls(base, WALLS);
+describe('nginx (deploy/nginx/nature-wall.conf) in front of three nodes', () => {
+  it('sends new connections to the node with the fewest, from one source address as from many', async () => {
+    const base = nginx!.base;
+    const fromOne = await openWalls(base, 150, { from: () => '127.0.0.2' });
+    const fromMany = await openWalls(base, 150);
+    walls = [...fromOne, ...fromMany];
     await until(() => walls.every((w) => w.sceneId === sceneIds[0]), 30_000, 'every wall shows the first scene');
-    let placed: string[] = [];
-    await until(async () => {
-      placed = await nodesOfWalls(base);
-      return placed.every((node) => node === victimId || node === survivorId);
-    }, 30_000, 'every wall listed on one of the two nodes');
-    const onVictim = placed.filter((node) => node === victimId).length;
-    // The address hash spreads the walls: both nodes hold some, so the stop moves real screens.
-    expect(onVictim).toBeGreaterThan(0);
-    expect(onVictim).toBeLessThan(WALLS);
+    const placed = await nodesOfWalls(base, walls);
+    const one = countsOn(placed.slice(0, 150), nodeIds);
+    const many = countsOn(placed.slice(150), nodeIds);
+    console.info(`[cluster] walls per node from one address ${one.join('/')}, from many ${many.join('/')}`);
+    expect(spreadFromMean(one), `from one address: ${one.join('/')}`).toBeLessThanOrEqual(BAND);
+    expect(spreadFromMean(many), `from many: ${many.join('/')}`).toBeLessThanOrEqual(BAND);
+  }, 120_000);
 
-    // Readers and a writer through nginx, from source addresses on both nodes, all along.
-    const reads = [0, 1, 2, 3].map((k) =>
-      restLoop(base, 10, (n) => ({ method: 'GET', path: (n + k) % 2 === 0 ? '/api/scenes?active=true' : `/api/streams/${streamIds[0]}` }), k * 61),
+  it('keeps a long-polling session on the node that holds it (its cookie), from one address', async () => {
+    const base = nginx!.base;
+    const pollers: { client: ScreenClient; errors: string[]; statuses: string[]; sceneId: number | null }[] = [];
+    for (let i = 0; i < 12; i++) {
+      const p = { client: undefined as unknown as ScreenClient, errors: [] as string[], statuses: [] as string[], sceneId: null as number | null };
+      p.client = connectScreen({
+        url: base,
+        registration: { kind: 'wall', name: `polling wall ${i}` },
+        // No WebSocket (a proxy that refuses it); the engine keeps its cookies (Node has no browser jar).
+        socketOptions: { transports: ['polling'], forceNew: true, withCredentials: true },
+        onStatus: (s) => p.statuses.push(s),
+        onConnectError: (m) => p.errors.push(m),
+        onMessage: (m) => {
+          if (m.type === 'state' && m.state.kind === 'wall') p.sceneId = m.state.scene?.id ?? null;
+          if (m.type === 'scene') p.sceneId = m.payload.scene.id;
+        },
+      });
+      pollers.push(p);
+      extra.push(p.client);
+    }
+    await until(() => pollers.every((p) => p.sceneId !== null), 30_000, 'every polling wall registered');
+    // Two switches, each reaching every polling wall through its long-poll.
+    for (const sceneId of [sceneIds[1]!, sceneIds[0]!]) {
+      expect((await rest(base, 'PUT', '/api/config/default-scene', { scene_id: sceneId })).status).toBe(200);
+      await until(() => pollers.every((p) => p.sceneId === sceneId), 30_000, 'every polling wall switched');
+    }
+    await until(() => walls.every((w) => w.sceneId === sceneIds[0]), 30_000, 'every wall back on the first scene');
+    const placed = await nodesOfWalls(base, pollers);
+    expect(new Set(placed).size, `polling walls on ${placed.join(', ')}`).toBeGreaterThan(1);
+    // Never let go, never refused: every request of a session reached the node that holds it.
+    expect(pollers.map((p) => `${p.statuses.join('>')} ${p.errors.join(',')}`.trim())).toEqual(pollers.map(() => 'connecting>connected'));
+    const polls = (await nginx!.accessLog()).split('\n').filter((line) => line.includes('transport=polling'));
+    const bySession = new Map<string, Set<string>>();
+    for (const line of polls) {
+      const sid = /[?&]sid=([^& ]+)/.exec(line)?.[1];
+      const upstream = line.split(' ').at(-2)!;
+      if (sid) bySession.set(sid, (bySession.get(sid) ?? new Set()).add(upstream));
+    }
+    expect(bySession.size).toBeGreaterThanOrEqual(12);
+    expect([...bySession].filter(([, upstreams]) => upstreams.size > 1)).toEqual([]);
+    expect(polls.filter((line) => !/" 200 /.test(line))).toEqual([]);
+    extra.splice(0).forEach((c) => c.close());
+  }, 120_000);
+
+  it('rolls: each node in turn drains — its walls move before it exits, miss no change, no request fails — and the shares even out after each', async () => {
+    const base = nginx!.base;
+    // A switch every 700 ms, and readers and writers through nginx, all along.
+    let writing = true;
+    const switches: RestAnswer[] = [];
+    const writer = (async () => {
+      for (let n = 0; writing; n++) {
+        switches.push(await rest(base, 'PUT', '/api/config/default-scene', { scene_id: sceneIds[n % 2] }, `127.0.0.${2 + (n % 253)}`));
+        await new Promise((r) => setTimeout(r, 700));
+      }
+    })();
+    const reads = [0, 1, 2].map((k) =>
+      restLoop(base, 20, (n) => ({ method: 'GET', path: (n + k) % 2 === 0 ? '/api/scenes?active=true' : `/api/streams/${streamIds[0]}` }), k * 61),
     );
     const writes = [0, 1].map((k) =>
-      restLoop(base, 20, (n) => ({
+      restLoop(base, 40, (n) => ({
         method: 'POST',
         path: '/api/streams',
         body: { name: `Cluster write ${k}-${n}`, url: `https://example.org/cluster-write-${k}-${n}.m3u8`, category: 'nature' },
       }), k * 127),
     );
     loops.push(...reads, ...writes);
-    await new Promise((r) => setTimeout(r, 1_000));
+    const versionAtStart = newestVersion(walls);
+    const rollStart = performance.now();
 
-    const victim = nodes[0]!;
-    const exited = new Promise<number | null>((resolve) => victim.child.once('exit', (code) => resolve(code)));
-    const stoppedAt = performance.now();
-    victim.child.kill('SIGTERM');
+    for (let i = 0; i < nodes.length; i++) {
+      const victim = nodes[i]!;
+      const placed = await nodesOfWalls(base, walls);
+      const held = walls.filter((_, k) => placed[k] === nodeIds[i]);
+      expect(held.length, `walls on node ${i + 1}`).toBeGreaterThan(0);
+      const exited = new Promise<number | null>((resolve) => victim.child.once('exit', (code) => resolve(code)));
+      let exitedAt = Infinity;
+      void exited.then(() => void (exitedAt = performance.now()));
+      // On the first restart only: a socket that ignores the notice keeps the node draining (and
+      // answering 503) until the end of its window, holding none of nginx's connections — so
+      // nginx's least-connections pick sends a new wall there first, and must pass it on.
+      const holdOpen = i === 0 ? ioClient(victim.base, { transports: ['websocket'], forceNew: true, reconnection: false }) : undefined;
+      if (holdOpen) {
+        stubborn.push(holdOpen);
+        await until(() => holdOpen.connected, 10_000, 'the stubborn socket connected');
+      }
+      const stoppedAt = performance.now();
+      victim.child.kill('SIGTERM');
 
-    // Every wall connected and registered again, all on the survivor (a generous bound only).
-    await until(() => walls.every((w) => w.back), 60_000, 'every wall back');
-    await until(async () => (await nodesOfWalls(base)).every((node) => node === survivorId), 30_000, `all ${WALLS} walls listed on the survivor`);
-    const moved = walls.filter((w) => w.gaps.some((g) => g.from >= stoppedAt));
-    const lastBackMs = Math.max(...moved.map((w) => w.gaps.at(-1)!.to)) - stoppedAt;
-    const longestGapMs = Math.max(...moved.flatMap((w) => w.gaps.map((g) => g.to - g.from)));
-    // The traffic goes on until the stopped node has exited, past the moment it stops listening.
-    expect(await exited).toBe(0);
-    await new Promise((r) => setTimeout(r, 1_000));
+      if (holdOpen) {
+        // Most walls it held have moved (its count in nginx's eyes is now the lowest) while the
+        // stubborn socket keeps it draining: new walls are sent there first, and passed on.
+        await until(() => held.filter((w) => w.moves.some((at) => at >= stoppedAt)).length >= held.length * 0.8, 30_000, `node ${i + 1}'s walls moving`, 5);
+        const late = await openWalls(base, 6, { from: (k) => `127.0.0.${200 + k}` });
+        walls.push(...late);
+        expect(late.map((w) => w.failedAttempts)).toEqual(late.map(() => 0));
+      }
+      expect(await exited).toBe(0);
 
-    // The next change reaches every wall, the moved ones through the survivor.
-    const changedAt = performance.now();
-    const change = await rest(base, 'PUT', '/api/config/default-scene', { scene_id: sceneIds[1] });
-    expect(change.status).toBe(200);
-    await until(() => walls.every((w) => sawSceneAt(w, sceneIds[1]!, changedAt) !== undefined), 30_000, 'every wall shows the next scene');
+      // Every wall it held moved, each before the node exited, none was ever without a connection.
+      const report = held.map((w) => {
+        const move = w.moves.find((at) => at >= stoppedAt);
+        const gap = w.gaps.find((g) => g.from >= stoppedAt);
+        return `${w.address}: ${move === undefined ? 'did not move' : move <= exitedAt ? 'moved before the exit' : 'moved after the exit'}${gap ? ', had a gap' : ''}`;
+      });
+      expect(report.filter((line) => !line.endsWith('moved before the exit'))).toEqual([]);
+      console.info(`[cluster] node ${i + 1}: ${held.length} walls moved before it exited, ${Math.round(exitedAt - stoppedAt)} ms after SIGTERM`);
 
+      nodes[i] = await startNode(envOf(i), { port: Number(new URL(victim.base).port) });
+      nodeIds[i] = await nodeIdOf(nodes[i]!.base);
+      // The shares even out: the nodes holding more ask some of their walls to move (a generous bound only).
+      let counts: number[] = [];
+      await until(async () => {
+        counts = countsOn(await nodesOfWalls(base, walls), nodeIds);
+        return counts.reduce((a, b) => a + b, 0) === walls.length && spreadFromMean(counts) <= BAND;
+      }, 120_000, `node ${i + 1} back and the shares within ±${BAND * 100} %`, 500).catch((err: unknown) => {
+        throw new Error(`${String(err)}; walls per node ${counts.join('/')}`);
+      });
+      console.info(`[cluster] after node ${i + 1}'s restart: walls per node ${counts.join('/')}`);
+    }
+
+    writing = false;
+    await writer;
     await Promise.all(loops.map((l) => l.stop()));
-    const answers = loops.flatMap((l) => l.answers);
-    const duringDrain = answers.filter((a) => a.startedAt >= stoppedAt && a.startedAt <= stoppedAt + GRACE_SECONDS * 1000).length;
-    // nginx's own account: requests it passed to a second node (`upstream_status` lists each try).
-    const retried = (await nginx.accessLog()).split('\n').filter((line) => /\d{3}, /.test(line));
-    console.info(
-      `[cluster] ${onVictim}/${WALLS} walls on the stopped node; all back ${Math.round(lastBackMs)} ms after SIGTERM, ` +
-        `longest without a connection ${Math.round(longestGapMs)} ms; ${answers.length} REST answers (${duringDrain} started ` +
-        `between SIGTERM and the end of the grace period); nginx tried a second node ${retried.length} times`,
-    );
+    // No wall was ever without a connection, and every change reached every wall (pushed, or held by a state it registered with).
+    expect(walls.filter((w) => w.gaps.some((g) => g.from >= rollStart)).map((w) => w.address)).toEqual([]);
+    const missed = [...missedChanges(walls, versionAtStart)].map(([w, versions]) => `${w.address} missed ${versions.join(', ')}`);
+    expect(missed).toEqual([]);
+    expect(switches.filter((a) => a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.body)}`)).toEqual([]);
+    // And the last one is what every wall shows.
+    const last = sceneIds[(switches.length - 1) % 2]!;
+    await until(() => walls.every((w) => w.sceneId === last), 30_000, 'every wall shows the last switch');
+    const changedAt = performance.now();
+    const next = sceneIds.find((id) => id !== last)!;
+    expect((await rest(base, 'PUT', '/api/config/default-scene', { scene_id: next })).status).toBe(200);
+    await until(() => walls.every((w) => sawSceneAt(w, next, changedAt) !== undefined), 30_000, 'every wall shows the next scene');
 
-    // Every wall of the stopped node moved, none of the other node's did.
-    const movedOrNot = walls.map((w, i) => `${w.address} ${placed[i] === victimId ? 'on the stopped node' : 'on the other'}: ${moved.includes(w) ? 'moved' : 'stayed'}`);
-    expect(movedOrNot.filter((line) => /stopped node: stayed|other: moved/.test(line))).toEqual([]);
-    // nginx passed every handshake the draining node refused (503) on to the other node: no wall
-    // saw a failed attempt, which would have cost it a reconnect delay.
-    expect(walls.filter((w) => w.failedAttempts > 0).map((w) => `${w.address}: ${w.failedAttempts} failed attempts`)).toEqual([]);
+    // No REST request failed, acknowledged writes are there.
+    const answers = loops.flatMap((l) => l.answers);
     const failures = failed(answers);
     expect({ failed: failures.length, first: failures.slice(0, 10) }).toEqual({ failed: 0, first: [] });
-    // Acknowledged writes are there.
     const written = writes.flatMap((l) => l.answers).map((a) => (a.body as { id: number }).id);
     expect(written.length).toBeGreaterThan(10);
     for (const id of written) expect((await rest(base, 'GET', `/api/streams/${id}`)).status).toBe(200);
-    // Issue 22 asks "every screen back on the other within 5 s": the times are logged above and
-    // measured by bench:cluster, not asserted (no timed assertions on noisy machines). What makes
-    // them short is asserted: no wall saw a failed attempt (which would cost it a backoff delay).
-  }, 240_000);
+    // nginx passed at least one new connection the draining node refused on to another node.
+    const passedOn = (await nginx!.accessLog()).split('\n').filter((line) => line.includes('/socket.io/') && /\b503, (\d{3}, )*101$/.test(line));
+    expect(passedOn.length).toBeGreaterThan(0);
+  }, 600_000);
 });

@@ -1,15 +1,15 @@
 /**
  * Many walls behind one address, as a cluster sees them: the product's screen client
  * (connectScreen, its reconnect options, WebSocket) with each wall bound to a loopback source
- * address of its own (127.0.0.2…), so nginx's `hash $remote_addr consistent` spreads them over
- * the nodes as it spreads real screens. Each wall keeps the times it was without a connection
- * and when it saw each scene, for the cluster test and bench:cluster.
+ * address of its own (127.0.0.2…), or all from one, as real screens come. Each wall keeps the
+ * times it was without a connection, when it moved, and when it saw each scene, for the cluster
+ * test and bench:cluster.
  */
 import { performance } from 'node:perf_hooks';
 import type { ManagerOptions, SocketOptions } from 'socket.io-client';
 import type { ScreenState, WallState } from '../../src/shared/events.ts';
 import { connectScreen, type ScreenClient } from '../../src/shared/screen-client.ts';
-import { applyScreenMessage } from '../../src/shared/screen-state.ts';
+import { applyScreenMessage, versionOf } from '../../src/shared/screen-state.ts';
 
 /** The i-th loopback source address of 253 (127.0.0.2 … 127.0.0.254; Linux routes all of 127/8 to lo). */
 export const loopbackAddress = (i: number): string => `127.0.0.${2 + (i % 253)}`;
@@ -28,6 +28,10 @@ export interface ClusterWall {
   failedAttempts: number;
   /** Why each failed attempt failed (the client's error message). */
   errors: string[];
+  /** performance.now() each time it moved to another node make-before-break (the new connection answered, the old one let go). */
+  moves: number[];
+  /** Every state-bearing message's kind and version, in the order received (what `missedChanges` reads). */
+  received: { snapshot: boolean; version: number }[];
   /** performance.now() and scene id each time the scene it shows changed. */
   scenes: { at: number; sceneId: number | null }[];
   readonly sceneId: number | null;
@@ -47,6 +51,8 @@ export function openWall(base: string, address: string, name: string): ClusterWa
     gaps: [],
     failedAttempts: 0,
     errors: [],
+    moves: [],
+    received: [],
     scenes: [],
     get sceneId() {
       return (this.state as WallState | null)?.scene?.id ?? null;
@@ -62,34 +68,40 @@ export function openWall(base: string, address: string, name: string): ClusterWa
     url: base,
     registration: { kind: 'wall', name },
     socketOptions,
+    // A gap opens when a wall that showed something loses its connection in use (a move keeps it).
+    onStatus: (status) => {
+      if (status === 'connected') wall.connectedAt = performance.now();
+      else if (wall.state !== null) wall.awaySince ??= performance.now();
+    },
+    onConnectError: (message) => {
+      wall.failedAttempts++;
+      wall.errors.push(message);
+    },
+    onMoved: () => wall.moves.push(performance.now()),
     onMessage: (message) => {
       const now = performance.now();
       if (message.type === 'state' && wall.awaySince !== null) {
         wall.gaps.push({ from: wall.awaySince, connected: wall.connectedAt, to: now });
         wall.awaySince = null;
       }
+      wall.received.push({ snapshot: message.type === 'state', version: versionOf(message) });
       const before = wall.sceneId;
       wall.state = applyScreenMessage(wall.state, message, target);
       if (wall.sceneId !== before) wall.scenes.push({ at: now, sceneId: wall.sceneId });
     },
   });
-  wall.client.socket.on('disconnect', () => (wall.awaySince ??= performance.now()));
-  wall.client.socket.on('connect', () => (wall.connectedAt = performance.now()));
-  wall.client.socket.on('connect_error', (err) => {
-    wall.failedAttempts++;
-    wall.errors.push(err.message);
-  });
   return wall;
 }
 
-/** Opens `count` walls through `base`, `batch` at a time, each waiting for its first state. */
-export async function openWalls(base: string, count: number, options: { batch?: number; timeoutMs?: number } = {}): Promise<ClusterWall[]> {
+/** Opens `count` walls through `base`, `batch` at a time, each waiting for its first state; wall i comes from `from(i)` (a loopback address each by default). */
+export async function openWalls(base: string, count: number, options: { batch?: number; timeoutMs?: number; from?: (i: number) => string } = {}): Promise<ClusterWall[]> {
+  const from = options.from ?? loopbackAddress;
   const walls: ClusterWall[] = [];
   const batch = options.batch ?? 250;
   while (walls.length < count) {
     const next = Array.from({ length: Math.min(batch, count - walls.length) }, (_, j) => {
       const i = walls.length + j;
-      return openWall(base, loopbackAddress(i), `cluster wall ${i}`);
+      return openWall(base, from(i), `cluster wall ${i}`);
     });
     walls.push(...next);
     await until(() => next.every((w) => w.state !== null), options.timeoutMs ?? 60_000, `${count} walls registered`);
@@ -109,4 +121,39 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs: 
     if (Date.now() > deadline) throw new Error(`never happened within ${timeoutMs} ms: ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * The pushed changes (by version) a wall missed: every version some wall received as a push is a
+ * change; a wall covers it by receiving that push, or a full state at least as new before any
+ * later push (a registration answer that already holds it). What is left, it never showed.
+ * Only changes with versions in (`since`, `upTo`] are looked at.
+ */
+export function missedChanges(walls: readonly ClusterWall[], since = 0, upTo = Infinity): Map<ClusterWall, number[]> {
+  const changes = new Set<number>();
+  for (const w of walls) for (const m of w.received) if (!m.snapshot && m.version > since && m.version <= upTo) changes.add(m.version);
+  const missed = new Map<ClusterWall, number[]>();
+  for (const w of walls) {
+    const left: number[] = [];
+    for (const v of changes) {
+      let covered = false;
+      for (const m of w.received) {
+        if (m.version === v || (m.snapshot && m.version >= v)) {
+          covered = true;
+          break;
+        }
+        if (!m.snapshot && m.version > v) break; // a later change came first: this one was skipped
+      }
+      if (!covered) left.push(v);
+    }
+    if (left.length > 0) missed.set(w, left);
+  }
+  return missed;
+}
+
+/** The highest version any of `walls` has received so far (changes after it are newer). */
+export function newestVersion(walls: readonly ClusterWall[]): number {
+  let newest = 0;
+  for (const w of walls) for (const m of w.received) newest = Math.max(newest, m.version);
+  return newest;
 }

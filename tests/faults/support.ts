@@ -67,8 +67,8 @@ export interface ServerNode {
 }
 
 /** Starts `node src/server.ts` (DATABASE_URL given, or its own embedded database when not). */
-export async function startNode(env: NodeJS.ProcessEnv, options: { waitReady?: boolean } = {}): Promise<ServerNode> {
-  const port = await freePort();
+export async function startNode(env: NodeJS.ProcessEnv, options: { waitReady?: boolean; port?: number } = {}): Promise<ServerNode> {
+  const port = options.port ?? (await freePort());
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nw-fault-node-'));
   await chmod(dataDir, 0o755);
   const childEnv: NodeJS.ProcessEnv = {

@@ -1,0 +1,175 @@
+/**
+ * Even shares across a cluster. A load balancer balances new connections only (nginx
+ * `least_conn`), so after a rolling restart the node restarted last holds few screens and the
+ * others too many — for as long as the screens stay connected, which is days. So every node tells
+ * the others, through the adapter, how many connections it holds and its name (NODE_NAME); a
+ * node holding clearly more than the mean for a while asks a batch of its screens to move
+ * (`server:move`: each opens a new connection before it lets go of this one —
+ * src/shared/screen-client.ts), until it is back near the mean. Screens that moved for this
+ * reason are never asked again on their new node (their handshake says so).
+ *
+ * Where they go is said, not left to the balancer: each moving screen is given the name of the
+ * node with the fewest (`destinations`), which its handshake carries (`nw_node`) and the shipped
+ * nginx routes by (deploy/nginx/nature-wall.conf). The balancer alone would do worse: nginx
+ * marks a draining node failed (its refused handshakes) and, once it is back, lets through one
+ * WebSocket per fail_timeout until a short request succeeds — a WebSocket reports its success
+ * only when it closes. A draining node sends its screens the same way, spread over the others by
+ * what each lacks. Without names (no NODE_NAME) screens reconnect through the balancer.
+ */
+import { z } from 'zod';
+import type { HubServer, HubSocket } from './io-server.ts';
+
+/** When a node sheds screens, and how many at a time. */
+export interface ShareRule {
+  /** How often each node tells the others its count (and looks at the shares). */
+  everyMs: number;
+  /** Over `above` × the mean for this long before any screen is asked to move (0: never move). */
+  holdMs: number;
+  /** A node is over its share above this multiple of the mean… */
+  above: number;
+  /** …and, once moving screens, stops at this multiple (below `above`, so it does not hover at the edge). */
+  target: number;
+  /** At most this fraction of its connections in one batch (at least one). */
+  batch: number;
+}
+
+export const DEFAULT_SHARE_RULE: ShareRule = { everyMs: 5_000, holdMs: 15_000, above: 1.15, target: 1.05, batch: 0.25 };
+
+/** What a node remembers between looks: since when it has been over its share, and whether it is shedding. */
+export interface ShareState {
+  overSince: number | null;
+  shedding: boolean;
+  /** When its last batch was asked to move (the next look waits for the others' counts to follow). */
+  lastBatchAt: number | null;
+}
+
+export const NO_SHARE_STATE: ShareState = { overSince: null, shedding: false, lastBatchAt: null };
+
+/**
+ * One look at the shares: how many of its screens this node asks to move now. `others` are the
+ * counts the other live nodes reported (draining ones left out). A batch is followed by one
+ * look without any, so the counts the others report have caught up with it.
+ */
+export function screensToMove(mine: number, others: readonly number[], state: ShareState, now: number, rule: ShareRule): { move: number; state: ShareState } {
+  if (others.length === 0 || rule.holdMs <= 0) return { move: 0, state: NO_SHARE_STATE };
+  const mean = (mine + others.reduce((a, b) => a + b, 0)) / (others.length + 1);
+  const over = mine > mean * rule.above;
+  if (!over && !state.shedding) return { move: 0, state: NO_SHARE_STATE };
+  const overSince = state.overSince ?? now;
+  const shedding = state.shedding || now - overSince >= rule.holdMs;
+  if (!shedding) return { move: 0, state: { ...state, overSince } };
+  const excess = mine - Math.floor(mean * rule.target);
+  if (excess <= 0) return { move: 0, state: NO_SHARE_STATE };
+  if (state.lastBatchAt !== null && now - state.lastBatchAt < 2 * rule.everyMs) return { move: 0, state: { ...state, overSince, shedding } };
+  const move = Math.min(excess, Math.max(1, Math.ceil(mine * rule.batch)));
+  return { move, state: { overSince, shedding, lastBatchAt: now } };
+}
+
+/** Which screens go: walls and kiosks that did not arrive by such a move, longest connected first. */
+export function screensToAsk(sockets: Iterable<HubSocket>, count: number): HubSocket[] {
+  const movable: HubSocket[] = [];
+  for (const socket of sockets) {
+    const p = socket.data.presence;
+    if (!p || (p.kind !== 'wall' && p.kind !== 'kiosk')) continue;
+    if (socket.handshake.query.moved === 'rebalance') continue;
+    movable.push(socket);
+  }
+  return movable.sort((a, b) => a.data.presence!.connectedAt - b.data.presence!.connectedAt).slice(0, count);
+}
+
+/** A node's count as the others hear it (`name`: its NODE_NAME; `draining`: it is leaving, left out of the mean). */
+export const ShareReport = z.object({
+  node: z.string().max(64),
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).nullable(),
+  connections: z.number().int().min(0),
+  draining: z.boolean(),
+});
+export type ShareReport = z.infer<typeof ShareReport>;
+
+/** Another live node as this one knows it. */
+export interface OtherNode {
+  name: string | null;
+  connections: number;
+}
+
+/**
+ * Where `count` moving screens go: one named node each, always the one with the fewest so far
+ * (what it holds plus what it was given), so the others end as even as they can. Empty when no
+ * other node has a name (the screens then reconnect through the balancer).
+ */
+export function destinations(count: number, others: readonly OtherNode[]): string[] {
+  const named = others.filter((o): o is OtherNode & { name: string } => o.name !== null).map((o) => ({ name: o.name, load: o.connections }));
+  if (named.length === 0) return [];
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let least = named[0]!;
+    for (const n of named) if (n.load < least.load) least = n;
+    least.load++;
+    out.push(least.name);
+  }
+  return out;
+}
+
+/** How many screens a second a draining node sends to the others (its window grows with what it holds). */
+const DRAIN_SCREENS_PER_SECOND = 150;
+
+/** A draining node's window for its screens to move: long enough that they arrive a few at a time, within what the grace allows. */
+export function drainWindowMs(screens: number, maxMs: number): number {
+  return Math.round(Math.min(maxMs, Math.max(1_000, (screens / DRAIN_SCREENS_PER_SECOND) * 1_000)));
+}
+
+export interface Shares {
+  /** The other live nodes (draining ones and ones not heard from lately left out). */
+  others(): OtherNode[];
+  /** This node is draining: it tells the others at once, and stops shedding. */
+  leave(): void;
+  close(): void;
+}
+
+export function watchShares(io: HubServer, self: { node: string; name: string | null }, rule: ShareRule, log: { info(obj: object, msg: string): void }): Shares {
+  const heard = new Map<string, { name: string | null; connections: number; draining: boolean; at: number }>();
+  let state = NO_SHARE_STATE;
+  let draining = false;
+  const connections = () => io.of('/').sockets.size;
+  const tell = () => io.serverSideEmit('nw:share', { ...self, connections: connections(), draining } satisfies ShareReport);
+  io.on('nw:share', (raw: unknown) => {
+    const report = ShareReport.safeParse(raw);
+    if (report.success && report.data.node !== self.node) heard.set(report.data.node, { ...report.data, at: Date.now() });
+  });
+  const others = (): OtherNode[] => {
+    const now = Date.now();
+    const live: OtherNode[] = [];
+    for (const [other, share] of heard) {
+      if (now - share.at > 3 * rule.everyMs) heard.delete(other); // gone without a word (killed)
+      else if (!share.draining) live.push({ name: share.name, connections: share.connections });
+    }
+    return live;
+  };
+
+  const look = () => {
+    const now = Date.now();
+    const live = others();
+    tell();
+    if (draining) return;
+    const mine = connections();
+    const next = screensToMove(mine, live.map((o) => o.connections), state, now, rule);
+    state = next.state;
+    if (next.move === 0) return;
+    const asked = screensToAsk(io.of('/').sockets.values(), next.move);
+    const to = destinations(asked.length, live);
+    // Each at a random moment of one interval: the receiving node takes them a few at a time.
+    asked.forEach((socket, i) => socket.emit('server:move', { withinMs: rule.everyMs, ...(to[i] ? { to: to[i] } : {}) }));
+    log.info({ connections: mine, others: live, asked: asked.length }, 'more than its share of screens: asking some to move');
+  };
+  tell(); // a node that starts is known at once (with its few connections: the others start shedding)
+  const timer = setInterval(look, rule.everyMs);
+  timer.unref();
+  return {
+    others,
+    leave() {
+      draining = true;
+      tell();
+    },
+    close: () => clearInterval(timer),
+  };
+}
