@@ -142,7 +142,12 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   });
   appliedVersion = fanout.appliedVersion;
   // Shares are heard through the adapter; a lone node (no adapter: tests) has none to even out.
-  const shares = options.adapter ? watchShares(io, { node, name: options.nodeName ?? null }, { ...DEFAULT_SHARE_RULE, ...options.shares }, log) : undefined;
+  const server = options.server;
+  const shares = options.adapter ? watchShares(io, { node, name: options.nodeName ?? null }, { ...DEFAULT_SHARE_RULE, ...options.shares }, () => server.listening, log) : undefined;
+  if (shares) {
+    if (server.listening) shares.listening();
+    else server.once('listening', () => shares.listening());
+  }
   const sockets = handleSockets({ io, node, screens, appliedVersion: fanout.appliedVersion, presence, logger: log, authorize: options.authorize, admit: options.admit, availability: options.availability, reports, build: options.build });
 
   // The resyncs the hub starts itself query the database after a short wait, outside the

@@ -25,7 +25,7 @@ export interface ShareRule {
   everyMs: number;
   /** Over `above` × the mean for this long before any screen is asked to move (0: never move). */
   holdMs: number;
-  /** A node is over its share above this multiple of the mean… */
+  /** A node is over its share above this multiple of the mean (or when another is as far below it)… */
   above: number;
   /** …and, once moving screens, stops at this multiple (below `above`, so it does not hover at the edge). */
   target: number;
@@ -53,7 +53,9 @@ export const NO_SHARE_STATE: ShareState = { overSince: null, shedding: false, la
 export function screensToMove(mine: number, others: readonly number[], state: ShareState, now: number, rule: ShareRule): { move: number; state: ShareState } {
   if (others.length === 0 || rule.holdMs <= 0) return { move: 0, state: NO_SHARE_STATE };
   const mean = (mine + others.reduce((a, b) => a + b, 0)) / (others.length + 1);
-  const over = mine > mean * rule.above;
+  // Out of the band: this node above it, or another below it while this one is above the target
+  // (two nodes just inside the band can leave a third as far below it).
+  const over = mine > mean * rule.above || (Math.min(...others) < mean * (2 - rule.above) && mine > mean * rule.target);
   if (!over && !state.shedding) return { move: 0, state: NO_SHARE_STATE };
   const overSince = state.overSince ?? now;
   const shedding = state.shedding || now - overSince >= rule.holdMs;
@@ -65,16 +67,25 @@ export function screensToMove(mine: number, others: readonly number[], state: Sh
   return { move, state: { overSince, shedding, lastBatchAt: now } };
 }
 
-/** Which screens go: walls and kiosks that did not arrive by such a move, longest connected first. */
-export function screensToAsk(sockets: Iterable<HubSocket>, count: number): HubSocket[] {
-  const movable: HubSocket[] = [];
+/** How long a screen that arrived by such a move rests before it may be asked again (never twice in a row). */
+export const MOVED_REST_MS = 30_000;
+
+/**
+ * Which screens go: walls and kiosks, longest connected first — those that did not arrive by
+ * such a move before those that did, and of those only ones here for MOVED_REST_MS (a screen
+ * that just arrived to even the shares out is not sent on again by the same evening out).
+ */
+export function screensToAsk(sockets: Iterable<HubSocket>, count: number, now = Date.now()): HubSocket[] {
+  const settled: HubSocket[] = [];
+  const moved: HubSocket[] = [];
   for (const socket of sockets) {
     const p = socket.data.presence;
     if (!p || (p.kind !== 'wall' && p.kind !== 'kiosk')) continue;
-    if (socket.handshake.query.moved === 'rebalance') continue;
-    movable.push(socket);
+    if (socket.handshake.query.moved !== 'rebalance') settled.push(socket);
+    else if (now - socket.handshake.issued >= MOVED_REST_MS) moved.push(socket);
   }
-  return movable.sort((a, b) => a.data.presence!.connectedAt - b.data.presence!.connectedAt).slice(0, count);
+  const oldestFirst = (a: HubSocket, b: HubSocket) => a.handshake.issued - b.handshake.issued;
+  return [...settled.sort(oldestFirst), ...moved.sort(oldestFirst)].slice(0, count);
 }
 
 /** A node's count as the others hear it (`name`: its NODE_NAME; `draining`: it is leaving, left out of the mean). */
@@ -121,17 +132,29 @@ export function drainWindowMs(screens: number, maxMs: number): number {
 export interface Shares {
   /** The other live nodes (draining ones and ones not heard from lately left out). */
   others(): OtherNode[];
+  /** This node listens now: it tells the others at once. */
+  listening(): void;
   /** This node is draining: it tells the others at once, and stops shedding. */
   leave(): void;
   close(): void;
 }
 
-export function watchShares(io: HubServer, self: { node: string; name: string | null }, rule: ShareRule, log: { info(obj: object, msg: string): void }): Shares {
+/**
+ * Tells the others this node's count every `rule.everyMs` — from when `listening()` holds: a node
+ * not yet listening must not be sent screens — and sheds screens by the rule.
+ */
+export function watchShares(
+  io: HubServer,
+  self: { node: string; name: string | null },
+  rule: ShareRule,
+  listening: () => boolean,
+  log: { info(obj: object, msg: string): void },
+): Shares {
   const heard = new Map<string, { name: string | null; connections: number; draining: boolean; at: number }>();
   let state = NO_SHARE_STATE;
   let draining = false;
   const connections = () => io.of('/').sockets.size;
-  const tell = () => io.serverSideEmit('nw:share', { ...self, connections: connections(), draining } satisfies ShareReport);
+  const tell = () => listening() && io.serverSideEmit('nw:share', { ...self, connections: connections(), draining } satisfies ShareReport);
   io.on('nw:share', (raw: unknown) => {
     const report = ShareReport.safeParse(raw);
     if (report.success && report.data.node !== self.node) heard.set(report.data.node, { ...report.data, at: Date.now() });
@@ -161,11 +184,12 @@ export function watchShares(io: HubServer, self: { node: string; name: string | 
     asked.forEach((socket, i) => socket.emit('server:move', { withinMs: rule.everyMs, ...(to[i] ? { to: to[i] } : {}) }));
     log.info({ connections: mine, others: live, asked: asked.length }, 'more than its share of screens: asking some to move');
   };
-  tell(); // a node that starts is known at once (with its few connections: the others start shedding)
   const timer = setInterval(look, rule.everyMs);
   timer.unref();
   return {
     others,
+    // A node that starts is known as soon as it listens (with its few connections: the others start shedding).
+    listening: tell,
     leave() {
       draining = true;
       tell();

@@ -66,7 +66,7 @@ beforeAll(async () => {
     SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
     // Shares even out within seconds here (production waits 15 s over the band first).
     SCREEN_REBALANCE_SECONDS: '2',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info',
   };
   nodes.push(...(await Promise.all([0, 1, 2].map((i) => startNode(envOf(i))))));
   nodeIds = await Promise.all(nodes.map((n) => nodeIdOf(n.base)));
@@ -153,9 +153,16 @@ describe('nginx (deploy/nginx/nature-wall.conf) in front of three nodes', () => 
         await new Promise((r) => setTimeout(r, 700));
       }
     })();
-    const reads = [0, 1, 2].map((k) =>
-      restLoop(base, 20, (n) => ({ method: 'GET', path: (n + k) % 2 === 0 ? '/api/scenes?active=true' : `/api/streams/${streamIds[0]}` }), k * 61),
-    );
+    // Reads start after the first restart: a draining node hands reads back (504), which takes it
+    // out of nginx's rotation at once — during the first drain only sockets reach it, so the
+    // 503 path below is taken.
+    const reads: Loop[] = [];
+    const startReads = () =>
+      reads.push(
+        ...[0, 1, 2].map((k) =>
+          restLoop(base, 20, (n) => ({ method: 'GET', path: (n + k) % 2 === 0 ? '/api/scenes?active=true' : `/api/streams/${streamIds[0]}` }), k * 61),
+        ),
+      );
     const writes = [0, 1].map((k) =>
       restLoop(base, 40, (n) => ({
         method: 'POST',
@@ -163,8 +170,9 @@ describe('nginx (deploy/nginx/nature-wall.conf) in front of three nodes', () => 
         body: { name: `Cluster write ${k}-${n}`, url: `https://example.org/cluster-write-${k}-${n}.m3u8`, category: 'nature' },
       }), k * 127),
     );
-    loops.push(...reads, ...writes);
+    loops.push(...writes);
     const versionAtStart = newestVersion(walls);
+    const stops: string[] = [];
     const rollStart = performance.now();
 
     for (let i = 0; i < nodes.length; i++) {
@@ -195,6 +203,11 @@ describe('nginx (deploy/nginx/nature-wall.conf) in front of three nodes', () => 
         expect(late.map((w) => w.failedAttempts)).toEqual(late.map(() => 0));
       }
       expect(await exited).toBe(0);
+      stops.push(`node ${i + 1}: SIGTERM ${Math.round(stoppedAt)}, exit ${Math.round(exitedAt)}`);
+      if (i === 0) {
+        startReads();
+        loops.push(...reads);
+      }
 
       // Every wall it held moved, each before the node exited, none was ever without a connection.
       const report = held.map((w) => {
@@ -213,7 +226,8 @@ describe('nginx (deploy/nginx/nature-wall.conf) in front of three nodes', () => 
         counts = countsOn(await nodesOfWalls(base, walls), nodeIds);
         return counts.reduce((a, b) => a + b, 0) === walls.length && spreadFromMean(counts) <= BAND;
       }, 120_000, `node ${i + 1} back and the shares within ±${BAND * 100} %`, 500).catch((err: unknown) => {
-        throw new Error(`${String(err)}; walls per node ${counts.join('/')}`);
+        const asked = nodes.map((n, k) => `node ${k + 1}: ${n.output().split('\n').filter((l) => l.includes('its share')).slice(-3).join(' ')}`);
+        throw new Error(`${String(err)}; walls per node ${counts.join('/')}\n${asked.join('\n')}`);
       });
       console.info(`[cluster] after node ${i + 1}'s restart: walls per node ${counts.join('/')}`);
     }
@@ -223,7 +237,8 @@ describe('nginx (deploy/nginx/nature-wall.conf) in front of three nodes', () => 
     await Promise.all(loops.map((l) => l.stop()));
     // No wall was ever without a connection, and every change reached every wall (pushed, or held by a state it registered with).
     expect(walls.filter((w) => w.gaps.some((g) => g.from >= rollStart)).map((w) => w.address)).toEqual([]);
-    const missed = [...missedChanges(walls, versionAtStart)].map(([w, versions]) => `${w.address} missed ${versions.join(', ')}`);
+    const missedBy = missedChanges(walls, versionAtStart);
+    const missed = [...missedBy].map(([w, versions]) => `${w.address} missed ${versions.join(', ')}`);
     expect(missed).toEqual([]);
     expect(switches.filter((a) => a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.body)}`)).toEqual([]);
     // And the last one is what every wall shows.
@@ -237,12 +252,16 @@ describe('nginx (deploy/nginx/nature-wall.conf) in front of three nodes', () => 
     // No REST request failed, acknowledged writes are there.
     const answers = loops.flatMap((l) => l.answers);
     const failures = failed(answers);
-    expect({ failed: failures.length, first: failures.slice(0, 10) }).toEqual({ failed: 0, first: [] });
+    const failedAt = answers.filter((a) => a.status === 0 || a.status >= 500).map((a) => `${a.method} ${a.path} ${a.status} at ${Math.round(a.startedAt)}–${Math.round(a.at)}`);
+    expect({ failed: failures.length, first: failures.slice(0, 10) }, `${failedAt.join('; ')} (${stops.join('; ')})`).toEqual({ failed: 0, first: [] });
     const written = writes.flatMap((l) => l.answers).map((a) => (a.body as { id: number }).id);
     expect(written.length).toBeGreaterThan(10);
     for (const id of written) expect((await rest(base, 'GET', `/api/streams/${id}`)).status).toBe(200);
     // nginx passed at least one new connection the draining node refused on to another node.
     const passedOn = (await nginx!.accessLog()).split('\n').filter((line) => line.includes('/socket.io/') && /\b503, (\d{3}, )*101$/.test(line));
     expect(passedOn.length).toBeGreaterThan(0);
+    // And reads a draining node handed back (504) were answered by another node.
+    const readsPassedOn = (await nginx!.accessLog()).split('\n').filter((line) => line.includes('"GET /api/') && /\b504, (\d{3}, )*200$/.test(line));
+    expect(readsPassedOn.length, (await nginx!.accessLog()).split('\n').filter((l) => l.includes('504') || l.includes('"GET /api/')).slice(-30).join('\n')).toBeGreaterThan(0);
   }, 600_000);
 });

@@ -30,6 +30,8 @@ export interface ClusterWall {
   errors: string[];
   /** performance.now() each time it moved to another node make-before-break (the new connection answered, the old one let go). */
   moves: number[];
+  /** The versions of the default-scene switches it heard pushed (the cluster-wide changes `missedChanges` looks for). */
+  switches: number[];
   /** Every state-bearing message's kind and version, in the order received (what `missedChanges` reads). */
   received: { snapshot: boolean; version: number }[];
   /** performance.now() and scene id each time the scene it shows changed. */
@@ -52,6 +54,7 @@ export function openWall(base: string, address: string, name: string): ClusterWa
     failedAttempts: 0,
     errors: [],
     moves: [],
+    switches: [],
     received: [],
     scenes: [],
     get sceneId() {
@@ -90,6 +93,7 @@ export function openWall(base: string, address: string, name: string): ClusterWa
       if (wall.sceneId !== before) wall.scenes.push({ at: now, sceneId: wall.sceneId });
     },
   });
+  wall.client.listen('scene:default-changed', (payload) => void wall.switches.push(payload.version));
   return wall;
 }
 
@@ -124,18 +128,22 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs: 
 }
 
 /**
- * The pushed changes (by version) a wall missed: every version some wall received as a push is a
- * change; a wall covers it by receiving that push, or a full state at least as new before any
- * later push (a registration answer that already holds it). What is left, it never showed.
- * Only changes with versions in (`since`, `upTo`] are looked at.
+ * The default-scene switches (by version) a wall missed: every switch some wall heard pushed is a
+ * change every wall must show (they all follow the default scene); a wall covers it by receiving
+ * that push, or a full state at least as new before any later push (a registration answer that
+ * already holds it). What is left, it never showed. Only versions in (`since`, `upTo`] count, and
+ * of a wall only those after its first state.
  */
 export function missedChanges(walls: readonly ClusterWall[], since = 0, upTo = Infinity): Map<ClusterWall, number[]> {
   const changes = new Set<number>();
-  for (const w of walls) for (const m of w.received) if (!m.snapshot && m.version > since && m.version <= upTo) changes.add(m.version);
+  for (const w of walls) for (const v of w.switches) if (v > since && v <= upTo) changes.add(v);
   const missed = new Map<ClusterWall, number[]>();
   for (const w of walls) {
     const left: number[] = [];
+    // A wall that joined later owes only the changes after its first state.
+    const joined = w.received[0]?.snapshot ? w.received[0].version : 0;
     for (const v of changes) {
+      if (v <= joined) continue;
       let covered = false;
       for (const m of w.received) {
         if (m.version === v || (m.snapshot && m.version >= v)) {

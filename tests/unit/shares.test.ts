@@ -43,6 +43,14 @@ describe('screensToMove', () => {
     expect(next).toEqual({ move: 0, state: NO_SHARE_STATE });
   });
 
+  it('sheds when another node is below the band, though itself inside it', () => {
+    // 84 / 107 / 115: the mean is 102; 115 is under 1.15 × the mean, but 84 is under 0.85 × it.
+    const held = screensToMove(115, [84, 107], { overSince: 0, shedding: false, lastBatchAt: null }, rule.holdMs, rule);
+    expect(held.move).toBe(115 - Math.floor(102 * 1.05));
+    // The node at 107 is not above the target (107.1): it leaves it to the other.
+    expect(screensToMove(107, [84, 115], { overSince: 0, shedding: false, lastBatchAt: null }, rule.holdMs, rule).move).toBe(0);
+  });
+
   it('starts the hold again when the node drops back into the band', () => {
     let state = screensToMove(500, [500, 0], NO_SHARE_STATE, 0, rule).state;
     state = screensToMove(340, [330, 330], state, 10_000, rule).state;
@@ -73,7 +81,7 @@ describe('drainWindowMs', () => {
   it('grows with the screens a node holds, from a second, up to what the grace allows', () => {
     expect(drainWindowMs(0, 10_000)).toBe(1_000);
     expect(drainWindowMs(100, 10_000)).toBe(1_000);
-    expect(drainWindowMs(1_000, 10_000)).toBe(4_000);
+    expect(drainWindowMs(1_000, 10_000)).toBe(6_667); // 150 a second
     expect(drainWindowMs(5_000, 10_000)).toBe(10_000);
     expect(drainWindowMs(1_000, 500)).toBe(500);
   });
