@@ -28,7 +28,8 @@ import type { Admit } from './admission.ts';
 import { emptyReports, reportTable, type FeatureReports } from './reports.ts';
 import { accountRoom, KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { ScreenFeatureFactory } from './screen-feature.ts';
-import { DEFAULT_SHARE_RULE, destinations, drainWindowMs, watchShares, type ShareRule } from './shares.ts';
+import { DRAIN_PACE, paceMoves, paceMs } from './moves.ts';
+import { DEFAULT_SHARE_RULE, destinations, watchShares, type ShareRule } from './shares.ts';
 import type { PushVersions } from './versions.ts';
 
 export type { Authorization } from './registration.ts';
@@ -93,10 +94,11 @@ export interface Hub {
   idle(): Promise<void>;
   /**
    * Stops taking screens (the node is shutting down): new handshakes are answered 503, which a
-   * load balancer passes to another node, and every socket here is told to move within a window
-   * that grows with how many it holds, up to `maxSpreadMs` (src/shared/screen-client.ts: each
-   * connects elsewhere before it lets go of this node). Answers with that window, whether other
-   * nodes are known to take them (`elsewhere`), and `gone`: when no socket is left on this node.
+   * load balancer passes to another node, and every socket here is told to move, a few at a time
+   * at the pace they arrive elsewhere (moves.ts; src/shared/screen-client.ts: each connects
+   * elsewhere before it lets go of this node). Answers with the least time that takes (at most
+   * `maxSpreadMs`), whether other nodes are known to take them (`elsewhere`), and `gone`: when no
+   * socket is left on this node.
    */
   drain(maxSpreadMs: number): { spreadMs: number; elsewhere: boolean; gone: Promise<void> };
   close(): Promise<void>;
@@ -141,6 +143,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     forget: options.admit?.changed?.bind(options.admit),
   });
   appliedVersion = fanout.appliedVersion;
+  /** A drain's screens being told to move, a few at a time. */
+  let pacing: { stop(): void } | undefined;
   // Shares are heard through the adapter; a lone node (no adapter: tests) has none to even out.
   const server = options.server;
   const shares = options.adapter ? watchShares(io, { node, name: options.nodeName ?? null }, { ...DEFAULT_SHARE_RULE, ...options.shares }, () => server.listening, log) : undefined;
@@ -204,13 +208,15 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       io.engine.use(refuseNewSessions(io));
       const sockets = io.of('/');
       const held = [...sockets.sockets.values()];
-      const spreadMs = drainWindowMs(held.length, maxSpreadMs);
-      // Each screen is sent to a named node, spread over the others by what each lacks (shares.ts).
+      // Each screen is sent to a named node, spread over the others by what each lacks (shares.ts),
+      // a few at a time at the pace they arrive there (moves.ts).
       const others = shares?.others() ?? [];
       const to = destinations(held.length, others);
       shares?.leave();
-      held.forEach((socket, i) => socket.emit('server:draining', { reconnectWithinMs: spreadMs, ...(to[i] ? { to: to[i] } : {}) }));
-      const notice = { reconnectWithinMs: spreadMs };
+      const { jitterMs } = DRAIN_PACE;
+      pacing = paceMoves(held, (socket, i) => socket.emit('server:draining', { reconnectWithinMs: jitterMs, ...(to[i] ? { to: to[i] } : {}) }), DRAIN_PACE);
+      const spreadMs = Math.min(maxSpreadMs, Math.max(1_000, paceMs(held.length, DRAIN_PACE)));
+      const notice = { reconnectWithinMs: jitterMs };
       const gone = new Promise<void>((resolve) => {
         const empty = () => sockets.sockets.size === 0 && resolve();
         for (const socket of sockets.sockets.values()) socket.once('disconnect', empty);
@@ -226,6 +232,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     async close() {
       closing = true;
       shares?.close();
+      pacing?.stop();
       await new Promise<void>((resolve) => {
         io.close(() => resolve());
       });

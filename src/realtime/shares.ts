@@ -18,6 +18,7 @@
  */
 import { z } from 'zod';
 import type { HubServer, HubSocket } from './io-server.ts';
+import { paceMoves, SHARE_PACE } from './moves.ts';
 
 /** When a node sheds screens, and how many at a time. */
 export interface ShareRule {
@@ -121,14 +122,6 @@ export function destinations(count: number, others: readonly OtherNode[]): strin
   return out;
 }
 
-/** How many screens a second a draining node sends to the others (its window grows with what it holds). */
-const DRAIN_SCREENS_PER_SECOND = 150;
-
-/** A draining node's window for its screens to move: long enough that they arrive a few at a time, within what the grace allows. */
-export function drainWindowMs(screens: number, maxMs: number): number {
-  return Math.round(Math.min(maxMs, Math.max(1_000, (screens / DRAIN_SCREENS_PER_SECOND) * 1_000)));
-}
-
 export interface Shares {
   /** The other live nodes (draining ones and ones not heard from lately left out). */
   others(): OtherNode[];
@@ -153,6 +146,7 @@ export function watchShares(
   const heard = new Map<string, { name: string | null; connections: number; draining: boolean; at: number }>();
   let state = NO_SHARE_STATE;
   let draining = false;
+  let pacing: { stop(): void } | undefined;
   const connections = () => io.of('/').sockets.size;
   const tell = () => listening() && io.serverSideEmit('nw:share', { ...self, connections: connections(), draining } satisfies ShareReport);
   io.on('nw:share', (raw: unknown) => {
@@ -180,8 +174,9 @@ export function watchShares(
     if (next.move === 0) return;
     const asked = screensToAsk(io.of('/').sockets.values(), next.move);
     const to = destinations(asked.length, live);
-    // Each at a random moment of one interval: the receiving node takes them a few at a time.
-    asked.forEach((socket, i) => socket.emit('server:move', { withinMs: rule.everyMs, ...(to[i] ? { to: to[i] } : {}) }));
+    // A few at a time: the receiving node takes them at its pace (moves.ts).
+    pacing?.stop();
+    pacing = paceMoves(asked, (socket, i) => socket.emit('server:move', { withinMs: SHARE_PACE.jitterMs, ...(to[i] ? { to: to[i] } : {}) }), SHARE_PACE);
     log.info({ connections: mine, others: live, asked: asked.length }, 'more than its share of screens: asking some to move');
   };
   const timer = setInterval(look, rule.everyMs);
@@ -192,8 +187,12 @@ export function watchShares(
     listening: tell,
     leave() {
       draining = true;
+      pacing?.stop();
       tell();
     },
-    close: () => clearInterval(timer),
+    close: () => {
+      clearInterval(timer);
+      pacing?.stop();
+    },
   };
 }

@@ -1,6 +1,10 @@
 /** Even shares (src/realtime/shares.ts): when a node sheds screens, how many, and where they go. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SHARE_RULE, destinations, drainWindowMs, NO_SHARE_STATE, screensToMove, type ShareState } from '../../src/realtime/shares.ts';
+import { EventEmitter } from 'node:events';
+import { afterEach, vi } from 'vitest';
+import type { HubSocket } from '../../src/realtime/io-server.ts';
+import { paceMoves, paceMs } from '../../src/realtime/moves.ts';
+import { DEFAULT_SHARE_RULE, destinations, NO_SHARE_STATE, screensToMove, type ShareState } from '../../src/realtime/shares.ts';
 
 const rule = { ...DEFAULT_SHARE_RULE, everyMs: 5_000, holdMs: 15_000 };
 
@@ -77,12 +81,52 @@ describe('destinations', () => {
   });
 });
 
-describe('drainWindowMs', () => {
-  it('grows with the screens a node holds, from a second, up to what the grace allows', () => {
-    expect(drainWindowMs(0, 10_000)).toBe(1_000);
-    expect(drainWindowMs(100, 10_000)).toBe(1_000);
-    expect(drainWindowMs(1_000, 10_000)).toBe(6_667); // 150 a second
-    expect(drainWindowMs(5_000, 10_000)).toBe(10_000);
-    expect(drainWindowMs(1_000, 500)).toBe(500);
+describe('paceMoves', () => {
+  afterEach(() => vi.useRealTimers());
+  /** A stand-in socket: it can leave (its move done), or stay (it ignores the notice). */
+  class Fake extends EventEmitter {
+    disconnected = false;
+    leave() {
+      this.disconnected = true;
+      this.emit('disconnect');
+    }
+  }
+  const fake = () => new Fake();
+
+  it('keeps at most `concurrent` moving, tells the next as one leaves, and frees a slot a screen holds too long', () => {
+    vi.useFakeTimers();
+    const sockets = Array.from({ length: 6 }, fake);
+    const told: number[] = [];
+    paceMoves(sockets as unknown as HubSocket[], (_s, i) => told.push(i), { concurrent: 2, perSecond: 1_000, slotTimeoutMs: 1_000, jitterMs: 0 });
+    vi.advanceTimersByTime(10);
+    expect(told).toEqual([0, 1]);
+    sockets[0]!.leave();
+    vi.advanceTimersByTime(10);
+    expect(told).toEqual([0, 1, 2]);
+    // Screen 1 ignores the notice: its slot is freed after slotTimeoutMs (screen 2's, told later, not yet).
+    vi.advanceTimersByTime(985);
+    expect(told).toEqual([0, 1, 2, 3]);
+    // One already gone is skipped.
+    sockets[5]!.disconnected = true;
+    sockets[2]!.leave();
+    sockets[3]!.leave();
+    vi.advanceTimersByTime(10);
+    expect(told).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('tells no more than `perSecond` a second however fast they leave, and stops when asked', () => {
+    vi.useFakeTimers();
+    const sockets = Array.from({ length: 20 }, fake);
+    const told: number[] = [];
+    const pacing = paceMoves(sockets as unknown as HubSocket[], (s, i) => {
+      told.push(i);
+      (s as unknown as Fake).leave(); // moves at once
+    }, { concurrent: 50, perSecond: 10, slotTimeoutMs: 5_000, jitterMs: 0 });
+    vi.advanceTimersByTime(999);
+    expect(told.length).toBe(10);
+    pacing.stop();
+    vi.advanceTimersByTime(5_000);
+    expect(told.length).toBe(10);
+    expect(paceMs(1_000, { concurrent: 50, perSecond: 250, slotTimeoutMs: 1, jitterMs: 0 })).toBe(4_000);
   });
 });
