@@ -45,13 +45,13 @@ const ADAPTERS = values.adapter === 'both' ? (['redis', 'postgres'] as const) : 
 if (!Number.isInteger(SCREENS) || SCREENS < 1 || !Number.isInteger(CHANGES) || CHANGES < 1) throw new Error('--screens and --changes take whole numbers');
 if (!ADAPTERS.every((a) => a === 'redis' || a === 'postgres')) throw new Error('--adapter takes redis, postgres or both');
 if (values.from !== 'one' && values.from !== 'many') throw new Error('--from takes one or many');
-if (!Number.isInteger(GRACE_SECONDS) || GRACE_SECONDS < 1) throw new Error('--grace takes whole seconds');
 const FROM = values.from === 'one' ? () => '127.0.0.2' : undefined;
 /** How long after the roll the shares are read (issue 43: every node within ±15 % of the mean by then). */
 const SHARES_AFTER_MS = 60_000;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** SHUTDOWN_GRACE_SECONDS of every node (deploy/compose.yaml's 20 by default; a larger venue sets more, docs/operations.md). */
 const GRACE_SECONDS = Number(values.grace);
+if (!Number.isInteger(GRACE_SECONDS) || GRACE_SECONDS < 1) throw new Error('--grace takes whole seconds');
 const FAIL_TIMEOUT_MS = 10_000; // deploy/nginx/nature-wall.conf
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number) => Math.round(n * 10) / 10;
