@@ -199,9 +199,10 @@ async function runAdapter(adapter: 'redis' | 'postgres') {
         return at - stoppedAt;
       });
       const movedBeforeClose = held.filter((w) => w.moves.some((m) => m >= stoppedAt && m <= exitedAt) && !w.gaps.some((g) => g.from >= stoppedAt && g.from <= exitedAt)).length;
-      const missed = missedChanges(walls, versionBefore, newestVersion(walls));
+      // Counted at the end (below), once the final switch has reached every wall: counted now, a
+      // switch still on its way to most walls would look missed.
+      const versionAfter = newestVersion(walls);
       const longest = Math.max(0, ...gaps.map((g) => g.connected - g.from));
-      missedInRoll += missed.size;
       movedBeforeCloseInRoll += movedBeforeClose;
       heldInRoll += held.length;
       longestGapMs = Math.max(longestGapMs, longest);
@@ -214,8 +215,7 @@ async function runAdapter(adapter: 'redis' | 'postgres') {
         longest_without_connection_s: seconds(longest),
         reconnection_p99_s: settled.length > 0 && settled.every(Number.isFinite) ? seconds(percentile(settled, 99)) : null,
         walls_never_settled: settled.filter((ms) => !Number.isFinite(ms)).length,
-        changes_missed: [...missed.values()].reduce((sum, v) => sum + v.length, 0),
-        walls_that_missed_a_change: missed.size,
+        versions: [versionBefore, versionAfter],
         failed_attempts: walls.reduce((sum, w, k) => sum + w.errors.length - attemptsBefore[k]!, 0),
         failure_reasons: tally(walls.flatMap((w, k) => w.errors.slice(attemptsBefore[k]))),
       });
@@ -260,6 +260,14 @@ async function runAdapter(adapter: 'redis' | 'postgres') {
     await ok(rest(base, 'PUT', '/api/config/default-scene', { scene_id: finalScene }));
     await until(() => walls.every((w) => sawSceneAt(w, finalScene, finalStart) !== undefined), 15_000, 'the final switch everywhere').catch(() => undefined);
     const reached = walls.filter((w) => sawSceneAt(w, finalScene, finalStart) !== undefined).length;
+    for (const restart of restarts) {
+      const [before, after] = restart.versions as [number, number];
+      const missed = missedChanges(walls, before, after);
+      restart.changes_missed = [...missed.values()].reduce((sum, v) => sum + v.length, 0);
+      restart.walls_that_missed_a_change = missed.size;
+      missedInRoll += missed.size;
+      delete restart.versions;
+    }
 
     return {
       fanout_cluster: cluster,

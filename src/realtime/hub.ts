@@ -95,7 +95,7 @@ export interface Hub {
   /**
    * Stops taking screens (the node is shutting down): new handshakes are answered 503, which a
    * load balancer passes to another node, and every socket here is told to move, a few at a time
-   * at the pace they arrive elsewhere (moves.ts; src/shared/screen-client.ts: each connects
+   * (moves.ts; src/shared/screen-client.ts: each connects
    * elsewhere before it lets go of this node). Answers with the least time that takes (at most
    * `maxSpreadMs`), whether other nodes are known to take them (`elsewhere`), and `gone`: when no
    * socket is left on this node.
@@ -209,7 +209,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       const sockets = io.of('/');
       const held = [...sockets.sockets.values()];
       // Each screen is sent to a named node, spread over the others by what each lacks (shares.ts),
-      // a few at a time at the pace they arrive there (moves.ts).
+      // a few at a time (moves.ts).
       const others = shares?.others() ?? [];
       const to = destinations(held.length, others);
       shares?.leave();

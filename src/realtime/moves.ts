@@ -15,8 +15,13 @@ export interface MovePace {
   jitterMs: number;
 }
 
-/** A draining node: 1,000 screens take at least 4 s (never a stampede), more when the cluster is slower. */
-export const DRAIN_PACE: MovePace = { concurrent: 100, perSecond: 250, slotTimeoutMs: 10_000, jitterMs: 250 };
+/**
+ * A draining node: 150 told a second (1,000 screens: 6.7 s; never a stampede), each moving within
+ * a second of being told. Not limited by screens under way: a slot frees only when the node sees
+ * the old connection go, which lags the move itself under load — capped that way (100 at once),
+ * 500 screens did not all move within a 20 s grace here (bench:cluster, docs/benchmarks.md).
+ */
+export const DRAIN_PACE: MovePace = { concurrent: Infinity, perSecond: 150, slotTimeoutMs: 10_000, jitterMs: 1_000 };
 /** A node evening out its share: no hurry, and the cluster is otherwise at work. */
 export const SHARE_PACE: MovePace = { concurrent: 20, perSecond: 50, slotTimeoutMs: 10_000, jitterMs: 250 };
 
