@@ -19,6 +19,7 @@
 import { z } from 'zod';
 import type { HubServer, HubSocket } from './io-server.ts';
 import { paceMoves, SHARE_PACE } from './moves.ts';
+import { MOVED_QUERY } from '../shared/events.ts';
 
 /** When a node sheds screens, and how many at a time. */
 export interface ShareRule {
@@ -82,7 +83,7 @@ export function screensToAsk(sockets: Iterable<HubSocket>, count: number, now = 
   for (const socket of sockets) {
     const p = socket.data.presence;
     if (!p || (p.kind !== 'wall' && p.kind !== 'kiosk')) continue;
-    if (socket.handshake.query.moved !== 'rebalance') settled.push(socket);
+    if (socket.handshake.query.moved !== MOVED_QUERY.moved) settled.push(socket);
     else if (now - socket.handshake.issued >= MOVED_REST_MS) moved.push(socket);
   }
   const oldestFirst = (a: HubSocket, b: HubSocket) => a.handshake.issued - b.handshake.issued;

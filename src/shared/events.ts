@@ -221,4 +221,4 @@ export interface CoreClientEvents {
 
 export type ClientToServerEvents = CoreClientEvents & ReportEvents;
 
-export { SOCKET_OPTIONS } from './socket-options.ts';
+export { MOVED_QUERY, SOCKET_OPTIONS, TO_NODE_QUERY } from './socket-options.ts';

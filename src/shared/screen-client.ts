@@ -9,7 +9,8 @@ import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket
 import { CLOCK_BURST, CLOCK_REFRESH_MS, estimateClock, type ClockEstimate, type ClockSample } from './clock.ts';
 import type { Ack, ClientToServerEvents, PairingState, Registration, RegistrationAnswer, ServerToClientEvents } from './events.ts';
 import { reportEvent, type AnswerOf, type ReportName, type ReportOf } from './reports.ts';
-import { SOCKET_OPTIONS } from './socket-options.ts'; // not events.ts: a screen need not download zod
+import { MOVED_QUERY, SOCKET_OPTIONS, TO_NODE_QUERY } from './socket-options.ts'; // not events.ts: a screen need not download zod
+export { MOVED_QUERY } from './socket-options.ts';
 import type { ScreenMessage } from './screen-state.ts';
 
 export type ScreenSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -70,10 +71,6 @@ export interface ScreenClient {
 const CLOCK_SAMPLE_TIMEOUT_MS = 2_000;
 
 
-/** What a screen's handshake says when it connects because its node asked it to move (the hub asks no screen twice in a row). */
-export const MOVED_QUERY = { moved: 'rebalance' } as const;
-/** The handshake's query naming the node a moving screen was sent to (deploy/nginx/nature-wall.conf routes by it). */
-export const TO_NODE_QUERY = 'nw_node';
 
 export function connectScreen(options: ScreenClientOptions): ScreenClient {
   const socketOptions = { ...SOCKET_OPTIONS, ...options.socketOptions } as Partial<ManagerOptions & SocketOptions>;

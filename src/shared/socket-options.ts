@@ -18,3 +18,8 @@ export const SOCKET_OPTIONS = {
   reconnectionDelayMax: 10_000,
   randomizationFactor: 0.5,
 } as const;
+
+/** What a screen's handshake says when it connects because its node asked it to move (the hub asks no screen twice in a row: src/realtime/shares.ts). */
+export const MOVED_QUERY = { moved: 'rebalance' } as const;
+/** The handshake's query naming the node a moving screen was sent to (deploy/nginx/nature-wall.conf routes by it). */
+export const TO_NODE_QUERY = 'nw_node';
