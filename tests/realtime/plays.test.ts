@@ -237,6 +237,28 @@ describe('proof of play', () => {
     expect(Object.fromEntries(refusals.map((r) => [r.reason, r.count]))).toEqual({ 'never-assigned': 2, 'not-assigned': 1 });
   });
 
+  it('keeps a record clipped by a fractional clock bound (screens report it to the microsecond) in whole milliseconds', async () => {
+    const em = app.orm.em.fork();
+    const stream = await buildStream(em, { name: 'Clipped by a fraction' });
+    const scene = await buildScene(em, { name: 'Fraction scene', streams: [stream] });
+    expect((await app.request('PUT', '/api/config/default-scene', { scene_id: scene.id })).status).toBe(200);
+    const before = Date.now();
+    const wall = await registered(screens.open(app.baseUrl, { kind: 'wall', name: 'Fraction wall', device: 'fraction-wall-0001' }));
+    await wall.waitFor((s) => s?.kind === 'wall' && s.scene?.id === scene.id);
+    const clocked = await new Promise((resolve) => wall.client.socket.emit('screen:clock', { offset_ms: 0.25, error_ms: 2.6 } as never, resolve as never));
+    expect(clocked).toEqual({ data: expect.anything() });
+    // It starts 5 s before the wall was told anything: clipped to the assignment widened by the slack, which holds the fraction.
+    const record: PlayRecord = { stream_id: stream.id, position: 1, scene_id: scene.id, from: before - 5_000, to: Date.now(), playing_ms: 1_000 };
+    expect(await send(wall, { records: [record] })).toEqual({ data: { kept: 0, clipped: 1, refused: 0, verdicts: ['clipped'] } });
+    const [quarter] = await em.getConnection().execute<{ ms: number; playing: number }[]>(
+      'select q.ms, q.playing from play_quarters q join play_screens s on s.id = q.screen where s.device = ?',
+      ['fraction-wall-0001'],
+    );
+    expect(Number.isInteger(quarter!.ms)).toBe(true);
+    expect(quarter!.ms).toBeGreaterThan(800);
+    expect(quarter!.ms).toBeLessThan(record.to - record.from - 4_000);
+  });
+
   it('answers a range that ends before it starts, or lies beyond any record, with no rows', async () => {
     for (const query of ['from=2026-11-20&to=2026-11-01', 'from=0001-01-01&to=0001-12-31', 'from=9999-01-01&to=9999-12-31']) {
       const answer = await app.request<PlaysDto>('GET', `/api/plays?${query}`);

@@ -18,10 +18,11 @@ const screenOf = (screen: { kind: string; device: string | null; shows: { positi
 /**
  * How far a record may run past its assignment: a screen told late flips up to a flip lead late,
  * and flips on its estimate of the server's clock — off by up to its reported bound (taken as
- * PLAY_CLOCK_TOLERANCE_MS, the most believed, until it reports one).
+ * PLAY_CLOCK_TOLERANCE_MS, the most believed, until it reports one). In whole milliseconds, rounded
+ * up: screens report their bound with a fraction, and a clipped record's bounds are stored as integers.
  */
 export function playSlackMs(flipLeadMs: number, clock: { error_ms: number } | null): number {
-  return flipLeadMs + Math.min(clock?.error_ms ?? PLAY_CLOCK_TOLERANCE_MS, PLAY_CLOCK_TOLERANCE_MS);
+  return Math.ceil(flipLeadMs + Math.min(clock?.error_ms ?? PLAY_CLOCK_TOLERANCE_MS, PLAY_CLOCK_TOLERANCE_MS));
 }
 
 export function playsReport(deps: { orm: Orm; logger: Logger; settings: PlaySettings; now: () => number; assignments: AssignmentLog; flipLeadMs: number }): AnyReportDeclaration {
