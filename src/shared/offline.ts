@@ -23,6 +23,18 @@ export const INSTALL_AFTER_MS = 15_000;
  */
 export const INSTALL_AFTER_PICTURE_MS = 5_000;
 
+/**
+ * What a page tells a worker left waiting: take over now. The worker asks for it itself
+ * (skipWaiting) when it installs, but Chromium drops that activation when a request reaches the
+ * outgoing worker in the instant it is being replaced (seen: a console page loading as the
+ * deploy's worker installed left it waiting for minutes), and only a second skipWaiting starts
+ * it again — which the waiting worker calls when told this.
+ */
+export const SKIP_WAITING_MESSAGE = 'nature-wall:skip-waiting';
+/** How often a page tells a worker still waiting to take over (a few times, then the browser's own five-minute limit). */
+export const SKIP_WAITING_RETRY_MS = 3_000;
+export const SKIP_WAITING_TRIES = 10;
+
 /** Whether this screen can start without its server: a worker controls it, one is installing, or it has none (not a secure origin). */
 export const OFFLINE_START_STATES = ['ready', 'installing', 'unavailable'] as const;
 export type OfflineStart = (typeof OFFLINE_START_STATES)[number];

@@ -6,7 +6,15 @@
  * without its server (offlineStartAtom: the Screens tab shows it).
  */
 import { atom } from 'jotai';
-import { INSTALL_AFTER_MS, INSTALL_AFTER_PICTURE_MS, SERVICE_WORKER_PATH, type OfflineStart } from '../../src/shared/offline.ts';
+import {
+  INSTALL_AFTER_MS,
+  INSTALL_AFTER_PICTURE_MS,
+  SERVICE_WORKER_PATH,
+  SKIP_WAITING_MESSAGE,
+  SKIP_WAITING_RETRY_MS,
+  SKIP_WAITING_TRIES,
+  type OfflineStart,
+} from '../../src/shared/offline.ts';
 import { store } from './store.ts';
 
 /** Whether a worker controls this page, one is on its way, or there can be none (not a secure origin, or no support). */
@@ -31,6 +39,7 @@ export function installServiceWorker(): void {
       .register(SERVICE_WORKER_PATH, { scope: '/' })
       .then((registration) => {
         settle();
+        urgeWaiting(registration);
         // Registering again changes nothing for a known worker: this page came from the server
         // (it may be a new build's), so the worker is checked now — a deploy's worker installs and
         // takes over within seconds, before the server might be away again (issue 41).
@@ -46,4 +55,31 @@ export function installServiceWorker(): void {
   };
   document.addEventListener('playing', afterPicture, true);
   const fallback = setTimeout(register, INSTALL_AFTER_MS);
+}
+
+/**
+ * A worker that installed but waits is told to take over (SKIP_WAITING_MESSAGE: Chromium can drop
+ * the takeover it asked for itself), when it is found and again every SKIP_WAITING_RETRY_MS while
+ * it still waits, a few times per worker.
+ */
+export function urgeWaiting(registration: ServiceWorkerRegistration): void {
+  const told = new WeakMap<ServiceWorker, number>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const urge = () => {
+    clearTimeout(timer);
+    const waiting = registration.waiting;
+    if (!waiting) return;
+    const tries = told.get(waiting) ?? 0;
+    if (tries >= SKIP_WAITING_TRIES) return;
+    told.set(waiting, tries + 1);
+    waiting.postMessage(SKIP_WAITING_MESSAGE);
+    timer = setTimeout(urge, SKIP_WAITING_RETRY_MS);
+  };
+  registration.addEventListener('updatefound', () => {
+    const installing = registration.installing;
+    installing?.addEventListener('statechange', () => {
+      if (installing.state === 'installed') urge();
+    });
+  });
+  urge();
 }

@@ -13,8 +13,9 @@
  *   says plainly that the server cannot be reached (web/public/offline.html), never a stale console.
  * - Nothing else is touched: the API, Socket.IO and the cameras' own media go to the network.
  *
- * A new build is a new worker: it takes over at once (skipWaiting, clients.claim) and drops the
- * old precache, so once the server answers no screen stays on an old build. A page that loaded
+ * A new build is a new worker: it takes over at once (skipWaiting, clients.claim — and again when
+ * a page finds it waiting) and drops the old precache, so once the server answers no screen stays
+ * on an old build. A page that loaded
  * from the server asks for the worker again at once (web/lib/service-worker.ts), so a deploy's
  * worker installs within seconds instead of whenever the browser next checks.
  */
@@ -23,7 +24,7 @@ import * as navigationPreload from 'workbox-navigation-preload';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { matchScreenPath } from '../../src/shared/screen-paths.ts';
-import { OFFLINE_PAGE, SCREEN_PAGE_TIMEOUT_MS, SHELL_PAGE } from '../../src/shared/offline.ts';
+import { OFFLINE_PAGE, SCREEN_PAGE_TIMEOUT_MS, SHELL_PAGE, SKIP_WAITING_MESSAGE } from '../../src/shared/offline.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -51,6 +52,10 @@ self.addEventListener('install', (event) => {
   void self.skipWaiting();
   const addRoutes = (event as ExtendableEvent & { addRoutes?: (rules: RouterRule[]) => Promise<void> }).addRoutes;
   if (addRoutes) event.waitUntil(Promise.all(NETWORK_ONLY.map((rules) => addRoutes.call(event, rules).catch(() => undefined))));
+});
+// A page that finds this worker still waiting says so (src/shared/offline.ts, SKIP_WAITING_MESSAGE): asked again, it takes over.
+self.addEventListener('message', (event) => {
+  if (event.data === SKIP_WAITING_MESSAGE) void self.skipWaiting();
 });
 clientsClaim();
 // The page's request starts while the worker boots, not after: a screen's start is not slowed by it.
