@@ -25,15 +25,16 @@ export const INSTALL_AFTER_PICTURE_MS = 5_000;
 
 /**
  * What a page tells a worker left waiting: take over now. The worker asks for it itself
- * (skipWaiting) when it installs, but Chromium drops that activation when a request reaches the
- * outgoing worker in the instant it is being replaced (seen: a console page loading as the
- * deploy's worker installed left it waiting for minutes), and only a second skipWaiting starts
- * it again — which the waiting worker calls when told this.
+ * (skipWaiting) as it installs, and Chromium then asks the outgoing worker to stop as soon as it is
+ * idle; a request that reaches the outgoing worker in that instant starts it again, and the takeover
+ * then waits for its idle timeout — never, while DevTools is attached (traced in
+ * tests/e2e/offline.spec.ts: a console page loading as the deploy's worker installed left it
+ * waiting). The waiting worker's next skipWaiting asks again; Chromium heeds only the first one a
+ * waiting worker makes once installed, so a page sends it once, SKIP_WAITING_AFTER_MS after it finds
+ * the worker waiting — past the instant of the race, with the outgoing worker running again.
  */
 export const SKIP_WAITING_MESSAGE = 'nature-wall:skip-waiting';
-/** How often a page tells a worker still waiting to take over (a few times, then the browser's own five-minute limit). */
-export const SKIP_WAITING_RETRY_MS = 3_000;
-export const SKIP_WAITING_TRIES = 10;
+export const SKIP_WAITING_AFTER_MS = 3_000;
 
 /** Whether this screen can start without its server: a worker controls it, one is installing, or it has none (not a secure origin). */
 export const OFFLINE_START_STATES = ['ready', 'installing', 'unavailable'] as const;

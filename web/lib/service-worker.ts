@@ -10,9 +10,8 @@ import {
   INSTALL_AFTER_MS,
   INSTALL_AFTER_PICTURE_MS,
   SERVICE_WORKER_PATH,
+  SKIP_WAITING_AFTER_MS,
   SKIP_WAITING_MESSAGE,
-  SKIP_WAITING_RETRY_MS,
-  SKIP_WAITING_TRIES,
   type OfflineStart,
 } from '../../src/shared/offline.ts';
 import { store } from './store.ts';
@@ -58,28 +57,23 @@ export function installServiceWorker(): void {
 }
 
 /**
- * A worker that installed but waits is told to take over (SKIP_WAITING_MESSAGE: Chromium can drop
- * the takeover it asked for itself), when it is found and again every SKIP_WAITING_RETRY_MS while
- * it still waits, a few times per worker.
+ * A worker that installed but still waits SKIP_WAITING_AFTER_MS later is told to take over
+ * (SKIP_WAITING_MESSAGE: Chromium can leave the takeover it asked for itself waiting), once.
  */
 export function urgeWaiting(registration: ServiceWorkerRegistration): void {
-  const told = new WeakMap<ServiceWorker, number>();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const urge = () => {
-    clearTimeout(timer);
-    const waiting = registration.waiting;
-    if (!waiting) return;
-    const tries = told.get(waiting) ?? 0;
-    if (tries >= SKIP_WAITING_TRIES) return;
-    told.set(waiting, tries + 1);
-    waiting.postMessage(SKIP_WAITING_MESSAGE);
-    timer = setTimeout(urge, SKIP_WAITING_RETRY_MS);
-  };
+  const told = new WeakSet<ServiceWorker>();
+  const urgeSoon = () =>
+    setTimeout(() => {
+      const waiting = registration.waiting;
+      if (!waiting || told.has(waiting)) return;
+      told.add(waiting);
+      waiting.postMessage(SKIP_WAITING_MESSAGE);
+    }, SKIP_WAITING_AFTER_MS);
   registration.addEventListener('updatefound', () => {
     const installing = registration.installing;
     installing?.addEventListener('statechange', () => {
-      if (installing.state === 'installed') urge();
+      if (installing.state === 'installed') urgeSoon();
     });
   });
-  urge();
+  if (registration.waiting) urgeSoon();
 }

@@ -53,7 +53,7 @@ self.addEventListener('install', (event) => {
   const addRoutes = (event as ExtendableEvent & { addRoutes?: (rules: RouterRule[]) => Promise<void> }).addRoutes;
   if (addRoutes) event.waitUntil(Promise.all(NETWORK_ONLY.map((rules) => addRoutes.call(event, rules).catch(() => undefined))));
 });
-// A page that finds this worker still waiting says so (src/shared/offline.ts, SKIP_WAITING_MESSAGE): asked again, it takes over.
+// A page that finds this worker still waiting says so (src/shared/offline.ts, SKIP_WAITING_MESSAGE): it asks again to take over.
 self.addEventListener('message', (event) => {
   if (event.data === SKIP_WAITING_MESSAGE) void self.skipWaiting();
 });
