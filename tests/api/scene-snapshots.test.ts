@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SceneSnapshots } from '../../src/modules/scenes/scene-snapshots.ts';
 import { Stream } from '../../src/modules/streams/stream.entity.ts';
+import { loadSceneSnapshot } from '../../src/modules/scenes/scene-queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
 
@@ -40,5 +41,44 @@ describe('SceneSnapshots', () => {
     expect(await snapshots.byRef('no-such-scene')).toBeNull();
     await buildScene(app.orm.em.fork(), { name: 'No Such Scene' });
     expect((await snapshots.byRef('no-such-scene'))?.scene.name).toBe('No Such Scene');
+  });
+
+  it('reads a default just switched to a scene of another algorithm in one round trip when told which scene it is, and still reads the default as it is', async () => {
+    const em = app.orm.em.fork();
+    const stream = await buildStream(em, { name: 'Switched to' });
+    const manual = await buildScene(em, { name: 'Switch manual', streams: [stream] });
+    const recent = await buildScene(em, { name: 'Switch recent', selectionAlgorithm: 'recent' });
+    const setDefault = async (id: number) => expect((await app.request('PUT', '/api/config/default-scene', { scene_id: id })).status).toBe(200);
+    // Every scene read: the prepared statements this path uses (named nw_…), counted on the real pool.
+    const pool = (await app.orm.em.getConnection().getNativeClient()) as unknown as { query: (...args: unknown[]) => unknown };
+    const query = pool.query;
+    let reads = 0;
+    pool.query = (...args: unknown[]) => {
+      if ((args[0] as { name?: string } | undefined)?.name?.startsWith('nw_')) reads++;
+      return query.apply(pool, args);
+    };
+    try {
+      const readDefault = async (likely?: number) => {
+        reads = 0;
+        const snapshot = await loadSceneSnapshot(app.orm.em.fork(), 'default', Date.now(), likely);
+        return { name: snapshot?.scene.name, reads };
+      };
+      // Each scene read once by id: its algorithm is known.
+      await loadSceneSnapshot(app.orm.em.fork(), { id: manual.id });
+      await loadSceneSnapshot(app.orm.em.fork(), { id: recent.id });
+      await setDefault(recent.id);
+      expect(await readDefault()).toEqual({ name: 'Switch recent', reads: expect.any(Number) });
+      await setDefault(manual.id);
+      // By the default's last statement (recent's): a second round trip.
+      expect(await readDefault()).toEqual({ name: 'Switch manual', reads: 2 });
+      await setDefault(recent.id);
+      // Told the scene it was switched to: its statement first, one round trip.
+      expect(await readDefault(recent.id)).toEqual({ name: 'Switch recent', reads: 1 });
+      // A hint that is out of date (the default moved on since) reads what the default is now.
+      await setDefault(manual.id);
+      expect(await readDefault(recent.id)).toEqual({ name: 'Switch manual', reads: 2 });
+    } finally {
+      pool.query = query;
+    }
   });
 });

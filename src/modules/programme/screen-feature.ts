@@ -69,7 +69,7 @@ export function screenFeature(deps: { router: ScreenRouter; directory: SceneDire
         const { at, scenes } = facts.screens as ScreenFacts;
         directory.invalidate();
         const refs = states.refsToRefresh(scenes);
-        if (refs.length > 0) states.apply(version, scenes, await directory.resolveChange({ sceneIds: [], refs }), at);
+        if (refs.length > 0) states.apply(version, scenes, await directory.resolveChange({ sceneIds: [], refs, defaultSceneId: scenes.defaultSceneId }), at);
         // The programme changed (a group, a schedule, a takeover…): every screen here is decided
         // again, for the instant the screens will show it (a boundary is queued a lead early).
         if (router.changed(changes)) {

@@ -113,7 +113,7 @@ export function createScreenStates(link: HubLink, directory: Pick<SceneDirectory
     const touched = new Set(scenes.sceneIds);
     return (ref: string | null) => {
       const before = resolvedRefs.get(refKey(ref));
-      return before === undefined || before === null || touched.has(before) || (ref === null && scenes.defaultChanged);
+      return before === undefined || before === null || touched.has(before) || (ref === null && scenes.defaultSceneId !== null);
     };
   };
 
@@ -168,7 +168,7 @@ export function createScreenStates(link: HubLink, directory: Pick<SceneDirectory
         (room, ref, before, resolved) => {
           if (resolved) {
             const payload = { version, at, scene: resolved.scene, streams: resolved.streams };
-            io.local.to(room).emit(ref === null && scenes.defaultChanged ? 'scene:default-changed' : 'scene:updated', payload);
+            io.local.to(room).emit(ref === null && scenes.defaultSceneId !== null ? 'scene:default-changed' : 'scene:updated', payload);
           } else if (typeof before === 'number') {
             io.local.to(room).emit('scene:deleted', { version, at, scene_id: before });
           } else {

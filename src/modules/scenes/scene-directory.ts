@@ -31,7 +31,8 @@ export const refKey = (ref: string | null) => ref ?? '';
 export interface Affected {
   /** Scenes whose resolved streams or fields may have changed. */
   sceneIds: number[];
-  defaultChanged: boolean;
+  /** The scene the default was set to (the last one, when several); null when the default did not change. */
+  defaultSceneId: number | null;
 }
 
 export interface SceneDirectory {
@@ -46,16 +47,24 @@ export interface SceneDirectory {
   resolveId(id: number, options?: { fresh?: boolean }): Promise<ResolvedScene | null>;
   /** Computed after commit, on the node that made the changes. */
   affected(changes: readonly DomainChange[]): Promise<Affected>;
-  /** Resolves, afresh and once each, the scenes and references a change needs on this node. */
-  resolveChange(request: { sceneIds: readonly number[]; refs: readonly (string | null)[] }): Promise<SceneResolution>;
+  /**
+   * Resolves, afresh and once each, the scenes and references a change needs on this node.
+   * `defaultSceneId`: the scene the change made the default, when it did (the default is still
+   * read as it is now; this only picks the statement to try first: scene-queries.ts).
+   */
+  resolveChange(request: { sceneIds: readonly number[]; refs: readonly (string | null)[]; defaultSceneId?: number | null }): Promise<SceneResolution>;
 }
 
 export function createSceneDirectory(orm: Orm, snapshots: SceneSnapshots): SceneDirectory {
   // One batch of changes is asked about by the screens and by the consoles' pushes: read once.
   const affected = new WeakMap<readonly DomainChange[], Promise<Affected>>();
   return {
-    async resolveChange({ sceneIds, refs }) {
-      const byRef = new Map(await Promise.all(refs.map(async (ref) => [refKey(ref), ref === null ? await snapshots.defaultSnapshot({ fresh: true }) : await snapshots.byRef(ref, { fresh: true })] as const)));
+    async resolveChange({ sceneIds, refs, defaultSceneId }) {
+      const byRef = new Map(
+        await Promise.all(
+          refs.map(async (ref) => [refKey(ref), ref === null ? await snapshots.defaultSnapshot({ fresh: true, likely: defaultSceneId ?? undefined }) : await snapshots.byRef(ref, { fresh: true })] as const),
+        ),
+      );
       // A scene a reference already resolved is not read twice.
       const known = new Map([...byRef.values()].flatMap((r) => (r ? [[r.scene.id, r] as const] : [])));
       const byId = new Map(await Promise.all(sceneIds.map(async (id) => [id, known.get(id) ?? (await snapshots.byId(id, { fresh: true }))] as const)));

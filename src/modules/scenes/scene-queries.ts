@@ -115,6 +115,12 @@ type SceneRow = SceneFields & {
  * algorithm changed since costs one more round trip, once. Bounded, since references come from URLs.
  */
 const lastAlgorithm = new Map<string, SelectionAlgorithm>();
+/**
+ * Each scene's algorithm, as last read (by any reference): a default switched to another scene is
+ * read with that scene's statement first — by the default's own last one, a switch between scenes
+ * of two algorithms cost a second round trip on every push (bench:fanout's switches did).
+ */
+const algorithmOfScene = new Map<number, SelectionAlgorithm>();
 const REMEMBERED_REFERENCES = 1_000;
 const isAlgorithm = (value: string): value is SelectionAlgorithm => (SELECTION_ALGORITHMS as readonly string[]).includes(value);
 
@@ -130,9 +136,9 @@ async function readSceneRow(em: EntityManager, where: SceneWhere, algorithm: Sel
 }
 
 /** A prepared read, planned once per connection: this is every push's and cache fill's query. */
-async function findSceneRow(em: EntityManager, where: SceneWhere): Promise<SceneRow | null> {
+async function findSceneRow(em: EntityManager, where: SceneWhere, likely?: number): Promise<SceneRow | null> {
   const key = where === 'default' ? 'default' : 'id' in where ? `id:${where.id}` : `ref:${where.ref}`;
-  let algorithm = lastAlgorithm.get(key) ?? 'recent';
+  let algorithm = (likely === undefined ? undefined : algorithmOfScene.get(likely)) ?? lastAlgorithm.get(key) ?? 'recent';
   // A second try reads with the scene's own algorithm; a third, only if it changed in between.
   for (let attempt = 0; ; attempt++) {
     const row = await readSceneRow(em, where, algorithm);
@@ -141,6 +147,10 @@ async function findSceneRow(em: EntityManager, where: SceneWhere): Promise<Scene
       if (lastAlgorithm.get(key) !== algorithm) {
         if (lastAlgorithm.size >= REMEMBERED_REFERENCES) lastAlgorithm.clear();
         lastAlgorithm.set(key, algorithm);
+      }
+      if (algorithmOfScene.get(row.id) !== algorithm) {
+        if (algorithmOfScene.size >= REMEMBERED_REFERENCES) algorithmOfScene.clear();
+        algorithmOfScene.set(row.id, algorithm);
       }
       return row;
     }
@@ -166,8 +176,9 @@ function withFallback<T extends SceneStreamDto>(stream: T): T {
 }
 
 /** The active scene `where` points at, resolved to what screens show; null when there is none. */
-export async function loadSceneSnapshot(em: EntityManager, where: SceneWhere, now = Date.now()): Promise<SceneSnapshot | null> {
-  const row = await findSceneRow(em, where);
+/** `likely`: for the default, the scene it probably is now (a change just made it so): its statement is tried first. */
+export async function loadSceneSnapshot(em: EntityManager, where: SceneWhere, now = Date.now(), likely?: number): Promise<SceneSnapshot | null> {
+  const row = await findSceneRow(em, where, likely);
   if (!row) return null;
   const algorithm = row.selectionAlgorithm;
   // A pick that is also among the best comes twice: once is enough.

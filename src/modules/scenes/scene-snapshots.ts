@@ -101,12 +101,15 @@ export class SceneSnapshots {
     return this.#cached(this.#byRef, idOrSlug, () => this.#load({ ref: idOrSlug }), options.fresh);
   }
 
-  /** What a screen following the default scene shows; null when no default is configured. */
-  defaultSnapshot(options: ReadOptions = {}): Promise<SceneSnapshot | null> {
-    return this.#cached(this.#default, 'snapshot', () => this.#load('default'), options.fresh);
+  /**
+   * What a screen following the default scene shows; null when no default is configured.
+   * `likely`: the scene a change just made the default (scene-queries.ts reads with its statement first).
+   */
+  defaultSnapshot(options: ReadOptions & { likely?: number | undefined } = {}): Promise<SceneSnapshot | null> {
+    return this.#cached(this.#default, 'snapshot', () => this.#load('default', options.likely), options.fresh);
   }
 
-  #load(where: SceneWhere): Promise<SceneSnapshot | null> {
-    return loadSceneSnapshot(this.#orm.em.fork(), where, this.#now());
+  #load(where: SceneWhere, likely?: number): Promise<SceneSnapshot | null> {
+    return loadSceneSnapshot(this.#orm.em.fork(), where, this.#now(), likely);
   }
 }

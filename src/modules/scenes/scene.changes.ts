@@ -28,13 +28,14 @@ export const scenePushes = (directory: SceneDirectory): FeaturePushes => ({
   origin: (changes) => directory.affected(changes),
   async pushes(_changes, { version, facts }) {
     const scenes = facts as Affected;
-    const resolution = await directory.resolveChange({ sceneIds: scenes.sceneIds, refs: scenes.defaultChanged ? [null] : [] });
+    const defaultChanged = scenes.defaultSceneId !== null;
+    const resolution = await directory.resolveChange({ sceneIds: scenes.sceneIds, refs: defaultChanged ? [null] : [], defaultSceneId: scenes.defaultSceneId });
     const admins = [KIND_ROOMS.admin];
     const pushes = scenes.sceneIds.map((id) => {
       const resolved = resolution.byId.get(id) ?? null;
       return resolved ? push(admins, 'scene:updated', { version, ...resolved }) : push(admins, 'scene:deleted', { version, scene_id: id });
     });
-    const current = scenes.defaultChanged ? resolution.byRef.get(refKey(null)) : null;
+    const current = defaultChanged ? resolution.byRef.get(refKey(null)) : null;
     if (current) pushes.push(push(admins, 'scene:default-changed', { version, ...current }));
     return pushes;
   },

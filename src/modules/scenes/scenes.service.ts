@@ -193,10 +193,10 @@ export async function setDefaultScene(em: EntityManager, changes: Changes, scene
 export async function affectedScenes(
   em: EntityManager,
   changes: readonly DomainChange[],
-): Promise<{ sceneIds: number[]; defaultChanged: boolean }> {
+): Promise<{ sceneIds: number[]; defaultSceneId: number | null }> {
   const sceneIds = new Set<number>();
   const streamIds = new Set<number>();
-  let defaultChanged = false;
+  let defaultSceneId: number | null = null;
   for (const change of changes) {
     switch (change.type) {
       case 'scene.created':
@@ -206,7 +206,7 @@ export async function affectedScenes(
         sceneIds.add(change.sceneId);
         break;
       case 'default-scene.changed':
-        defaultChanged = true;
+        defaultSceneId = change.sceneId;
         break;
       case 'scene.daylight':
         change.sceneIds.forEach((id) => sceneIds.add(id));
@@ -227,5 +227,5 @@ export async function affectedScenes(
     const slots = await em.find(SceneStream, { stream: { $in: [...streamIds] } }, { fields: ['scene'] });
     slots.forEach((slot) => sceneIds.add(slot.scene.id));
   }
-  return { sceneIds: [...sceneIds].sort((a, b) => a - b), defaultChanged };
+  return { sceneIds: [...sceneIds].sort((a, b) => a - b), defaultSceneId };
 }
