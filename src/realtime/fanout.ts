@@ -34,6 +34,8 @@ export interface Fanout {
   idle(): Promise<void>;
   /** The highest version this node has applied. */
   appliedVersion(): number;
+  /** The screen feature is pushing `version` now: registrations from here on are labelled with it (HubLink.pushing). */
+  markApplied(version: number): void;
 }
 
 /** The screen feature's key among the notice's facts. */
@@ -144,5 +146,11 @@ export function createFanout(options: {
     }));
   }
 
-  return { publisher, resync, idle: () => queue, appliedVersion: () => applied };
+  return {
+    publisher,
+    resync,
+    idle: () => queue,
+    appliedVersion: () => applied,
+    markApplied: (version) => void (applied = Math.max(applied, version)),
+  };
 }

@@ -121,9 +121,11 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   });
   // The fan-out hands each notice to the screen feature, which the fan-out's version labels.
   let appliedVersion = () => 0;
+  let markApplied = (_version: number) => {};
   const screens = options.screens({
     io,
     appliedVersion: () => appliedVersion(),
+    pushing: (version) => markApplied(version),
     shown(socket, shows, announce = true) {
       // Admins see each screen's scene, group and rule as the feature decides them.
       const p = socket.data.presence;
@@ -143,6 +145,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     forget: options.admit?.changed?.bind(options.admit),
   });
   appliedVersion = fanout.appliedVersion;
+  markApplied = fanout.markApplied;
   /** A drain's screens being told to move, a few at a time. */
   let pacing: { stop(): void } | undefined;
   // Shares are heard through the adapter; a lone node (no adapter: tests) has none to even out.

@@ -19,6 +19,13 @@ export interface HubLink {
   io: HubServer;
   /** The highest version this node has applied: states are labelled with it. */
   appliedVersion(): number;
+  /**
+   * Said right before the feature pushes a notice's states (in the same tick): from then on a
+   * registration here is labelled with that version. Said later, a screen that joins its room
+   * just after the push was emitted would be answered the new state under the old version — a
+   * change it would seem to have missed.
+   */
+  pushing(version: number): void;
   /** Tells presence what a screen shows now; `announce: false` keeps it for the next presence push. */
   shown(socket: HubSocket, shows: Partial<Shows>, announce?: boolean): void;
 }

@@ -69,7 +69,11 @@ export function screenFeature(deps: { router: ScreenRouter; directory: SceneDire
         const { at, scenes } = facts.screens as ScreenFacts;
         directory.invalidate();
         const refs = states.refsToRefresh(scenes);
-        if (refs.length > 0) states.apply(version, scenes, await directory.resolveChange({ sceneIds: [], refs, defaultSceneId: scenes.defaultSceneId }), at);
+        if (refs.length > 0) {
+          const resolution = await directory.resolveChange({ sceneIds: [], refs, defaultSceneId: scenes.defaultSceneId });
+          link.pushing(version);
+          states.apply(version, scenes, resolution, at);
+        }
         // The programme changed (a group, a schedule, a takeover…): every screen here is decided
         // again, for the instant the screens will show it (a boundary is queued a lead early).
         if (router.changed(changes)) {
@@ -81,7 +85,9 @@ export function screenFeature(deps: { router: ScreenRouter; directory: SceneDire
 
       async resync(version) {
         directory.invalidate();
-        states.resyncAll(version, await directory.resolveChange({ sceneIds: [], refs: states.localRefs() }));
+        const resolution = await directory.resolveChange({ sceneIds: [], refs: states.localRefs() });
+        link.pushing(version);
+        states.resyncAll(version, resolution);
       },
     };
   };
