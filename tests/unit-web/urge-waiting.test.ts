@@ -41,6 +41,16 @@ class FakeRegistration extends EventTarget {
 
 const urge = (registration: FakeRegistration) => urgeWaiting(registration as unknown as ServiceWorkerRegistration);
 
+/** A page that registered, then a deploy's worker that installed and waits. */
+function installedWorker(): { registration: FakeRegistration; next: FakeWorker } {
+  const registration = new FakeRegistration();
+  urge(registration);
+  const next = new FakeWorker();
+  registration.install(next);
+  registration.installed(next);
+  return { registration, next };
+}
+
 describe('a worker left waiting', () => {
   beforeEach(() => {
     vi.useFakeTimers();
@@ -50,11 +60,7 @@ describe('a worker left waiting', () => {
   });
 
   it('is told to take over once, a moment after it installed, when it still waits', () => {
-    const registration = new FakeRegistration();
-    urge(registration);
-    const next = new FakeWorker();
-    registration.install(next);
-    registration.installed(next);
+    const { next } = installedWorker();
     // Not in the instant it installed (its own request covers that instant).
     vi.advanceTimersByTime(SKIP_WAITING_AFTER_MS - 1);
     expect(next.posted).toEqual([]);
@@ -65,11 +71,7 @@ describe('a worker left waiting', () => {
   });
 
   it('is not told when it took over by itself', () => {
-    const registration = new FakeRegistration();
-    urge(registration);
-    const next = new FakeWorker();
-    registration.install(next);
-    registration.installed(next);
+    const { registration, next } = installedWorker();
     registration.activated(next);
     vi.advanceTimersByTime(SKIP_WAITING_AFTER_MS * 2);
     expect(next.posted).toEqual([]);
