@@ -115,16 +115,25 @@ describe('a camera that stops being served', () => {
 describe('re-analysis', () => {
   it('queues the active streams whose last analysis is older than QUALITY_REANALYZE_HOURS', async () => {
     const em = app.orm.em.fork();
+    const quality = app.app.use(qualityModule)!;
+    // Live again: the earlier tests left them offline, and the offline re-check timer queued them. A
+    // re-check still waiting would hold the stream's queue key (the sweep's job is then dropped: it
+    // will be analysed anyway) and one still running would stamp it analysed under another trigger,
+    // so the queues are let drain before the clock is set.
+    await em.nativeUpdate(Stream, { active: true }, { health: 'live', failedChecks: 0 });
+    const unfinished = async () =>
+      ((await em.getConnection().execute(
+        `select count(*)::int as n from pgboss.job where name like 'quality%' and state in ('created', 'retry', 'active')`,
+      )) as { n: number }[])[0]!.n;
+    await expect.poll(unfinished, { timeout: 45_000, interval: 500 }).toBe(0);
     const fresh = new Date();
-    // Live again: the earlier tests left them offline, and the offline re-check timer would take the
-    // stale stream first (its 'recheck' job holds the stream's queue key, so the sweep's would wait).
-    await em.nativeUpdate(Stream, { active: true }, { qualityAssessedAt: fresh, health: 'live', failedChecks: 0 });
+    await em.nativeUpdate(Stream, { active: true }, { qualityAssessedAt: fresh });
     await em.nativeUpdate(Stream, { id: ids.spare! }, { qualityAssessedAt: new Date(Date.now() - 7 * 3600_000) });
-    await app.app.use(qualityModule)!.sweep();
+    await quality.sweep();
     await expect
       .poll(async () => (await app.orm.em.fork().findOneOrFail(Stream, { id: ids.spare! })).qualityAssessedAt!.getTime() > fresh.getTime(), { timeout: 30_000 })
       .toBe(true);
     expect(await app.orm.em.fork().count(QualityAnalysis, { stream: ids.spare!, trigger: 'schedule' })).toBe(1);
     expect(await app.orm.em.fork().count(QualityAnalysis, { stream: ids.d!, trigger: 'schedule' })).toBe(0);
-  }, 60_000);
+  }, 90_000);
 });
