@@ -2,7 +2,8 @@
  * Debian's nginx in front of test nodes, with the shipped deploy/nginx/nature-wall.conf: only
  * the upstream addresses (`appN:3000`) and `listen 80` are replaced, every other line runs as
  * shipped. The file is included from a minimal nginx.conf whose pid, logs and temp folders live
- * in a throw-away prefix folder, so nothing of the machine's own nginx is touched.
+ * in a throw-away prefix folder, so nothing of the machine's own nginx is touched; its connection
+ * budget is the shipped deploy/nginx/nginx.conf's.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,6 +13,17 @@ import path from 'node:path';
 import { freePort } from '../../src/free-port.ts';
 
 const SHIPPED = path.resolve(import.meta.dirname, '../../deploy/nginx/nature-wall.conf');
+const SHIPPED_MAIN = path.resolve(import.meta.dirname, '../../deploy/nginx/nginx.conf');
+
+/** The shipped main file's connection budget (a worker's connections, its open files): run as shipped. */
+export function shippedLimits(main: string): { workerConnections: number; rlimitNofile: number } {
+  const figure = (directive: string) => {
+    const found = new RegExp(`^\\s*${directive}\\s+(\\d+);`, 'm').exec(main);
+    if (!found) throw new Error(`deploy/nginx/nginx.conf has no \`${directive} N;\` line`);
+    return Number(found[1]);
+  };
+  return { workerConnections: figure('worker_connections'), rlimitNofile: figure('worker_rlimit_nofile') };
+}
 
 /** Debian's nginx (apt-get install nginx; .ci/run does it on a fresh machine), else one on PATH. */
 export function nginxBinary(): string {
@@ -66,13 +78,15 @@ export async function startNginx(nodes: readonly string[], options: { workers?: 
   const site = path.join(prefix, 'nature-wall.conf');
   await writeFile(site, rendered);
   const at = (name: string) => path.join(prefix, name);
+  const limits = shippedLimits(await readFile(SHIPPED_MAIN, 'utf8'));
   const main = [
     // As root nginx would hand its workers to `nobody`, who cannot write into the prefix folder.
     process.getuid?.() === 0 ? 'user root;' : '',
     `worker_processes ${options.workers ?? 1};`,
+    `worker_rlimit_nofile ${limits.rlimitNofile};`,
     `pid ${at('nginx.pid')};`,
     `error_log ${at('error.log')} warn;`,
-    'events { worker_connections 8192; }',
+    `events { worker_connections ${limits.workerConnections}; }`,
     'http {',
     `  log_format cluster '$remote_addr "$request" $status $upstream_addr $upstream_status';`,
     `  access_log ${at('access.log')} cluster;`,

@@ -3,6 +3,7 @@
  * node's presence id, found by a probe wall connected to that node directly, and each wall's
  * node by its connection id (the one in use: a wall that moved has a new one).
  */
+import { PARTIAL_HEADER } from '../../src/modules/screens/screens.routes.ts';
 import { openScreen } from '../support/screens.ts';
 import { rest } from './rest-traffic.ts';
 import { until, type ClusterWall } from './walls.ts';
@@ -26,11 +27,24 @@ export async function nodeIdOf(nodeBase: string): Promise<string> {
   }
 }
 
-/** Each wall's node id now (in the order of `walls`; `unlisted` for one the list does not hold). */
-export async function nodesOfWalls(base: string, walls: readonly { client: Pick<ClusterWall['client'], 'socket'> }[]): Promise<string[]> {
-  const list = (await rest(base, 'GET', '/api/screens')).body as Listed;
-  const byId = new Map(list.map((s) => [s.id, s.node]));
-  return walls.map((wall) => byId.get(wall.client.socket.id ?? '') ?? 'unlisted');
+/**
+ * Each wall's node id now (in the order of `walls`; `unlisted` for one the list does not hold).
+ * Only a whole list counts: a node that did not answer the presence request in time (a busy one,
+ * during a roll) is left out of the answer (`X-Partial-Result`), which would count its walls
+ * nowhere, so the list is asked again; after `attempts` partial answers it throws, saying so.
+ */
+export async function nodesOfWalls(base: string, walls: readonly { client: Pick<ClusterWall['client'], 'socket'> }[], attempts = 10): Promise<string[]> {
+  let last = '';
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const answer = await rest(base, 'GET', '/api/screens');
+    if (answer.status === 200 && answer.headers[PARTIAL_HEADER.toLowerCase()] === undefined) {
+      const byId = new Map((answer.body as Listed).map((s) => [s.id, s.node]));
+      return walls.map((wall) => byId.get(wall.client.socket.id ?? '') ?? 'unlisted');
+    }
+    last = answer.status === 200 ? 'partial (a node did not answer in time)' : `${answer.status} ${answer.error ?? JSON.stringify(answer.body)}`;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the screen list was not whole in ${attempts} tries: ${last}`);
 }
 
 /** How many of `walls` each of `nodeIds` holds, in that order. */

@@ -16,6 +16,8 @@ export interface RestAnswer {
   at: number;
   status: number;
   body: unknown;
+  /** The answer's headers (none when no answer came). */
+  headers: http.IncomingHttpHeaders;
   error?: string;
 }
 
@@ -24,14 +26,14 @@ export function rest(base: string, method: string, path: string, body?: unknown,
   const startedAt = performance.now();
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve) => {
-    const done = (status: number, text: string, error?: string) => {
+    const done = (status: number, text: string, error?: string, headers: http.IncomingHttpHeaders = {}) => {
       let parsed: unknown = text;
       try {
         parsed = text ? JSON.parse(text) : null;
       } catch {
         // not JSON (an nginx error page): kept as text
       }
-      resolve({ method, path, startedAt, at: performance.now(), status, body: parsed, ...(error ? { error } : {}) });
+      resolve({ method, path, startedAt, at: performance.now(), status, body: parsed, headers, ...(error ? { error } : {}) });
     };
     const req = http.request(
       `${base}${path}`,
@@ -46,8 +48,8 @@ export function rest(base: string, method: string, path: string, body?: unknown,
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => done(res.statusCode ?? 0, text));
-        res.on('error', (err) => done(0, text, String(err)));
+        res.on('end', () => done(res.statusCode ?? 0, text, undefined, res.headers));
+        res.on('error', (err) => done(0, text, String(err), res.headers));
       },
     );
     req.on('timeout', () => req.destroy(new Error('timed out')));
