@@ -29,7 +29,7 @@ import { emptyReports, reportTable, type FeatureReports } from './reports.ts';
 import { accountRoom, KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { ScreenFeatureFactory } from './screen-feature.ts';
 import { DRAIN_PACE, paceMoves, paceMs } from './moves.ts';
-import { DEFAULT_SHARE_RULE, destinations, watchShares, type ShareRule } from './shares.ts';
+import { DEFAULT_SHARE_RULE, destinations, watchShares, type ShareRule, type Shares } from './shares.ts';
 import type { PushVersions } from './versions.ts';
 
 export type { Authorization } from './registration.ts';
@@ -111,6 +111,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
 
   const io = createIoServer(options.server, { adapter: options.adapter, allowedOrigins: options.allowedOrigins ?? [], nodeName: options.nodeName });
   const reports = reportTable(options.reports ?? []);
+  const localAdmins = () => io.of('/').adapter.rooms.get(KIND_ROOMS.admin)?.size ?? 0;
+  /** The cluster's shares (with an adapter), set once the hub is wired: presence asks it who listens. */
+  let shares: Shares | undefined;
   const presence = createPresence(io, {
     node,
     emptyReports: emptyReports(reports),
@@ -118,6 +121,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     debounceMs: options.presenceDebounceMs,
     timeoutMs: options.presenceTimeoutMs,
     journal: options.presenceJournal,
+    // Pushed only where someone hears it: a console here, or on another node (its share report says so).
+    heard: () => localAdmins() > 0 || (shares?.adminsElsewhere() ?? false),
+    onAdmin: () => shares?.tell(),
   });
   // The fan-out hands each notice to the screen feature, which the fan-out's version labels.
   let appliedVersion = () => 0;
@@ -150,7 +156,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   let pacing: { stop(): void } | undefined;
   // Shares are heard through the adapter; a lone node (no adapter: tests) has none to even out.
   const server = options.server;
-  const shares = options.adapter ? watchShares(io, { node, name: options.nodeName ?? null }, { ...DEFAULT_SHARE_RULE, ...options.shares }, () => server.listening, log) : undefined;
+  shares = options.adapter
+    ? watchShares(io, { node, name: options.nodeName ?? null }, { ...DEFAULT_SHARE_RULE, ...options.shares }, () => server.listening, log, localAdmins)
+    : undefined;
   if (shares) {
     if (server.listening) shares.listening();
     else server.once('listening', () => shares.listening());

@@ -10,6 +10,7 @@ import type { ScreenPresence } from '../shared/events.ts';
 import type { HubServer, Presence, PresenceAnswer } from './io-server.ts';
 
 export type { Presence } from './io-server.ts';
+import { pushesSent } from '../metrics.ts';
 import { KIND_ROOMS } from './rooms.ts';
 
 
@@ -84,6 +85,14 @@ export function createPresence(
     journal?: PresenceJournal | undefined;
     /** What each kept report says of a screen that has not made it yet (reports.ts), by report name. */
     emptyReports?: Readonly<Record<string, unknown>> | undefined;
+    /**
+     * Whether an admin console anywhere would hear a push (default: always). The list a push
+     * carries asks every node for its screens and reads the journal; with nobody to hear it, a roll
+     * of 3,000 screens spent much of each node's time building lists for no one (bench:cluster).
+     */
+    heard?: (() => boolean) | undefined;
+    /** An admin console registered here (the other nodes are told, so their pushes reach it). */
+    onAdmin?: (() => void) | undefined;
   },
 ): PresenceTracker {
   const { node, logger: log } = options;
@@ -163,12 +172,15 @@ export function createPresence(
     if (timer || closed) return;
     timer = setTimeout(() => {
       timer = undefined;
+      // Nobody to tell. A console that comes loads the list and registers, and its registration is a change.
+      if (options.heard && !options.heard()) return;
       // Tracked like a journal write: closing waits for a push under way, whose journal read
       // would otherwise take a connection from a pool that is being closed (and never give it back).
       const pushing = (async () => {
         try {
           // Every node's admins hear it; the list comes from every node that answers in time.
           io.to(KIND_ROOMS.admin).emit('screens:updated', (await screens({ includeOffline: true })).screens);
+          pushesSent.inc({ event: 'screens:updated' });
         } catch (err) {
           log.warn({ err }, 'could not push presence');
         }
@@ -183,6 +195,7 @@ export function createPresence(
     screens,
     seen(id, p) {
       if (!p.counted) return;
+      if (p.kind === 'admin') options.onAdmin?.();
       record('seen', id, p);
       changed();
     },

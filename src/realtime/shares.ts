@@ -96,6 +96,8 @@ export const ShareReport = z.object({
   name: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).nullable(),
   connections: z.number().int().min(0),
   draining: z.boolean(),
+  /** Admin consoles connected to it (absent from a node of an earlier release: then taken as some). */
+  admins: z.number().int().min(0).optional(),
 });
 export type ShareReport = z.infer<typeof ShareReport>;
 
@@ -130,6 +132,10 @@ export interface Shares {
   listening(): void;
   /** This node is draining: it tells the others at once, and stops shedding. */
   leave(): void;
+  /** Whether another node holds an admin console (one not heard from lately holds none; one that does not say, some). */
+  adminsElsewhere(): boolean;
+  /** Something the others hear changed (an admin console came): they are told at once, not at the next round. */
+  tell(): void;
   close(): void;
 }
 
@@ -143,13 +149,15 @@ export function watchShares(
   rule: ShareRule,
   listening: () => boolean,
   log: { info(obj: object, msg: string): void },
+  /** This node's admin consoles now (told with its count: presence pushes go only where someone hears them). */
+  admins: () => number = () => 0,
 ): Shares {
-  const heard = new Map<string, { name: string | null; connections: number; draining: boolean; at: number }>();
+  const heard = new Map<string, { name: string | null; connections: number; draining: boolean; admins?: number | undefined; at: number }>();
   let state = NO_SHARE_STATE;
   let draining = false;
   let pacing: { stop(): void } | undefined;
   const connections = () => io.of('/').sockets.size;
-  const tell = () => listening() && io.serverSideEmit('nw:share', { ...self, connections: connections(), draining } satisfies ShareReport);
+  const tell = () => listening() && io.serverSideEmit('nw:share', { ...self, connections: connections(), draining, admins: admins() } satisfies ShareReport);
   io.on('nw:share', (raw: unknown) => {
     const report = ShareReport.safeParse(raw);
     if (report.success && report.data.node !== self.node) heard.set(report.data.node, { ...report.data, at: Date.now() });
@@ -191,6 +199,12 @@ export function watchShares(
       pacing?.stop();
       tell();
     },
+    adminsElsewhere() {
+      const now = Date.now();
+      for (const share of heard.values()) if (now - share.at <= 3 * rule.everyMs && share.admins !== 0) return true;
+      return false;
+    },
+    tell: () => void tell(),
     close: () => {
       clearInterval(timer);
       pacing?.stop();

@@ -135,6 +135,25 @@ describe('screens: presence, offline sightings and commands', () => {
       .toBe(false);
     const withOffline = (await app.request<ScreenPresence[]>('GET', '/api/screens?include_offline=true')).body;
     expect(withOffline.filter((s) => s.device === 'device-tablet-0001')).toEqual([expect.objectContaining({ online: true })]);
+    // Kept as it was last seen: what it showed, where and since when, in the live list's formats.
+    const gone = withOffline.find((s) => s.device === 'device-foyer-0001')!;
+    expect(gone).toMatchObject({
+      id: foyer.id,
+      kind: 'wall',
+      name: 'Foyer',
+      follows: foyer.follows,
+      scene_id: foyer.scene_id,
+      group_id: foyer.group_id,
+      rule: foyer.rule,
+      position: null,
+      node: foyer.node,
+      connected_at: foyer.connected_at,
+      health: foyer.health,
+      clock: null,
+    });
+    expect(foyer.scene_id).not.toBeNull();
+    expect(gone.last_heartbeat).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Date.parse(gone.last_heartbeat)).toBeGreaterThanOrEqual(Date.parse(foyer.connected_at));
   });
 
   it('forgets admin consoles once they close (only walls and kiosks are listed as last seen)', async () => {

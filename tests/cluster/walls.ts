@@ -43,7 +43,15 @@ export interface ClusterWall {
 
 const target = { kind: 'wall' as const, follows: null };
 
-export function openWall(base: string, address: string, name: string): ClusterWall {
+/**
+ * A lasting device id for each wall this process opens, as every real screen sends one
+ * (web/features/screen/identity.ts): the console knows it across moves, and its sighting is one
+ * row, not one per connection. Never two walls with one id.
+ */
+let devices = 0;
+const nextDevice = (): string => `clusterwall-${String(devices++).padStart(6, '0')}`;
+
+export function openWall(base: string, address: string, name: string, device?: string): ClusterWall {
   const wall: ClusterWall = {
     client: undefined as unknown as ScreenClient,
     address,
@@ -69,7 +77,7 @@ export function openWall(base: string, address: string, name: string): ClusterWa
   const socketOptions = { transports: ['websocket'], forceNew: true, localAddress: address } as Partial<ManagerOptions & SocketOptions>;
   wall.client = connectScreen({
     url: base,
-    registration: { kind: 'wall', name },
+    registration: { kind: 'wall', name, ...(device ? { device } : {}) },
     socketOptions,
     // A gap opens when a wall that showed something loses its connection in use (a move keeps it).
     onStatus: (status) => {
@@ -105,7 +113,7 @@ export async function openWalls(base: string, count: number, options: { batch?: 
   while (walls.length < count) {
     const next = Array.from({ length: Math.min(batch, count - walls.length) }, (_, j) => {
       const i = walls.length + j;
-      return openWall(base, from(i), `cluster wall ${i}`);
+      return openWall(base, from(i), `cluster wall ${i}`, nextDevice());
     });
     walls.push(...next);
     await until(() => next.every((w) => w.state !== null), options.timeoutMs ?? 60_000, `${count} walls registered`);

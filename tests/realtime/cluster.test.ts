@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KioskState, ScreenPresence, WallState } from '../../src/shared/events.ts';
 import { seed } from '../../src/modules/seed/seed.ts';
 import { createLogger } from '../../src/logger.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { pushesSent } from '../../src/metrics.ts';
+import { adminHeaders, startTestApp, type TestApp } from '../support/app.ts';
 import { openScreen, type TestScreen } from '../support/screens.ts';
 
 let nodeA: TestApp;
@@ -52,6 +53,31 @@ describe('two nodes sharing one PostgreSQL', () => {
     await kioskOnB.waitFor((s) => (s as KioskState).stream?.name === 'Edited on A');
     await nodeA.request('PUT', '/api/config/default-scene', { scene_id: original });
     await wallOnB.waitFor((s) => (s as WallState).scene?.id === original);
+  });
+
+  it('push the screen list to a console on B when a screen comes to A, and build none while no console is connected', async () => {
+    // Both nodes count in this process's registry: no console anywhere, no list pushed by either.
+    const pushed = async () => (await pushesSent.get()).values.find((v) => v.labels.event === 'screens:updated')?.value ?? 0;
+    const before = await pushed();
+    const unheard = openScreen(nodeA.baseUrl, { kind: 'wall', name: 'nobody hears this one' });
+    screens.push(unheard);
+    await unheard.waitFor((s) => !!s);
+    await new Promise((r) => setTimeout(r, 500)); // ten debounce periods of the test nodes
+    expect(await pushed()).toBe(before);
+
+    const console1 = openScreen(nodeB.baseUrl, { kind: 'admin', name: 'console on B' }, adminHeaders);
+    screens.push(console1);
+    const lists: ScreenPresence[][] = [];
+    console1.client.socket.on('screens:updated', (list) => lists.push(list));
+    await console1.waitFor((s) => s?.kind === 'admin');
+    // B's own push for its console (a change on B), holding A's screens too.
+    await expect.poll(() => lists.at(-1)?.some((s) => s.name === 'nobody hears this one'), { timeout: 10_000 }).toBe(true);
+    await new Promise((r) => setTimeout(r, 500)); // B told A of its console at once; time for the notice to cross
+
+    const arrives = openScreen(nodeA.baseUrl, { kind: 'wall', name: 'arrives on A' });
+    screens.push(arrives);
+    await expect.poll(() => lists.at(-1)?.find((s) => s.name === 'arrives on A')?.node, { timeout: 10_000 }).toBe(lists.at(-1)?.find((s) => s.name === 'nobody hears this one')?.node);
+    console1.close();
   });
 
   it('list screens of both nodes in GET /api/screens on either node', async () => {

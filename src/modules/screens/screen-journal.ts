@@ -6,48 +6,81 @@
 import type { Orm } from '../../db.ts';
 import { screenKey, type PresenceJournal } from '../../realtime/presence.ts';
 import type { PlaybackState, ScreenKind, ScreenPresence } from '../../shared/events.ts';
-import { ScreenSighting } from './screen-sighting.entity.ts';
 import { SHOWN_RULES } from '../../shared/schedules/rules.ts';
 import type { Logger } from '../../logger.ts';
 import { screenSessions } from './screen-sessions.ts';
 
 export const SIGHTING_TTL_HOURS = 24;
 
+/** How often the read drops the sightings older than SIGHTING_TTL_HOURS (not on every read: it runs once a push). */
+const EXPIRE_EVERY_MS = 60_000;
+
+/**
+ * Plain SQL, not the ORM's entities: these run for every screen that comes, reports or leaves,
+ * and the read once a presence push (every second while screens move, on every node) — through
+ * the ORM, a roll of 3,000 screens spent a fifth of each node's time building and collecting
+ * ScreenSighting entities (bench:cluster, a CPU profile of a node).
+ */
 async function upsert(orm: Orm, screen: ScreenPresence, online: boolean): Promise<void> {
-  await orm.em.fork().upsert(ScreenSighting, {
-    key: screenKey(screen),
-    socketId: screen.id,
-    device: screen.device,
-    kind: screen.kind,
-    name: screen.name,
-    follows: screen.follows,
-    sceneId: screen.scene_id,
-    groupId: screen.group_id,
-    rule: screen.rule,
-    position: screen.position,
-    node: screen.node,
-    health: screen.health,
-    connectedAt: new Date(screen.connected_at),
-    lastSeenAt: new Date(),
-    online,
-  });
+  await orm.em.fork().execute(
+    `insert into screen_sightings (key, socket_id, device, kind, name, follows, scene_id, group_id, rule, position, node, health, connected_at, last_seen_at, online)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::timestamptz, now(), ?)
+     on conflict (key) do update set socket_id = excluded.socket_id, device = excluded.device, kind = excluded.kind, name = excluded.name,
+       follows = excluded.follows, scene_id = excluded.scene_id, group_id = excluded.group_id, rule = excluded.rule, position = excluded.position,
+       node = excluded.node, health = excluded.health, connected_at = excluded.connected_at, last_seen_at = excluded.last_seen_at, online = excluded.online`,
+    [
+      screenKey(screen),
+      screen.id,
+      screen.device ?? null,
+      screen.kind,
+      screen.name ?? null,
+      screen.follows ?? null,
+      screen.scene_id ?? null,
+      screen.group_id ?? null,
+      screen.rule ?? null,
+      screen.position ?? null,
+      screen.node,
+      JSON.stringify(screen.health ?? {}),
+      screen.connected_at,
+      online,
+    ],
+    'run',
+  );
 }
 
-function present(row: ScreenSighting): ScreenPresence {
+/** A row as read (plain SQL: timestamps as ISO strings). */
+interface SightingRow {
+  socket_id: string;
+  device: string | null;
+  kind: string;
+  name: string | null;
+  follows: string | null;
+  scene_id: number | null;
+  group_id: number | null;
+  rule: string | null;
+  position: number | null;
+  node: string;
+  health: Record<string, string>;
+  connected_at: string;
+  last_seen_at: string;
+  online: boolean;
+}
+
+function present(row: SightingRow): ScreenPresence {
   return {
-    id: row.socketId,
-    device: row.device ?? null,
+    id: row.socket_id,
+    device: row.device,
     online: row.online,
     kind: row.kind as ScreenKind,
-    name: row.name ?? null,
+    name: row.name,
     enrolled_id: null, // what it is approved as is told while it is connected
-    follows: row.follows ?? null,
-    scene_id: row.sceneId ?? null,
-    group_id: row.groupId ?? null,
+    follows: row.follows,
+    scene_id: row.scene_id,
+    group_id: row.group_id,
     rule: SHOWN_RULES.find((r) => r === row.rule) ?? null,
-    position: row.position ?? null,
-    connected_at: row.connectedAt.toISOString(),
-    last_heartbeat: row.lastSeenAt.toISOString(),
+    position: row.position,
+    connected_at: row.connected_at,
+    last_heartbeat: row.last_seen_at,
     health: row.health as Record<string, PlaybackState>,
     clock: null, // a screen that is not connected has no clock to speak of
     flip: null,
@@ -68,6 +101,7 @@ export function screenJournal(orm: Orm, options: { logger?: Logger } = {}): Pres
   // One connection's writes in the order they happened: a quick arrival and departure must not
   // be written departure first (the screen would stay "online" for good).
   const queues = new Map<string, Promise<void>>();
+  let expiredAt = 0;
   function inOrder(id: string, write: () => Promise<void>): Promise<void> {
     const next = (queues.get(id) ?? Promise.resolve()).then(write);
     const settled = next.catch(() => undefined);
@@ -87,9 +121,19 @@ export function screenJournal(orm: Orm, options: { logger?: Logger } = {}): Pres
     close: () => sessions.close(),
     async recent() {
       const em = orm.em.fork();
-      const cutoff = new Date(Date.now() - SIGHTING_TTL_HOURS * 3_600_000);
-      await em.nativeDelete(ScreenSighting, { lastSeenAt: { $lt: cutoff } });
-      return (await em.find(ScreenSighting, {}, { orderBy: { lastSeenAt: 'desc' } })).map(present);
+      if (Date.now() - expiredAt >= EXPIRE_EVERY_MS) {
+        expiredAt = Date.now();
+        await em.execute(`delete from screen_sightings where last_seen_at < now() - make_interval(hours => ?)`, [SIGHTING_TTL_HOURS], 'run');
+      }
+      const rows = await em.execute<SightingRow[]>(
+        `select socket_id, device, kind, name, follows, scene_id, group_id, rule, position, node, health,
+                to_char(connected_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as connected_at,
+                to_char(last_seen_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_seen_at, online
+           from screen_sightings where last_seen_at >= now() - make_interval(hours => ?) order by last_seen_at desc`,
+        [SIGHTING_TTL_HOURS],
+        'all',
+      );
+      return rows.map(present);
     },
   };
 }
