@@ -29,7 +29,7 @@ import { emptyReports, reportTable, type FeatureReports } from './reports.ts';
 import { accountRoom, KIND_ROOMS, sessionRoom } from './rooms.ts';
 import type { ScreenFeatureFactory } from './screen-feature.ts';
 import { DRAIN_PACE, paceMoves, paceMs } from './moves.ts';
-import { DEFAULT_SHARE_RULE, destinations, watchShares, type ShareRule, type Shares } from './shares.ts';
+import { DEFAULT_SHARE_RULE, destinations, watchShares, type ShareRule } from './shares.ts';
 import type { PushVersions } from './versions.ts';
 
 export type { Authorization } from './registration.ts';
@@ -112,8 +112,12 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const io = createIoServer(options.server, { adapter: options.adapter, allowedOrigins: options.allowedOrigins ?? [], nodeName: options.nodeName });
   const reports = reportTable(options.reports ?? []);
   const localAdmins = () => io.of('/').adapter.rooms.get(KIND_ROOMS.admin)?.size ?? 0;
-  /** The cluster's shares (with an adapter), set once the hub is wired: presence asks it who listens. */
-  let shares: Shares | undefined;
+  // Shares are heard through the adapter; a lone node (no adapter: tests) has none to even out.
+  // Before presence: it asks them whether a console elsewhere hears its pushes.
+  const server = options.server;
+  const shares = options.adapter
+    ? watchShares(io, { node, name: options.nodeName ?? null }, { ...DEFAULT_SHARE_RULE, ...options.shares }, () => server.listening, log, localAdmins)
+    : undefined;
   const presence = createPresence(io, {
     node,
     emptyReports: emptyReports(reports),
@@ -154,11 +158,6 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   markApplied = fanout.markApplied;
   /** A drain's screens being told to move, a few at a time. */
   let pacing: { stop(): void } | undefined;
-  // Shares are heard through the adapter; a lone node (no adapter: tests) has none to even out.
-  const server = options.server;
-  shares = options.adapter
-    ? watchShares(io, { node, name: options.nodeName ?? null }, { ...DEFAULT_SHARE_RULE, ...options.shares }, () => server.listening, log, localAdmins)
-    : undefined;
   if (shares) {
     if (server.listening) shares.listening();
     else server.once('listening', () => shares.listening());
