@@ -248,6 +248,26 @@ describe('a wall that goes away', () => {
     await app.request('PUT', '/api/alerts/rules', { id: rule.id, hold_seconds: 1 });
   }, 60_000);
 
+  it('opens an incident for each of several walls gone in one step, each message naming its own', async () => {
+    const rule = await ruleOf('screen_offline');
+    await app.request('PUT', '/api/alerts/rules', { id: rule.id, for_seconds: 0 }); // fired in the step that opens them
+    const names = ['Trio wall A', 'Trio wall B', 'Trio wall C'];
+    const devices = names.map((_, i) => `alert-trio-000${i}`);
+    const walls = names.map((name, i) => pool.open(app.baseUrl, { kind: 'wall', device: devices[i], name }));
+    await Promise.all(walls.map((w) => w.waitFor((s) => s !== null)));
+    await check();
+    walls.forEach((w) => w.close());
+    for (const device of devices) await until(() => presence(device), (p) => p?.online === false, `${device} to be seen offline`);
+    await check();
+    await settled();
+    const sent = messages().filter((m) => m.alert.title.includes('Trio wall'));
+    expect(sent.map((m) => m.alert.title).sort()).toEqual(names.map((n) => `Screen "${n}" is offline`));
+    // Opened together (one insert): each message carries its own incident's id.
+    const incidents = await app.orm.em.fork().find(AlertIncident, { title: { $like: '%Trio wall%' } });
+    expect(new Map(sent.map((m) => [m.alert.incident_id, m.alert.title]))).toEqual(new Map(incidents.map((i) => [i.id, i.title])));
+    await app.request('PUT', '/api/alerts/rules', { id: rule.id, for_seconds: 2 });
+  }, 60_000);
+
   it('retries a receiver that answers 500 with backoff, then marks the delivery failed with its answer', async () => {
     const failing = await app.request<CreatedDestinationDto>('POST', '/api/alerts/destinations', { name: 'Broken hook', kind: 'webhook', url: `${hooks.url}/fail` });
     const queued = await app.request<DeliveryDto>('POST', '/api/alerts/destinations/test', { id: failing.body.id });
