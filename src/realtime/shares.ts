@@ -162,11 +162,13 @@ export function watchShares(
     const report = ShareReport.safeParse(raw);
     if (report.success && report.data.node !== self.node) heard.set(report.data.node, { ...report.data, at: Date.now() });
   });
+  /** Not heard from for three rounds: gone without a word (killed). */
+  const silent = (share: { at: number }, now: number) => now - share.at > 3 * rule.everyMs;
   const others = (): OtherNode[] => {
     const now = Date.now();
     const live: OtherNode[] = [];
     for (const [other, share] of heard) {
-      if (now - share.at > 3 * rule.everyMs) heard.delete(other); // gone without a word (killed)
+      if (silent(share, now)) heard.delete(other);
       else if (!share.draining) live.push({ name: share.name, connections: share.connections });
     }
     return live;
@@ -201,7 +203,7 @@ export function watchShares(
     },
     adminsElsewhere() {
       const now = Date.now();
-      for (const share of heard.values()) if (now - share.at <= 3 * rule.everyMs && share.admins !== 0) return true;
+      for (const share of heard.values()) if (!silent(share, now) && share.admins !== 0) return true;
       return false;
     },
     tell: () => void tell(),

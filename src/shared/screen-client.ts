@@ -187,7 +187,7 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
       }
       if (next !== candidate) return; // given up
       if (!('data' in result) || result.data.kind === 'pairing') {
-        // Refused here (a passing failure, a changed enrolment): fall back to reconnecting, whose answer is shown as any.
+        // Refused here (a passing failure, a changed enrolment): fall back to reconnecting, whose answer is shown like every other.
         giveUpCandidate();
         if (socket.connected) socket.disconnect().connect();
         return;

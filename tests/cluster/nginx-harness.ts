@@ -15,14 +15,20 @@ import { freePort } from '../../src/free-port.ts';
 const SHIPPED = path.resolve(import.meta.dirname, '../../deploy/nginx/nature-wall.conf');
 const SHIPPED_MAIN = path.resolve(import.meta.dirname, '../../deploy/nginx/nginx.conf');
 
-/** The shipped main file's connection budget (a worker's connections, its open files): run as shipped. */
-export function shippedLimits(main: string): { workerConnections: number; rlimitNofile: number } {
+/**
+ * The shipped main file's connection budget (a worker's connections, its open files), run as
+ * shipped — but for the open files, capped at this process's hard limit: compose raises the
+ * container's, a test machine may not let nginx go past its own (setrlimit refused, an alert).
+ */
+function shippedLimits(main: string): { workerConnections: number; rlimitNofile: number } {
   const figure = (directive: string) => {
     const found = new RegExp(`^\\s*${directive}\\s+(\\d+);`, 'm').exec(main);
     if (!found) throw new Error(`deploy/nginx/nginx.conf has no \`${directive} N;\` line`);
     return Number(found[1]);
   };
-  return { workerConnections: figure('worker_connections'), rlimitNofile: figure('worker_rlimit_nofile') };
+  const hard = spawnSync('sh', ['-c', 'ulimit -Hn'], { encoding: 'utf8' }).stdout.trim();
+  const rlimit = figure('worker_rlimit_nofile');
+  return { workerConnections: figure('worker_connections'), rlimitNofile: /^\d+$/.test(hard) ? Math.min(rlimit, Number(hard)) : rlimit };
 }
 
 /** Debian's nginx (apt-get install nginx; .ci/run does it on a fresh machine), else one on PATH. */

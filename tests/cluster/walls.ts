@@ -51,7 +51,7 @@ const target = { kind: 'wall' as const, follows: null };
 let devices = 0;
 const nextDevice = (): string => `clusterwall-${String(devices++).padStart(6, '0')}`;
 
-export function openWall(base: string, address: string, name: string, device?: string): ClusterWall {
+export function openWall(base: string, address: string, name: string): ClusterWall {
   const wall: ClusterWall = {
     client: undefined as unknown as ScreenClient,
     address,
@@ -77,7 +77,7 @@ export function openWall(base: string, address: string, name: string, device?: s
   const socketOptions = { transports: ['websocket'], forceNew: true, localAddress: address } as Partial<ManagerOptions & SocketOptions>;
   wall.client = connectScreen({
     url: base,
-    registration: { kind: 'wall', name, ...(device ? { device } : {}) },
+    registration: { kind: 'wall', name, device: nextDevice() },
     socketOptions,
     // A gap opens when a wall that showed something loses its connection in use (a move keeps it).
     onStatus: (status) => {
@@ -113,7 +113,7 @@ export async function openWalls(base: string, count: number, options: { batch?: 
   while (walls.length < count) {
     const next = Array.from({ length: Math.min(batch, count - walls.length) }, (_, j) => {
       const i = walls.length + j;
-      return openWall(base, from(i), `cluster wall ${i}`, nextDevice());
+      return openWall(base, from(i), `cluster wall ${i}`);
     });
     walls.push(...next);
     await until(() => next.every((w) => w.state !== null), options.timeoutMs ?? 60_000, `${count} walls registered`);

@@ -1,6 +1,7 @@
 /**
  * The hub's presence journal (realtime/presence.ts): one row per screen, updated when it
- * registers, reports a change or leaves; rows older than a day are dropped as they are read.
+ * registers, reports a change or leaves; rows older than a day are never read, and dropped by a
+ * read at most once a minute.
  * Each connection is also recorded from registering to leaving (screen-sessions.ts): its uptime.
  */
 import type { Orm } from '../../db.ts';
@@ -17,7 +18,7 @@ const EXPIRE_EVERY_MS = 60_000;
 
 /**
  * Plain SQL, not the ORM's entities: these run for every screen that comes, reports or leaves,
- * and the read once a presence push (every second while screens move, on every node) — through
+ * and the read once a presence push (every second while screens move) — through
  * the ORM, a roll of 3,000 screens spent a fifth of each node's time building and collecting
  * ScreenSighting entities (bench:cluster, a CPU profile of a node).
  */
@@ -47,6 +48,9 @@ async function upsert(orm: Orm, screen: ScreenPresence, online: boolean): Promis
     'run',
   );
 }
+
+/** A timestamp column as the live list writes it (`toISOString()`: UTC, milliseconds). */
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`;
 
 /** A row as read (plain SQL: timestamps as ISO strings). */
 interface SightingRow {
@@ -126,9 +130,7 @@ export function screenJournal(orm: Orm, options: { logger?: Logger } = {}): Pres
         await em.execute(`delete from screen_sightings where last_seen_at < now() - make_interval(hours => ?)`, [SIGHTING_TTL_HOURS], 'run');
       }
       const rows = await em.execute<SightingRow[]>(
-        `select socket_id, device, kind, name, follows, scene_id, group_id, rule, position, node, health,
-                to_char(connected_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as connected_at,
-                to_char(last_seen_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_seen_at, online
+        `select socket_id, device, kind, name, follows, scene_id, group_id, rule, position, node, health, ${iso('connected_at')}, ${iso('last_seen_at')}, online
            from screen_sightings where last_seen_at >= now() - make_interval(hours => ?) order by last_seen_at desc`,
         [SIGHTING_TTL_HOURS],
         'all',
