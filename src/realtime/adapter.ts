@@ -153,10 +153,18 @@ export async function redisAdapter(redisUrl: string, logger: Logger): Promise<Ad
   const client = createClient({ url: redisUrl });
   client.on('error', (err: unknown) => logger.warn({ err }, 'socket.io redis adapter error'));
   await client.connect();
+  const named = process.env.NW_REDIS_STREAM || undefined;
   return {
     name: 'redis',
     supportsRecovery: true,
-    factory: createAdapter(client, { streamName: process.env.NW_REDIS_STREAM ?? 'nature-wall:socket.io' }),
+    factory: createAdapter(client, {
+      streamName: named ?? 'nature-wall:socket.io',
+      // Messages that skip the stream (a change notice, a presence request, their answers) go by
+      // Redis PUB/SUB, on channels named by this prefix: a deployment that names its stream (two
+      // on one Redis) is kept apart there too. Unnamed, the adapter's defaults stay, so nodes
+      // upgraded one by one keep hearing the ones not yet upgraded.
+      ...(named ? { channelPrefix: named, sessionKeyPrefix: `${named}:session:` } : {}),
+    }),
     redisClient: client,
     close: async () => {
       await client.quit().catch(() => undefined);

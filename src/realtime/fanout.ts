@@ -1,7 +1,8 @@
 /**
  * Fan-out: after a command commits, the node that ran it takes a cluster-wide version, asks the
  * features what every node will need (each feature's `origin`: the scenes a change touches, the
- * instant screens show it) and sends one notice `{version, changes, facts}` to the other nodes.
+ * instant screens show it, a new default scene as read once after the version) and sends one
+ * notice `{version, changes, facts}` to the other nodes.
  * Every node (this one included) then hands the notice to the screen feature (walls and kiosks)
  * and to each feature that has sockets in its rooms here, and emits what they push. Notices are
  * applied one at a time, in arrival order. The hub decides nothing about what a push means.
@@ -104,16 +105,17 @@ export function createFanout(options: {
   });
 
   /** Each feature's facts for the notice, worked out once here. */
-  async function factsOf(changes: readonly DomainChange[]): Promise<Record<string, unknown>> {
+  async function factsOf(changes: readonly DomainChange[], version: Promise<number>): Promise<Record<string, unknown>> {
     const entries: [string, Promise<unknown>][] = features.flatMap((f) => (f.origin ? [[f.name, f.origin(changes)] as [string, Promise<unknown>]] : []));
-    if (screens) entries.push([SCREENS, screens.origin(changes)]);
+    if (screens) entries.push([SCREENS, screens.origin(changes, version)]);
     return Object.fromEntries(await Promise.all(entries.map(async ([name, work]) => [name, await work] as const)));
   }
 
   const publisher: ChangePublisher = {
     async publish(changes: readonly DomainChange[]) {
       try {
-        const [version, facts] = await Promise.all([versions.next(), factsOf(changes)]);
+        const next = versions.next();
+        const [version, facts] = await Promise.all([next, factsOf(changes, next)]);
         const notice: ChangeNotice = { version, changes: [...changes], facts };
         io.serverSideEmit('nw:changes', notice);
         void enqueue(notice);

@@ -4,6 +4,7 @@ import { Stream } from '../../src/modules/streams/stream.entity.ts';
 import { loadSceneSnapshot } from '../../src/modules/scenes/scene-queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { buildScene, buildStream } from '../support/factories.ts';
+import { countSceneReads } from '../support/scene-reads.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -49,19 +50,12 @@ describe('SceneSnapshots', () => {
     const manual = await buildScene(em, { name: 'Switch manual', streams: [stream] });
     const recent = await buildScene(em, { name: 'Switch recent', selectionAlgorithm: 'recent' });
     const setDefault = async (id: number) => expect((await app.request('PUT', '/api/config/default-scene', { scene_id: id })).status).toBe(200);
-    // Every scene read: the prepared statements this path uses (named nw_…), counted on the real pool.
-    const pool = (await app.orm.em.getConnection().getNativeClient()) as unknown as { query: (...args: unknown[]) => unknown };
-    const query = pool.query;
-    let reads = 0;
-    pool.query = (...args: unknown[]) => {
-      if ((args[0] as { name?: string } | undefined)?.name?.startsWith('nw_')) reads++;
-      return query.apply(pool, args);
-    };
+    const reads = await countSceneReads(app.orm);
     try {
       const readDefault = async (likely?: number) => {
-        reads = 0;
+        reads.reset();
         const snapshot = await loadSceneSnapshot(app.orm.em.fork(), 'default', Date.now(), likely);
-        return { name: snapshot?.scene.name, reads };
+        return { name: snapshot?.scene.name, reads: reads.count };
       };
       // Each scene read once by id: its algorithm is known.
       await loadSceneSnapshot(app.orm.em.fork(), { id: manual.id });
@@ -78,7 +72,7 @@ describe('SceneSnapshots', () => {
       await setDefault(manual.id);
       expect(await readDefault(recent.id)).toEqual({ name: 'Switch manual', reads: 2 });
     } finally {
-      pool.query = query;
+      reads.stop();
     }
   });
 });

@@ -45,6 +45,30 @@ describe.skipIf(!redisUrl)('Redis Streams adapter (TEST_REDIS_URL)', () => {
     await wall.waitFor((s) => (s as WallState).scene?.id === other);
   });
 
+  it('keeps two deployments on one Redis apart: a node of another stream hears none of their notices', async () => {
+    process.env.NW_REDIS_STREAM = `nw-test-${randomBytes(4).toString('hex')}`;
+    const elsewhere = await startTestApp({ hub: { redisUrl: redisUrl! } });
+    process.env.NW_REDIS_STREAM = stream;
+    try {
+      const heard: unknown[] = [];
+      elsewhere.hub!.io.on('nw:changes', (notice) => heard.push(notice));
+      const wall = openScreen(nodeB.baseUrl, { kind: 'wall' });
+      screens.push(wall);
+      const { scene_id: original } = (await nodeA.request<{ scene_id: number }>('GET', '/api/config/default-scene')).body;
+      const other = (await nodeA.request<{ id: number }[]>('GET', '/api/scenes?active=true')).body.find((s) => s.id !== original)!.id;
+      for (const sceneId of [other, original]) {
+        await nodeA.request('PUT', '/api/config/default-scene', { scene_id: sceneId });
+        await wall.waitFor((s) => (s as WallState | null)?.scene?.id === sceneId);
+      }
+      // Redis hands one PUBLISH to every subscriber at once: B has had both, so would the other deployment.
+      await nodeB.hub!.idle();
+      await elsewhere.hub!.idle();
+      expect(heard).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('re-checks admin access when a connection is recovered', async () => {
     const { cookie } = await login(nodeA);
     const admin = openScreen(nodeA.baseUrl, { kind: 'admin' }, { cookie });
