@@ -8,7 +8,8 @@
  * through nginx from loopback addresses 127.0.0.2–254 (`--from one`: all from 127.0.0.2, a venue
  * behind one NAT address); a writer switches the default scene and adds a stream every second,
  * two readers read, all through nginx. Measured: fan-out of the default-scene switch (PUT start
- * → each wall's receipt) through the cluster, and for N walls on one node without nginx; then a
+ * → each wall's receipt) through the cluster, and for N walls on one node, without nginx and behind
+ * the same nginx (the balancer's hop apart from the cluster's cost); then a
  * rolling restart of the three nodes (SIGTERM, wait for the exit, start again, wait /readyz, wait
  * nginx's fail_timeout of 10 s, next). Per restart: the walls the node held, how many moved
  * before it exited (make-before-break), the longest any wall was without a connection, p99 of
@@ -32,7 +33,7 @@ import { highest, percentile } from './stats.ts';
 const { values } = parseArgs({
   options: {
     screens: { type: 'string', default: '3000' },
-    changes: { type: 'string', default: '20' },
+    changes: { type: 'string', default: '30' },
     adapter: { type: 'string', default: 'both' },
     from: { type: 'string', default: 'many' },
     grace: { type: 'string', default: '20' },
@@ -138,6 +139,17 @@ async function runAdapter(adapter: 'redis' | 'postgres') {
     log('one node fan-out', oneNode);
     walls.forEach((w) => w.client.close());
     walls = [];
+    // The same node behind the shipped nginx, as one node is deployed: what the balancer's hop
+    // costs, apart from what the cluster does.
+    const alone = await startNginx([`127.0.0.1:${single.port}`]);
+    cleanup.push(() => alone.stop());
+    walls = await openWalls(alone.base, SCREENS, { from: FROM, batch: OPEN_BATCH });
+    const oneNodeNginx = await fanout(alone.base, walls, sceneIds, CHANGES);
+    log('one node behind nginx fan-out', oneNodeNginx);
+    walls.forEach((w) => w.client.close());
+    walls = [];
+    await alone.stop();
+    cleanup.pop();
     await single.stop();
     cleanup.pop();
 
@@ -290,7 +302,9 @@ async function runAdapter(adapter: 'redis' | 'postgres') {
     return {
       fanout_cluster: cluster,
       fanout_one_node_no_nginx: oneNode,
+      fanout_one_node_nginx: oneNodeNginx,
       fanout_p99_cluster_over_one_node: Math.round((cluster.p99_ms / oneNode.p99_ms) * 100) / 100,
+      fanout_p99_cluster_over_one_node_nginx: Math.round((cluster.p99_ms / oneNodeNginx.p99_ms) * 100) / 100,
       walls_per_node_before: spreadBefore,
       restarts,
       walls_moved_before_close: `${movedBeforeCloseInRoll}/${heldInRoll}`,
@@ -334,6 +348,7 @@ console.log(
       walls_that_missed_a_change: 0,
       share_spread_60s_after_roll: '<= 0.15',
       fanout_p99_cluster_over_one_node: '<= 1.25',
+      fanout_p99_cluster_over_one_node_nginx: '<= 1.25',
       rest_5xx_during_roll: 0,
       acknowledged_writes_lost: 0,
       final_change_reached: `${SCREENS}/${SCREENS}`,
