@@ -91,12 +91,21 @@ export function createFanout(options: {
   }
 
   let queue: Promise<void> = Promise.resolve();
-  /** The last notice made here, until it is in the queue (the turn after its publish). */
-  let handing: Promise<void> = Promise.resolve();
-  const enqueue = (notice: ChangeNotice) => {
-    queue = queue.then(() => apply(notice)).catch((err: unknown) => {
-      if (!availability?.noteFailure(err)) log.error({ err, version: notice.version }, 'push failed');
-    });
+  /**
+   * `local`: a notice made here waits for the next turn of the event loop before its pushes —
+   * they may need nothing more from the database (the notice carries it), and the write's answer
+   * must not wait for an emit to every socket. Queued at once all the same: a notice from another
+   * node that arrives meanwhile is pushed after it, in the order they came.
+   */
+  const enqueue = (notice: ChangeNotice, local = false) => {
+    queue = queue
+      .then(async () => {
+        if (local) await new Promise((resolve) => setImmediate(resolve));
+        await apply(notice);
+      })
+      .catch((err: unknown) => {
+        if (!availability?.noteFailure(err)) log.error({ err, version: notice.version }, 'push failed');
+      });
     return queue;
   };
 
@@ -120,9 +129,7 @@ export function createFanout(options: {
         const [version, facts] = await Promise.all([next, factsOf(changes, next)]);
         const notice: ChangeNotice = { version, changes: [...changes], facts };
         io.serverSideEmit('nw:changes', notice);
-        // On the next turn: the pushes here may need nothing more from the database (the notice
-        // carries it), and the write's answer must not wait for an emit to every socket.
-        handing = new Promise((resolve) => setImmediate(() => resolve(void enqueue(notice))));
+        void enqueue(notice, true);
       } catch (err) {
         // The write is committed; screens catch up on the resync that follows the database's return.
         if (availability?.noteFailure(err)) log.warn('could not publish changes: the database is away; screens resync when it is back');
@@ -155,7 +162,7 @@ export function createFanout(options: {
   return {
     publisher,
     resync,
-    idle: () => handing.then(() => queue),
+    idle: () => queue,
     appliedVersion: () => applied,
     markApplied: (version) => void (applied = Math.max(applied, version)),
   };
