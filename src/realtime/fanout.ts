@@ -1,8 +1,7 @@
 /**
  * Fan-out: after a command commits, the node that ran it takes a cluster-wide version, asks the
  * features what every node will need (each feature's `origin`: the scenes a change touches, the
- * instant screens show it, a new default scene as read once after the version) and sends one
- * notice `{version, changes, facts}` to the other nodes.
+ * instant screens show it) and sends one notice `{version, changes, facts}` to the other nodes.
  * Every node (this one included) then hands the notice to the screen feature (walls and kiosks)
  * and to each feature that has sockets in its rooms here, and emits what they push. Notices are
  * applied one at a time, in arrival order. The hub decides nothing about what a push means.
@@ -91,21 +90,10 @@ export function createFanout(options: {
   }
 
   let queue: Promise<void> = Promise.resolve();
-  /**
-   * `local`: a notice made here waits for the next turn of the event loop before its pushes —
-   * they may need nothing more from the database (the notice carries it), and the write's answer
-   * must not wait for an emit to every socket. Queued at once all the same: a notice from another
-   * node that arrives meanwhile is pushed after it, in the order they came.
-   */
-  const enqueue = (notice: ChangeNotice, local = false) => {
-    queue = queue
-      .then(async () => {
-        if (local) await new Promise((resolve) => setImmediate(resolve));
-        await apply(notice);
-      })
-      .catch((err: unknown) => {
-        if (!availability?.noteFailure(err)) log.error({ err, version: notice.version }, 'push failed');
-      });
+  const enqueue = (notice: ChangeNotice) => {
+    queue = queue.then(() => apply(notice)).catch((err: unknown) => {
+      if (!availability?.noteFailure(err)) log.error({ err, version: notice.version }, 'push failed');
+    });
     return queue;
   };
 
@@ -116,20 +104,19 @@ export function createFanout(options: {
   });
 
   /** Each feature's facts for the notice, worked out once here. */
-  async function factsOf(changes: readonly DomainChange[], version: Promise<number>): Promise<Record<string, unknown>> {
+  async function factsOf(changes: readonly DomainChange[]): Promise<Record<string, unknown>> {
     const entries: [string, Promise<unknown>][] = features.flatMap((f) => (f.origin ? [[f.name, f.origin(changes)] as [string, Promise<unknown>]] : []));
-    if (screens) entries.push([SCREENS, screens.origin(changes, version)]);
+    if (screens) entries.push([SCREENS, screens.origin(changes)]);
     return Object.fromEntries(await Promise.all(entries.map(async ([name, work]) => [name, await work] as const)));
   }
 
   const publisher: ChangePublisher = {
     async publish(changes: readonly DomainChange[]) {
       try {
-        const next = versions.next();
-        const [version, facts] = await Promise.all([next, factsOf(changes, next)]);
+        const [version, facts] = await Promise.all([versions.next(), factsOf(changes)]);
         const notice: ChangeNotice = { version, changes: [...changes], facts };
         io.serverSideEmit('nw:changes', notice);
-        void enqueue(notice, true);
+        void enqueue(notice);
       } catch (err) {
         // The write is committed; screens catch up on the resync that follows the database's return.
         if (availability?.noteFailure(err)) log.warn('could not publish changes: the database is away; screens resync when it is back');

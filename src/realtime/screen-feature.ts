@@ -35,12 +35,8 @@ export interface ScreenFeature {
   register(socket: HubSocket, registration: ScreenRegistration): Promise<ScreenState>;
   /** The state a screen registering this way would be answered, without a socket (a screen page's HTML). */
   stateFor(registration: ScreenRegistration): Promise<ScreenState>;
-  /**
-   * On the node that committed, once: what every node needs for the screens (JSON, sent with the
-   * notice). `version` is the change's version, being taken meanwhile: a state read for the
-   * screens is read after it resolves (read before, it could hide a later change).
-   */
-  origin(changes: readonly DomainChange[], version: Promise<number>): Promise<unknown>;
+  /** On the node that committed, once: what every node needs for the screens (JSON, sent with the notice). */
+  origin(changes: readonly DomainChange[]): Promise<unknown>;
   /** On every node, before the other features: pushes the walls and kiosks here what the changes mean for them. */
   apply(notice: ChangeNotice): Promise<void>;
   /** Pushes every wall and kiosk here its current state, under `version` (after an outage). */

@@ -8,7 +8,7 @@
 import { requestedInstant } from '../../domain/changes.ts';
 import { serverNow } from '../../realtime/clock.ts';
 import type { HubLink, ScreenFeature, ScreenFeatureFactory, ScreenRegistration } from '../../realtime/screen-feature.ts';
-import { refKey, type Affected, type ResolvedScene, type SceneDirectory, type SceneResolution } from '../scenes/scene-directory.ts';
+import type { Affected, SceneDirectory } from '../scenes/scene-directory.ts';
 import type { Target } from './screen-rooms.ts';
 import { targetRoom } from './screen-rooms.ts';
 import { routeFactsOf, type Route, type ScreenRouter } from './screen-router.ts';
@@ -27,12 +27,6 @@ export const DEFAULT_FLIP_LEAD_MS = 800;
 interface ScreenFacts {
   at: number;
   scenes: Affected;
-  /**
-   * When the change switched the default scene: what the default shows, read on the committing
-   * node after the version. Every node pushes it as it is (a switch costs one read in the
-   * cluster, not one per node, and the other nodes push as soon as the notice arrives).
-   */
-  defaultScene?: ResolvedScene | null;
 }
 
 function targetOf(registration: ScreenRegistration, route: Route): Target {
@@ -41,15 +35,6 @@ function targetOf(registration: ScreenRegistration, route: Route): Target {
 
 export function screenFeature(deps: { router: ScreenRouter; directory: SceneDirectory; flipLeadMs: number; assignments: Pick<AssignmentFeed, 'told'> }): ScreenFeatureFactory {
   const { router, directory, flipLeadMs, assignments } = deps;
-
-  /** The change's resolution of `refs`: the default as the notice carries it, when it does; the rest read here. */
-  async function resolutionOf(refs: readonly (string | null)[], { scenes, defaultScene }: ScreenFacts): Promise<SceneResolution> {
-    const toRead = defaultScene === undefined ? refs : refs.filter((ref) => ref !== null);
-    const read = toRead.length > 0 ? await directory.resolveChange({ sceneIds: [], refs: toRead, defaultSceneId: scenes.defaultSceneId }) : undefined;
-    if (defaultScene === undefined) return read!;
-    return { byId: read?.byId ?? new Map(), byRef: new Map([...(read?.byRef ?? []), [refKey(null), defaultScene]]) };
-  }
-
   return (link: HubLink): ScreenFeature => {
     const states = createScreenStates(link, directory, assignments);
     return {
@@ -75,23 +60,17 @@ export function screenFeature(deps: { router: ScreenRouter; directory: SceneDire
         return states.stateFor(targetOf(registration, route), link.appliedVersion(), { track: false, banner: route.banner });
       },
 
-      async origin(changes, version): Promise<ScreenFacts> {
+      async origin(changes): Promise<ScreenFacts> {
         // One instant for every screen on every node, taken once the change is committed.
-        const at = Math.max(serverNow() + flipLeadMs, requestedInstant(changes) ?? 0);
-        const scenes = await directory.affected(changes);
-        if (scenes.defaultSceneId === null) return { at, scenes };
-        await version;
-        const read = await directory.resolveChange({ sceneIds: [], refs: [null], defaultSceneId: scenes.defaultSceneId });
-        return { at, scenes, defaultScene: read.byRef.get(refKey(null)) ?? null };
+        return { at: Math.max(serverNow() + flipLeadMs, requestedInstant(changes) ?? 0), scenes: await directory.affected(changes) };
       },
 
       async apply({ version, changes, facts }) {
-        const screenFacts = facts.screens as ScreenFacts;
-        const { at, scenes } = screenFacts;
+        const { at, scenes } = facts.screens as ScreenFacts;
         directory.invalidate();
         const refs = states.refsToRefresh(scenes);
         if (refs.length > 0) {
-          const resolution = await resolutionOf(refs, screenFacts);
+          const resolution = await directory.resolveChange({ sceneIds: [], refs, defaultSceneId: scenes.defaultSceneId });
           link.pushing(version);
           states.apply(version, scenes, resolution, at);
         }
