@@ -4,6 +4,7 @@
  * (.ci/run provides one on 127.0.0.1).
  */
 import { randomBytes } from 'node:crypto';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WallState } from '../../src/shared/events.ts';
 import { AdminSession } from '../../src/modules/auth/auth.entity.ts';
@@ -52,6 +53,16 @@ describe.skipIf(!redisUrl)('Redis Streams adapter (TEST_REDIS_URL)', () => {
     try {
       const heard: unknown[] = [];
       elsewhere.hub!.io.on('nw:changes', (notice) => heard.push(notice));
+      // Listening for certain before anything is published: its adapter's own channel is subscribed
+      // (with its public one, in one SUBSCRIBE), or hearing nothing would prove nothing.
+      const uid = (elsewhere.hub!.io.of('/').adapter as unknown as { uid: string }).uid;
+      const probe = createClient({ url: redisUrl! });
+      await probe.connect();
+      try {
+        await expect.poll(async () => (await probe.sendCommand<string[]>(['PUBSUB', 'CHANNELS', `*#${uid}#`])).length).toBe(1);
+      } finally {
+        await probe.quit();
+      }
       const wall = openScreen(nodeB.baseUrl, { kind: 'wall' });
       screens.push(wall);
       const { scene_id: original } = (await nodeA.request<{ scene_id: number }>('GET', '/api/config/default-scene')).body;
