@@ -4,7 +4,8 @@
  * instant screens show it) and sends one notice `{version, changes, facts}` to the other nodes.
  * Every node (this one included) then hands the notice to the screen feature (walls and kiosks)
  * and to each feature that has sockets in its rooms here, and emits what they push. Notices are
- * applied one at a time, in arrival order. The hub decides nothing about what a push means.
+ * applied one at a time, in version order (notice-order.ts: a notice waits a moment for the
+ * versions below it). The hub decides nothing about what a push means.
  *
  * The write's answer waits for the version and the notice (so a read after it sees the new
  * state on any node), not for the pushes to every socket: see docs, "Writes and fan-out".
@@ -18,6 +19,7 @@ import type { HubServer } from './io-server.ts';
 import type { FeaturePushes, Push } from './pushes.ts';
 import type { ChangeNotice, ScreenFeature } from './screen-feature.ts';
 import type { PushVersions } from './versions.ts';
+import { createNoticeOrder } from './notice-order.ts';
 
 /** Other nodes are trusted (same cluster) but a notice is still checked for shape. */
 const NoticeShape = z.object({
@@ -41,6 +43,12 @@ export interface Fanout {
 /** The screen feature's key among the notice's facts. */
 const SCREENS = 'screens';
 
+/**
+ * How long a notice waits for a lower version's to arrive. Notices cross between nodes in a few
+ * milliseconds; a version that never comes (a resync elsewhere, a failed publish) costs this once.
+ */
+export const NOTICE_HOLD_MS = 250;
+
 export function createFanout(options: {
   io: HubServer;
   versions: PushVersions;
@@ -49,6 +57,8 @@ export function createFanout(options: {
   features: readonly FeaturePushes[];
   logger: Logger;
   availability?: DatabaseAvailability | undefined;
+  /** Overrides NOTICE_HOLD_MS (tests). */
+  holdMs?: number | undefined;
   /** Told every notice first, on every node: what it keeps of committed state is forgotten (the admission's credentials). */
   forget?: ((changes: readonly DomainChange[]) => void) | undefined;
 }): Fanout {
@@ -90,16 +100,21 @@ export function createFanout(options: {
   }
 
   let queue: Promise<void> = Promise.resolve();
-  const enqueue = (notice: ChangeNotice) => {
-    queue = queue.then(() => apply(notice)).catch((err: unknown) => {
-      if (!availability?.noteFailure(err)) log.error({ err, version: notice.version }, 'push failed');
+  const order = createNoticeOrder({
+    start: options.initialVersion,
+    holdMs: options.holdMs ?? NOTICE_HOLD_MS,
+    onGap: (missing) => log.debug({ missing }, 'a version never announced: pushing the later ones'),
+  });
+  const enqueue = (notice: ChangeNotice) =>
+    order.add(notice.version, () => {
+      queue = queue.then(() => apply(notice)).catch((err: unknown) => {
+        if (!availability?.noteFailure(err)) log.error({ err, version: notice.version }, 'push failed');
+      });
     });
-    return queue;
-  };
 
   io.on('nw:changes', (notice) => {
     const parsed = NoticeShape.safeParse(notice);
-    if (parsed.success) void enqueue(notice);
+    if (parsed.success) enqueue(notice);
     else log.warn('ignored a malformed change notice from another node');
   });
 
@@ -116,7 +131,7 @@ export function createFanout(options: {
         const [version, facts] = await Promise.all([versions.next(), factsOf(changes)]);
         const notice: ChangeNotice = { version, changes: [...changes], facts };
         io.serverSideEmit('nw:changes', notice);
-        void enqueue(notice);
+        enqueue(notice);
       } catch (err) {
         // The write is committed; screens catch up on the resync that follows the database's return.
         if (availability?.noteFailure(err)) log.warn('could not publish changes: the database is away; screens resync when it is back');
@@ -132,12 +147,17 @@ export function createFanout(options: {
       await new Promise((resolve) => setTimeout(resolve, 50));
       resyncing = undefined;
       const version = await versions.next();
-      // In the notice queue: a resync never overtakes a push that arrived before it.
-      const run = queue.then(async () => {
-        await screens?.resync(version);
-        applied = Math.max(applied, version);
-      });
-      queue = run.catch(() => undefined);
+      // In version order: a resync never overtakes a push that arrived, or is due, before it.
+      const run = new Promise<void>((resolve, reject) =>
+        order.add(version, () => {
+          const done = queue.then(async () => {
+            await screens?.resync(version);
+            applied = Math.max(applied, version);
+          });
+          queue = done.catch(() => undefined);
+          done.then(resolve, reject);
+        }),
+      );
       await run;
       log.info({ version }, 'screens resynced');
     })().catch((err: unknown) => {
@@ -149,7 +169,10 @@ export function createFanout(options: {
   return {
     publisher,
     resync,
-    idle: () => queue,
+    idle: async () => {
+      await order.drained();
+      await queue;
+    },
     appliedVersion: () => applied,
     markApplied: (version) => void (applied = Math.max(applied, version)),
   };
