@@ -3,7 +3,7 @@
  * element itself, HLS through hls.js (its chunk is fetched only here, when an HLS stream is on
  * screen) or the browser's own HLS where it has no Media Source Extensions (iPhone Safari).
  */
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type HlsType from 'hls.js';
 import type { LevelDetails } from 'hls.js';
 import { clockAtom } from '../../features/screen/atoms.ts';
@@ -72,10 +72,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     if (!held) holding.current.release();
   }, [held]);
 
-  // A layout effect: the player starts loading in the task that put its video in the page, not
-  // after the browser has painted it (on a cold kiosk that paint came 30–90 ms later, and on a
-  // wall a push's new tiles start loading the moment it arrives).
-  useLayoutEffect(() => {
+  useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
     countEffect();
