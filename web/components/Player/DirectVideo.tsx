@@ -3,7 +3,7 @@
  * element itself, HLS through hls.js (its chunk is fetched only here, when an HLS stream is on
  * screen) or the browser's own HLS where it has no Media Source Extensions (iPhone Safari).
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import type HlsType from 'hls.js';
 import type { LevelDetails } from 'hls.js';
 import { clockAtom } from '../../features/screen/atoms.ts';
@@ -72,7 +72,8 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     if (!held) holding.current.release();
   }, [held]);
 
-  useEffect(() => {
+  // Everything the player does while its source stays, with its cleanup.
+  const run = (): (() => void) | undefined => {
     const video = videoRef.current;
     if (!video) return;
     countEffect();
@@ -320,7 +321,13 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
         video.load();
       }, TEARDOWN_DELAY_MS);
     };
-  }, [source.kind, source.src, worker]);
+  };
+  // A lone player (a kiosk: no worker) starts loading in the task that put its video in the page,
+  // not after the browser has painted it (a cold kiosk's first frame came 35 ms sooner). A wall's
+  // tiles start after the paint, as before: started in the push's own task, its new tiles had
+  // their picture at the flip less often (docs/benchmarks.md, bench:wall).
+  useLayoutEffect(() => (worker ? undefined : run()), [source.kind, source.src, worker]);
+  useEffect(() => (worker ? run() : undefined), [source.kind, source.src, worker]);
 
   return (
     <video
