@@ -33,9 +33,28 @@ const root = path.resolve(import.meta.dirname, '..');
 export const BENCH_TOKEN = 'bench-admin-token-0123456789abcdef';
 export const benchAuth = { authorization: `Bearer ${BENCH_TOKEN}` };
 
-export async function startServerProcess(
-  options: { script?: string; env?: NodeJS.ProcessEnv; dataDir?: string; port?: number; keepDataDir?: boolean } = {},
-): Promise<ServerProcess> {
+type StartOptions = { script?: string; env?: NodeJS.ProcessEnv; dataDir?: string; port?: number; keepDataDir?: boolean };
+
+/** Thrown when the server exited before it was ready. */
+class ExitedEarly extends Error {}
+
+/**
+ * A port picked free can be taken before the server binds it (its own embedded PostgreSQL picks
+ * one too): a server that exits before it is ready on a port picked here is started again on
+ * another, up to three times; a port the caller chose is never retried.
+ */
+export async function startServerProcess(options: StartOptions = {}): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      if (!(error instanceof ExitedEarly) || options.port !== undefined || attempt >= 3) throw error;
+      console.error(`${error.message}; starting it again on another port`);
+    }
+  }
+}
+
+async function startOnce(options: StartOptions): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'nw-bench-')));
   const port = options.port ?? (await freePort());
   const env: NodeJS.ProcessEnv = {
@@ -58,7 +77,10 @@ export async function startServerProcess(
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (!(await fetch(`${base}/readyz`).then((r) => r.ok, () => false))) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) {
+      if (!options.dataDir && !options.keepDataDir) await rm(dataDir, { recursive: true, force: true });
+      throw new ExitedEarly(`server exited with ${child.exitCode} before it was ready`);
+    }
     if (Date.now() > deadline) throw new Error('server did not become ready');
     await new Promise((r) => setTimeout(r, 50));
   }
