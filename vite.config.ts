@@ -108,6 +108,11 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     manifest: true, // the server reads it to hint a screen route's chunks (src/http/web-hints.ts)
+    rolldownOptions: {
+      // The app, and a kiosk's camera started before it (web/prestart.ts: the server names it in a
+      // kiosk's HTML; key `prestart.ts` in the manifest).
+      input: { index: path.resolve(import.meta.dirname, 'web/index.html'), prestart: path.resolve(import.meta.dirname, 'web/prestart.ts') },
+    },
   },
   server: {
     port: 5173,

@@ -815,15 +815,26 @@ async function measurePlaybackSkew() {
 }
 
 // ---- 2. HLS first frame ------------------------------------------------------------------------
+// The first frame of the first video in the page (a kiosk's camera started before the app is
+// on top of the page, seen, until the app's player takes it: web/prestart.ts).
 const FIRST_FRAME = `
   new MutationObserver((_, observer) => {
     const video = document.querySelector('video');
     if (!video) return;
     observer.disconnect();
+    window.__mediaEvents.push('video in page ' + Math.round(performance.now()));
     video.requestVideoFrameCallback((now) => { window.__firstFrame = now; });
   }).observe(document, { subtree: true, childList: true });
   window.__mediaEvents = [];
   new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__mediaEvents.push('long task ' + Math.round(e.startTime) + '+' + Math.round(e.duration)); }).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__mediaEvents.push('paint ' + e.name + ' ' + Math.round(e.startTime)); }).observe({ type: 'paint', buffered: true });
+  // Long animation frames with their scripts: what ran on the main thread before the picture.
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const scripts = e.scripts.map((s) => (s.invoker || s.invokerType) + ' ' + String(s.sourceURL).split('/').pop() + ':' + s.sourceFunctionName + ' ' + Math.round(s.startTime) + '+' + Math.round(s.duration));
+      window.__mediaEvents.push('loaf ' + Math.round(e.startTime) + '+' + Math.round(e.duration) + ' [' + scripts.join('; ') + ']');
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true });
   const NativeWS = window.WebSocket;
   window.WebSocket = class extends NativeWS {
     constructor(...a) {

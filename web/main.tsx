@@ -1,5 +1,5 @@
 import { Provider } from 'jotai';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchPath, RouterProvider } from 'react-router-dom';
 import { installChunkReload } from './lib/chunk-reload.ts';
@@ -7,6 +7,7 @@ import { installFirstInteractionPlay } from './lib/interaction.ts';
 import { installServiceWorker } from './lib/service-worker.ts';
 import { store } from './lib/store.ts';
 import { IdentifyOverlay } from './features/screen/IdentifyOverlay.tsx';
+import { cameraPrestarted } from './components/Player/prestarted.ts';
 import { router } from './router.tsx';
 import './styles/base.css';
 import { SCREEN_PAGES, type ScreenPageName } from '../src/shared/screen-pages.ts';
@@ -15,15 +16,22 @@ installFirstInteractionPlay();
 installChunkReload(); // before anything lazy is imported
 installServiceWorker(); // after the first picture: screens can start without their server
 
-const render = () =>
-  createRoot(document.getElementById('root')!).render(
+const render = () => {
+  const root = createRoot(document.getElementById('root')!);
+  const app = (
     <StrictMode>
       <Provider store={store}>
         <RouterProvider router={router} />
         <IdentifyOverlay />
       </Provider>
-    </StrictMode>,
+    </StrictMode>
   );
+  // A kiosk whose camera started before the app (web/prestart.ts) is already showing it: the
+  // first render yields to hls.js's work on the same thread (its segments' transmuxing and
+  // appending) instead of holding it for a whole render.
+  if (cameraPrestarted()) startTransition(() => root.render(app));
+  else root.render(app);
+};
 
 /**
  * A screen page opens its connection first and renders after: its handshake runs while React

@@ -22,14 +22,22 @@ import type { SceneStreamDto } from '../shared/api/index.ts';
 /** One entry of Vite's build manifest (`build.manifest`). */
 interface ManifestChunk {
   file: string;
+  name?: string;
   imports?: string[];
   css?: string[];
   isEntry?: boolean;
 }
 type Manifest = Record<string, ManifestChunk>;
 
-/** The manifest key of the hls.js build the player imports (web/components/Player/hls-loader.ts). */
+/**
+ * The hls.js build the player imports (web/components/Player/hls-loader.ts): keyed by its module
+ * when only the player imports it, or a shared chunk of that name once web/prestart.ts does too.
+ */
 const HLS_MODULE = /node_modules\/hls\.js\/dist\/hls\.light\.m?js$/;
+const isHlsChunk = (key: string, chunk: ManifestChunk) => HLS_MODULE.test(key) || chunk.name === 'hls.light';
+/** The app's entry, and the one that starts a kiosk's camera before it (web/prestart.ts). */
+const APP_ENTRY = 'index.html';
+const PRESTART_ENTRY = 'prestart.ts';
 /** How long the page's answer may wait for the state (its scene is almost always cached in memory). */
 const STATE_BUDGET_MS = 50;
 
@@ -83,8 +91,8 @@ export function createWebHints({ distDir, stateFor }: WebHintsOptions): WebHints
     return manifest;
   };
 
-  /** Every file a module needs (its static imports, transitively), less what the entry loads. */
-  const closure = (m: Manifest, key: string) => {
+  /** Every file a module needs (its static imports, transitively), less what the app's entry loads (unless `all`). */
+  const closure = (m: Manifest, key: string, all = false) => {
     const entryFiles = new Set<string>();
     const walk = (k: string, into: Set<string>, seen: Set<string>) => {
       if (seen.has(k) || !m[k]) return;
@@ -92,7 +100,7 @@ export function createWebHints({ distDir, stateFor }: WebHintsOptions): WebHints
       into.add(k);
       for (const i of m[k].imports ?? []) walk(i, into, seen);
     };
-    for (const [k, chunk] of Object.entries(m)) if (chunk.isEntry) walk(k, entryFiles, new Set());
+    if (!all) walk(APP_ENTRY, entryFiles, new Set());
     const own = new Set<string>();
     walk(key, own, new Set(entryFiles));
     return [...own].map((k) => m[k]!);
@@ -112,13 +120,23 @@ export function createWebHints({ distDir, stateFor }: WebHintsOptions): WebHints
       const m = readManifest();
       const screen = screenPageAt(pathname, caller);
       if (!m || !screen) return '';
-      const links = moduleLinks(closure(m, screen.page.module));
+      // The camera's part first: its state, hls.js, a kiosk's early start and its playlist come
+      // before the page's own code, which the app's entry waits for anyway (web.ts puts all of
+      // it ahead of the entry's script).
+      const links: string[] = [];
       const state = screen.registration ? await withinBudget(stateFor(screen.registration)) : null;
       if (state) {
         links.push(`<script type="application/json" id="${SCREEN_STATE_ELEMENT}">${scriptJson(state)}</script>`);
         const sources = shownStreams(state).map((s) => resolvePlayerSource(candidateUrls(s)[0]!, host));
-        const hlsKey = Object.keys(m).find((k) => HLS_MODULE.test(k));
+        const hlsKey = Object.keys(m).find((k) => isHlsChunk(k, m[k]!));
         if (hlsKey && sources.some((s) => s.kind === 'hls')) links.push(...moduleLinks([m[hlsKey]!], ' data-player="hls"')); // the player starts it at once (hls-loader.ts)
+        // A kiosk's camera starts before the app (web/prestart.ts): async, so it runs as soon as
+        // its few files are here, whatever the app's own are doing.
+        const prestart = m[PRESTART_ENTRY];
+        if (prestart && state.kind === 'kiosk' && sources[0]?.kind === 'hls') {
+          links.push(...moduleLinks(closure(m, PRESTART_ENTRY, true).filter((c) => c !== prestart && c !== m[hlsKey ?? ''])));
+          links.push(`<script type="module" async crossorigin src="/${escapeHtml(prestart.file)}"></script>`);
+        }
         for (const source of sources) {
           if (source.kind === 'hls') links.push(`<link rel="preload" as="fetch" crossorigin href="${escapeHtml(source.src)}">`);
         }
@@ -134,6 +152,7 @@ export function createWebHints({ distDir, stateFor }: WebHintsOptions): WebHints
         );
         links.push(...preconnects);
       }
+      links.push(...moduleLinks(closure(m, screen.page.module)));
       return links.join('');
     },
   };

@@ -73,7 +73,9 @@ export function webApp(distDir: string, hints?: WebHints): Middleware {
     const group = typeof ctx.query.group === 'string' ? ctx.query.group : undefined;
     const links = hints ? await hints.forPath(ctx.path, ctx.host, { device: ctx.cookies.get(SCREEN_DEVICE_COOKIE), group }) : '';
     const page = screenPageAt(ctx.path) ? html.replace(`href="${MANIFEST_PATH}"`, `href="${MANIFEST_PATH}?start=${encodeURIComponent(ctx.url)}"`) : html;
-    ctx.body = links ? page.replace('</head>', `${links}</head>`) : page;
+    // Ahead of the entry's own script and hints: the browser asks for them in document order.
+    const at = page.includes('<script') ? '<script' : '</head>';
+    ctx.body = links ? page.replace(at, `${links}${at}`) : page;
   };
 }
 

@@ -30,6 +30,38 @@ test('an HLS stream plays through hls.js, loaded only for it', async ({ page }) 
   expect(await page.locator('video').evaluate((v: HTMLVideoElement) => [v.muted, v.loop, v.autoplay, v.controls])).toEqual([true, true, true, false]);
 });
 
+test("a cold kiosk's camera starts before the app, and the app's player takes that very video, playing", async ({ page }) => {
+  // The first video in the page, whoever made it, and whether it was ever paused or emptied once it had a picture.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __first?: HTMLVideoElement; __firstOutsideApp?: boolean; __interrupted?: string[] };
+    w.__interrupted = [];
+    new MutationObserver((_, observer) => {
+      const video = document.querySelector('video');
+      if (!video) return;
+      observer.disconnect();
+      w.__first = video;
+      w.__firstOutsideApp = video.closest('#root') === null;
+      for (const type of ['pause', 'emptied']) video.addEventListener(type, () => video.readyState > 0 && w.__interrupted!.push(type));
+    }).observe(document, { subtree: true, childList: true });
+  });
+  await page.goto(`/scenes/${scenes.morning.slug}/1`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(streams.forest.name);
+  await expectPlaying(page);
+  const taken = await page.evaluate(() => {
+    const w = window as unknown as { __first?: HTMLVideoElement; __firstOutsideApp?: boolean; __interrupted: string[] };
+    const shown = document.querySelector('#root .player video');
+    return { startedOutsideApp: w.__firstOutsideApp, same: shown === w.__first, videos: document.querySelectorAll('video').length, interrupted: w.__interrupted };
+  });
+  expect(taken).toEqual({ startedOutsideApp: true, same: true, videos: 1, interrupted: [] });
+  await expect(page.locator('.player')).toHaveAttribute('data-player-state', 'ready');
+  // Started before the app by web/prestart.ts (its script is in the HTML).
+  expect(await page.locator('script[src*="/assets/prestart-"]').count()).toBe(1);
+  // Refresh Stream restarts the player with a video of its own, and it plays.
+  await page.getByRole('button', { name: 'Refresh Stream' }).click();
+  await expect.poll(() => page.evaluate(() => document.querySelector('#root .player video') !== (window as unknown as { __first?: HTMLVideoElement }).__first)).toBe(true);
+  await expectPlaying(page);
+});
+
 test('an MP4 stream plays in a muted looping video, and hls.js is not downloaded', async ({ page }) => {
   const scripts: string[] = [];
   page.on('request', (request) => {

@@ -131,3 +131,36 @@ describe('hints in a screen page', () => {
     expect(await bare.forPath('/streams/1', 'wall.example.com')).toBe('');
   });
 });
+
+describe("a kiosk's camera started before the app (web/prestart.ts)", () => {
+  // The build once the prestart entry imports hls.js too: hls.js is a shared chunk, known by its name.
+  const withPrestart = {
+    ...manifest,
+    'prestart.ts': { file: 'assets/prestart-1.js', isEntry: true, imports: ['_hls.light-2.js', '_start-media-1.js'] },
+    '_start-media-1.js': { file: 'assets/start-media-1.js', imports: ['_react-1.js'] },
+    '_hls.light-2.js': { file: 'assets/hls.light-2.js', name: 'hls.light' },
+  } as Record<string, unknown>;
+  delete withPrestart['../node_modules/hls.js/dist/hls.light.mjs'];
+  const prestartDist = mkdtempSync(path.join(os.tmpdir(), 'nw-hints-'));
+  mkdirSync(path.join(prestartDist, '.vite'));
+  writeFileSync(path.join(prestartDist, '.vite', 'manifest.json'), JSON.stringify(withPrestart));
+  const prestartHints = createWebHints({ distDir: prestartDist, stateFor: async (r) => stateOf(r) });
+
+  it('an HLS kiosk loads it async with all it imports, before its page, and hls.js is still marked for the player', async () => {
+    const html = await prestartHints.forPath('/streams/1', 'wall.example.com');
+    expect(html).toContain('<script type="module" async crossorigin src="/assets/prestart-1.js"></script>');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/hls.light-2.js" data-player="hls">');
+    // Its own imports in full, even what the app's entry loads too: it may run first.
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/start-media-1.js">');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/react-1.js">');
+    expect(html.indexOf('nw-screen-state')).toBeLessThan(html.indexOf('prestart-1.js'));
+    expect(html.indexOf('prestart-1.js')).toBeLessThan(html.indexOf('KioskScreen-1.js'));
+  });
+
+  it('a kiosk showing a file, and a wall, start nothing before the app', async () => {
+    expect(await prestartHints.forPath('/scenes/morning/2', 'wall.example.com')).not.toContain('prestart');
+    const wall = await prestartHints.forPath('/', 'wall.example.com');
+    expect(wall).not.toContain('prestart');
+    expect(wall).toContain('data-player="hls"');
+  });
+});

@@ -14,10 +14,9 @@ import { store } from '../../lib/store.ts';
 import { freshSeekBudget, learnSeekLead, loopErrorMs, programErrorMs, programStartPosition, seekTarget, spendSeek, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
 import { planProgramSync, syncLatencyMs, type PlaybackHints, type ProgramPlan } from '../../../src/shared/streams/playback.ts';
 import { pictureAdvanced, pictureSample, PROGRESS_CHECK_MS, STALL_REPORT_MS, STALL_RETRY_MS, type MediaEvent, type PictureSample } from './machine.ts';
-import { cappedLevels } from './capped-levels.ts';
-import { HLS_SETTINGS } from './hls-settings.ts';
-import { HLS_WORKER_URL } from './hls-worker.ts';
 import { hasMediaSource, loadHls } from './hls-loader.ts';
+import { takePrestarted, type Prestarted } from './prestarted.ts';
+import { createHls, playMuted as play } from './start-media.ts';
 import type { PlayerSource } from '../../../src/shared/streams/player-source.ts';
 
 type DirectSource = Extract<PlayerSource, { kind: 'hls' | 'file' }>;
@@ -54,11 +53,21 @@ function useNativeHls(video: HTMLVideoElement): boolean {
   return !hasMediaSource() && video.canPlayType(HLS_MIME) !== '';
 }
 
-function play(video: HTMLVideoElement): void {
-  video.muted = true; // React sets no muted attribute: make autoplay's precondition explicit
-  void video.play().catch(() => {
-    /* autoplay refused: the first user interaction plays it (lib/interaction.ts) */
-  });
+/**
+ * A kiosk's camera started before the app (web/prestart.ts) takes the place of the element React
+ * rendered, playing as it is (a media element moved within the page keeps playing); `restore`
+ * puts React's back before React removes or reuses it.
+ */
+function adoptVideo(own: HTMLVideoElement, started: Prestarted): { video: HTMLVideoElement; restore: () => void } {
+  const { video } = started;
+  video.className = own.className;
+  // Already seen: not faded in again as a new player's picture is (player.css), for two frames.
+  video.style.cssText = 'transition:none';
+  requestAnimationFrame(() => requestAnimationFrame(() => (video.style.cssText = '')));
+  video.setAttribute('aria-label', own.getAttribute('aria-label') ?? '');
+  own.replaceWith(video);
+  started.holder.remove();
+  return { video, restore: () => video.replaceWith(own) };
 }
 
 export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, label, worker, held }: DirectVideoProps) {
@@ -74,9 +83,12 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
 
   // Everything the player does while its source stays, with its cleanup.
   const run = (): (() => void) | undefined => {
-    const video = videoRef.current;
-    if (!video) return;
+    const own = videoRef.current;
+    if (!own) return;
     countEffect();
+    const prestarted = source.kind === 'hls' && !worker ? takePrestarted(source.src) : null;
+    const adopted = prestarted ? adoptVideo(own, prestarted) : null;
+    const video = adopted?.video ?? own;
     const emit = (event: MediaEvent) => events.current.onEvent(event);
     let cancelled = false;
     let destroyHls: (() => void) | undefined;
@@ -252,47 +264,45 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       } else if (video.playbackRate !== step.rate) video.playbackRate = step.rate;
     }, SYNC_PERIOD_MS);
 
+    /** This player's handling of its hls.js: errors, each playlist, the start on the moment. */
+    const follow = (Hls: typeof HlsType, hls: HlsType) => {
+      let mediaRecoveries = 0;
+      hls.on(Hls.Events.ERROR, (_event, data) => {
+        if (!data.fatal) return;
+        if (data.type === Hls.ErrorTypes.MEDIA_ERROR && mediaRecoveries++ < 1) return hls.recoverMediaError();
+        emit('error'); // the player's backoff rebuilds everything, hls.js included
+      });
+      // LEVEL_UPDATED: hls.js sends it inside its handling of a loaded playlist, before it
+      // picks a segment to load (LEVEL_LOADED's listeners here would come after that). A camera
+      // started before the app has picked its first segment already: its playlist is read as is.
+      const loaded = hls.latestLevelDetails;
+      if (loaded) readPlaylist(loaded);
+      let started = loaded !== null;
+      hls.on(Hls.Events.LEVEL_UPDATED, (_event, data) => {
+        readPlaylist(data.details);
+        if (!started) startAtMoment(hls, data.details);
+        started = true;
+      });
+      hlsPlayer = hls;
+      destroyHls = () => hls.destroy();
+    };
+
     const start = () => {
-      if (source.kind === 'hls' && !useNativeHls(video)) {
+      if (prestarted) {
+        follow(prestarted.Hls, prestarted.hls);
+        // Its 'canplay' may be past: what the listener above would have said, said now.
+        if (video.readyState >= HTMLMediaElement.HAVE_FUTURE_DATA) onCanPlay();
+        else if (video.paused) play(video);
+      } else if (source.kind === 'hls' && !useNativeHls(video)) {
         loadHls()
           .then((Hls) => {
             if (cancelled) return;
             if (!Hls.isSupported()) return emit('error');
-            // The size cap stepped down by the screen's frame budget (capped-levels.ts).
-            const hls = new Hls({
-              ...HLS_SETTINGS,
-              enableWorker: worker,
-              workerPath: worker ? HLS_WORKER_URL : null,
-              capLevelController: cappedLevels(Hls),
-            });
-            let mediaRecoveries = 0;
-            hls.on(Hls.Events.ERROR, (_event, data) => {
-              if (!data.fatal) return;
-              if (data.type === Hls.ErrorTypes.MEDIA_ERROR && mediaRecoveries++ < 1) return hls.recoverMediaError();
-              emit('error'); // the player's backoff rebuilds everything, hls.js included
-            });
-            const startAt = events.current.playback?.start_bandwidth;
-            if (startAt) {
-              // The variant the server's analysis found cheap to start (its first segment comes
-              // soonest); ABR climbs from there once it has measured the link.
-              hls.once(Hls.Events.MANIFEST_PARSED, (_event, data) => {
-                const level = data.levels.findIndex((l) => l.bitrate === startAt);
-                if (level >= 0) hls.startLevel = level;
-              });
-            }
-            // LEVEL_UPDATED: hls.js sends it inside its handling of a loaded playlist, before it
-            // picks a segment to load (LEVEL_LOADED's listeners here would come after that).
-            let started = false;
-            hls.on(Hls.Events.LEVEL_UPDATED, (_event, data) => {
-              readPlaylist(data.details);
-              if (!started) startAtMoment(hls, data.details);
-              started = true;
-            });
+            const hls = createHls(Hls, { worker, playback: events.current.playback });
+            follow(Hls, hls);
             hls.loadSource(source.src);
             hls.attachMedia(video);
             play(video);
-            hlsPlayer = hls;
-            destroyHls = () => hls.destroy();
           })
           .catch(() => {
             if (!cancelled) emit('error'); // the chunk did not load (offline, deploy in between)
@@ -313,6 +323,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       listeners.abort();
       const destroy = destroyHls;
       video.pause(); // at once and cheap: it decodes nothing more
+      adopted?.restore(); // before React removes its element (a layout effect's cleanup comes first)
       setTimeout(() => {
         // The teardown waits until a flip's frames are past (on every wall of a venue at once, it
         // would otherwise compete with them); then the connection and decoder go, not at GC.
