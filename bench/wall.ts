@@ -29,7 +29,7 @@
  * Media are generated with ffmpeg and served on 127.0.0.1 (tests/e2e/support/media.ts); the
  * server runs in its own process on a throw-away database. The last line is one JSON object.
  * Options: --no-build (use dist/web as it is), --changes N, --pages N, --runs N, --in-step-only,
- * --playback-only, --first-frame-only (WALL_TIMELINE=1 prints where each cold load's time went,
+ * --playback-only, --first-frame-only (WALL_TIMELINE=1 prints where each cold load's time went, WALL_TIMELINE=all each warm one's too,
  * WALL_PROFILE=1 its main thread's CPU profile by file and function — it slows the load it measures),
  * --switch-only, --video-only, --no-video, --video-right-only, --video-runs N, --no-throttle (no
  * slowed walls), --quick (8 changes and 5 loads: the everyday run). NW_BENCH_DEBUG=1 prints each
@@ -916,6 +916,7 @@ async function measureFirstFrame() {
     if (process.env.WALL_TIMELINE) log(await timeline(page));
     await page.goto(kiosk);
     warm.push(await firstFrame(page));
+    if (process.env.WALL_TIMELINE === 'all') log(`warm: ${await timeline(page)}`);
     // Once its service worker has installed (issue 34: after the first picture) and controls the
     // page: every later start of a kiosk goes through it.
     await page.waitForFunction(() => (globalThis as unknown as { navigator: { serviceWorker: { controller: unknown } } }).navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });

@@ -13,12 +13,13 @@ import type { ScreenState } from '../src/shared/events.ts';
 import { SCREEN_STATE_ELEMENT } from '../src/shared/screen-pages.ts';
 import { candidateUrls, resolvePlayerSource } from '../src/shared/streams/player-source.ts';
 import { hasMediaSource } from './components/Player/hls-loader.ts';
-import { offerPrestarted } from './components/Player/prestarted.ts';
+import { offerPrestarted, playerAsked } from './components/Player/prestarted.ts';
 import { createHls, playMuted } from './components/Player/start-media.ts';
 
 function prestart(): void {
   const carried = document.getElementById(SCREEN_STATE_ELEMENT)?.textContent;
-  if (!carried || !hasMediaSource() || !Hls.isSupported()) return;
+  // The app ran first (its code was cached) and its player has started the camera itself.
+  if (!carried || playerAsked() || !hasMediaSource() || !Hls.isSupported()) return;
   const state = JSON.parse(carried) as ScreenState;
   if (state.kind !== 'kiosk' || !state.stream) return;
   // The address the app's player will resolve (Player.tsx), so it knows this is its camera.

@@ -22,6 +22,12 @@ export interface Prestarted {
 export const PRESTART_KEEP_MS = 15_000;
 
 let offered: Prestarted | null = null;
+/** A player has asked already (the app ran first: a warm load, its code cached): too late to start one. */
+let asked = false;
+
+export function playerAsked(): boolean {
+  return asked;
+}
 
 export function offerPrestarted(started: Prestarted): void {
   offered = started;
@@ -37,6 +43,7 @@ export function cameraPrestarted(): boolean {
 
 /** The camera started for `src`, if any and still healthy: the caller owns it from now on. */
 export function takePrestarted(src: string): Prestarted | null {
+  asked = true;
   const started = offered;
   offered = null;
   if (!started) return null;
