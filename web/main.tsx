@@ -7,7 +7,10 @@ import { installFirstInteractionPlay } from './lib/interaction.ts';
 import { installServiceWorker } from './lib/service-worker.ts';
 import { store } from './lib/store.ts';
 import { IdentifyOverlay } from './features/screen/IdentifyOverlay.tsx';
-import { cameraPrestarted } from './components/Player/prestarted.ts';
+import { cameraPrestarted, cameraShown } from './components/Player/prestarted.ts';
+
+/** How long a kiosk's app waits for its camera's first picture before it renders. */
+const CAMERA_FIRST_MS = 400;
 import { router } from './router.tsx';
 import './styles/base.css';
 import { SCREEN_PAGES, type ScreenPageName } from '../src/shared/screen-pages.ts';
@@ -26,10 +29,10 @@ const render = () => {
       </Provider>
     </StrictMode>
   );
-  // A kiosk whose camera started before the app (web/prestart.ts) is already showing it: the
-  // first render yields to hls.js's work on the same thread (its segments' transmuxing and
-  // appending) instead of holding it for a whole render.
-  if (cameraPrestarted()) startTransition(() => root.render(app));
+  // A kiosk whose camera started before the app (web/prestart.ts): its first picture comes
+  // first — the app renders once it is decoded (or after CAMERA_FIRST_MS), and that render
+  // yields to hls.js's work on the same thread (a transition) instead of holding it.
+  if (cameraPrestarted()) void cameraShown(CAMERA_FIRST_MS).then(() => startTransition(() => root.render(app)));
   else root.render(app);
 };
 

@@ -77,9 +77,19 @@ function shownStreams(state: ScreenState): SceneStreamDto[] {
 /** JSON that is safe inside a <script> element (no `</script>`, no `<!--`). */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
+/**
+ * `html`: the tags ('' when it is no screen page). `ahead`: they go before the app's own script
+ * (a kiosk whose camera starts before the app: the browser asks in document order), else at the
+ * end of the head, as the app's entry comes first.
+ */
+export interface PageHints {
+  html: string;
+  ahead: boolean;
+}
+
 export interface WebHints {
   /** Link tags for the head of `pathname`'s HTML ('' when it is no screen page). */
-  forPath(pathname: string, host: string, caller?: ScreenCaller): Promise<string>;
+  forPath(pathname: string, host: string, caller?: ScreenCaller): Promise<PageHints>;
 }
 
 export function createWebHints({ distDir, stateFor }: WebHintsOptions): WebHints {
@@ -119,11 +129,10 @@ export function createWebHints({ distDir, stateFor }: WebHintsOptions): WebHints
     async forPath(pathname, host, caller = {}) {
       const m = readManifest();
       const screen = screenPageAt(pathname, caller);
-      if (!m || !screen) return '';
-      // The camera's part first: its state, hls.js, a kiosk's early start and its playlist come
-      // before the page's own code, which the app's entry waits for anyway (web.ts puts all of
-      // it ahead of the entry's script).
+      if (!m || !screen) return { html: '', ahead: false };
+      // The camera's part: its state, hls.js, a kiosk's early start, the playlists, the origins.
       const links: string[] = [];
+      let ahead = false;
       const state = screen.registration ? await withinBudget(stateFor(screen.registration)) : null;
       if (state) {
         links.push(`<script type="application/json" id="${SCREEN_STATE_ELEMENT}">${scriptJson(state)}</script>`);
@@ -136,6 +145,7 @@ export function createWebHints({ distDir, stateFor }: WebHintsOptions): WebHints
         if (prestart && state.kind === 'kiosk' && sources[0]?.kind === 'hls') {
           links.push(...moduleLinks(closure(m, PRESTART_ENTRY, true).filter((c) => c !== prestart && c !== m[hlsKey ?? ''])));
           links.push(`<script type="module" async crossorigin src="/${escapeHtml(prestart.file)}"></script>`);
+          ahead = true;
         }
         for (const source of sources) {
           if (source.kind === 'hls') links.push(`<link rel="preload" as="fetch" crossorigin href="${escapeHtml(source.src)}">`);
@@ -152,8 +162,9 @@ export function createWebHints({ distDir, stateFor }: WebHintsOptions): WebHints
         );
         links.push(...preconnects);
       }
-      links.push(...moduleLinks(closure(m, screen.page.module)));
-      return links.join('');
+      // Ahead of the app, the camera's part first; else the page's code first, as the app's entry needs it next.
+      const page = moduleLinks(closure(m, screen.page.module));
+      return { html: (ahead ? [...links, ...page] : [...page, ...links]).join(''), ahead };
     },
   };
 }

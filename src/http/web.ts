@@ -71,11 +71,10 @@ export function webApp(distDir: string, hints?: WebHints): Middleware {
     ctx.set('Cache-Control', 'no-cache');
     const html = await index;
     const group = typeof ctx.query.group === 'string' ? ctx.query.group : undefined;
-    const links = hints ? await hints.forPath(ctx.path, ctx.host, { device: ctx.cookies.get(SCREEN_DEVICE_COOKIE), group }) : '';
+    const links = hints ? await hints.forPath(ctx.path, ctx.host, { device: ctx.cookies.get(SCREEN_DEVICE_COOKIE), group }) : { html: '', ahead: false };
     const page = screenPageAt(ctx.path) ? html.replace(`href="${MANIFEST_PATH}"`, `href="${MANIFEST_PATH}?start=${encodeURIComponent(ctx.url)}"`) : html;
-    // Ahead of the entry's own script and hints: the browser asks for them in document order.
-    const at = page.includes('<script') ? '<script' : '</head>';
-    ctx.body = links ? page.replace(at, `${links}${at}`) : page;
+    const at = links.ahead && page.includes('<script') ? '<script' : '</head>';
+    ctx.body = links.html ? page.replace(at, `${links.html}${at}`) : page;
   };
 }
 

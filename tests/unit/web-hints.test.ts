@@ -77,7 +77,7 @@ describe('screen pages by path', () => {
 
 describe('hints in a screen page', () => {
   it('an HLS kiosk: its page, hls.js marked for the player, its playlist, a CORS connection, its state', async () => {
-    const html = await hints.forPath('/streams/1', 'wall.example.com');
+    const html = (await hints.forPath('/streams/1', 'wall.example.com')).html;
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/KioskScreen-1.js">');
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/Player-1.js">');
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/KioskScreen-1.css">');
@@ -92,14 +92,14 @@ describe('hints in a screen page', () => {
   });
 
   it('a kiosk showing a file never hints hls.js', async () => {
-    const html = await hints.forPath('/scenes/morning/2', 'wall.example.com');
+    const html = (await hints.forPath('/scenes/morning/2', 'wall.example.com')).html;
     expect(html).not.toContain('hls');
     expect(html).toContain('<link rel="preconnect" href="https://files.example.net">');
     expect(carried(html)).toMatchObject({ kind: 'kiosk', follows: 'morning', position: 2 });
   });
 
   it("a wall: every tile's origin, and text that cannot end the script element", async () => {
-    const html = await hints.forPath('/', 'wall.example.com');
+    const html = (await hints.forPath('/', 'wall.example.com')).html;
     expect(html).toContain('data-player="hls"');
     expect(html).toContain('<link rel="preconnect" href="https://www.youtube.com">');
     expect(html.match(/<\/script>/g)).toHaveLength(1);
@@ -108,9 +108,9 @@ describe('hints in a screen page', () => {
   });
 
   it('other pages get nothing, and an invalid position gets its page but no state', async () => {
-    expect(await hints.forPath('/admin/streams', 'wall.example.com')).toBe('');
+    expect((await hints.forPath('/admin/streams', 'wall.example.com')).html).toBe('');
     const before = seen.length;
-    const html = await hints.forPath('/streams/9', 'wall.example.com');
+    const html = (await hints.forPath('/streams/9', 'wall.example.com')).html;
     expect(html).toContain('KioskScreen-1.js');
     expect(carried(html)).toBeNull();
     expect(seen.length).toBe(before);
@@ -120,7 +120,7 @@ describe('hints in a screen page', () => {
     const slow = createWebHints({ distDir: dist, stateFor: () => new Promise(() => {}) });
     const failing = createWebHints({ distDir: dist, stateFor: () => Promise.reject(new Error('database is away')) });
     for (const h of [slow, failing]) {
-      const html = await h.forPath('/streams/1', 'wall.example.com');
+      const html = (await h.forPath('/streams/1', 'wall.example.com')).html;
       expect(html).toContain('KioskScreen-1.js');
       expect(html).not.toContain('nw-screen-state');
     }
@@ -128,7 +128,7 @@ describe('hints in a screen page', () => {
 
   it('without a build manifest, nothing', async () => {
     const bare = createWebHints({ distDir: mkdtempSync(path.join(os.tmpdir(), 'nw-hints-')), stateFor: async (r) => stateOf(r) });
-    expect(await bare.forPath('/streams/1', 'wall.example.com')).toBe('');
+    expect((await bare.forPath('/streams/1', 'wall.example.com')).html).toBe('');
   });
 });
 
@@ -147,7 +147,7 @@ describe("a kiosk's camera started before the app (web/prestart.ts)", () => {
   const prestartHints = createWebHints({ distDir: prestartDist, stateFor: async (r) => stateOf(r) });
 
   it('an HLS kiosk loads it async with all it imports, before its page, and hls.js is still marked for the player', async () => {
-    const html = await prestartHints.forPath('/streams/1', 'wall.example.com');
+    const html = (await prestartHints.forPath('/streams/1', 'wall.example.com')).html;
     expect(html).toContain('<script type="module" async crossorigin src="/assets/prestart-1.js"></script>');
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/hls.light-2.js" data-player="hls">');
     // Its own imports in full, even what the app's entry loads too: it may run first.
@@ -155,12 +155,14 @@ describe("a kiosk's camera started before the app (web/prestart.ts)", () => {
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/react-1.js">');
     expect(html.indexOf('nw-screen-state')).toBeLessThan(html.indexOf('prestart-1.js'));
     expect(html.indexOf('prestart-1.js')).toBeLessThan(html.indexOf('KioskScreen-1.js'));
+    expect((await prestartHints.forPath('/streams/1', 'wall.example.com')).ahead).toBe(true);
   });
 
   it('a kiosk showing a file, and a wall, start nothing before the app', async () => {
-    expect(await prestartHints.forPath('/scenes/morning/2', 'wall.example.com')).not.toContain('prestart');
-    const wall = await prestartHints.forPath('/', 'wall.example.com');
+    expect((await prestartHints.forPath('/scenes/morning/2', 'wall.example.com')).html).not.toContain('prestart');
+    const wall = (await prestartHints.forPath('/', 'wall.example.com')).html;
     expect(wall).not.toContain('prestart');
     expect(wall).toContain('data-player="hls"');
+    expect((await prestartHints.forPath('/', 'wall.example.com')).ahead).toBe(false);
   });
 });

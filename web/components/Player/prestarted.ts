@@ -41,6 +41,22 @@ export function cameraPrestarted(): boolean {
   return offered !== null;
 }
 
+/** Resolves once the started camera has a picture (or failed, or after `maxMs`; at once without one). */
+export function cameraShown(maxMs: number): Promise<void> {
+  const video = offered?.video;
+  if (!video || video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return Promise.resolve();
+  return new Promise((resolve) => {
+    const signal = new AbortController();
+    const done = () => {
+      signal.abort();
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, maxMs);
+    for (const type of ['loadeddata', 'error']) video.addEventListener(type, done, { once: true, signal: signal.signal });
+  });
+}
+
 /** The camera started for `src`, if any and still healthy: the caller owns it from now on. */
 export function takePrestarted(src: string): Prestarted | null {
   asked = true;
