@@ -8,12 +8,12 @@ import { installServiceWorker } from './lib/service-worker.ts';
 import { store } from './lib/store.ts';
 import { IdentifyOverlay } from './features/screen/IdentifyOverlay.tsx';
 import { cameraPrestarted, cameraShown } from './components/Player/prestarted.ts';
-
-/** How long a kiosk's app waits for its camera's first picture before it renders. */
-const CAMERA_FIRST_MS = 400;
 import { router } from './router.tsx';
 import './styles/base.css';
 import { SCREEN_PAGES, type ScreenPageName } from '../src/shared/screen-pages.ts';
+
+/** How long a kiosk's app waits for its camera's first picture before it renders. */
+const CAMERA_FIRST_MS = 400;
 
 installFirstInteractionPlay();
 installChunkReload(); // before anything lazy is imported

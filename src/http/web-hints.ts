@@ -25,7 +25,6 @@ interface ManifestChunk {
   name?: string;
   imports?: string[];
   css?: string[];
-  isEntry?: boolean;
 }
 type Manifest = Record<string, ManifestChunk>;
 
