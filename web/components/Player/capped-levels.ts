@@ -5,8 +5,7 @@
  * rendition lower, and climbs back when it keeps up. hls.js takes the controller as a class.
  */
 import type HlsType from 'hls.js';
-import { renditionStepAtom } from '../../features/screen/playback.ts';
-import { store } from '../../lib/store.ts';
+import { onRenditionStep, renditionStep } from '../../features/screen/rendition-step.ts';
 
 type CapController = NonNullable<(typeof HlsType)['DefaultConfig']['capLevelController']>;
 let made: CapController | null = null;
@@ -15,10 +14,10 @@ export function cappedLevels(Hls: typeof HlsType): CapController {
   const Base: CapController | undefined = Hls.DefaultConfig.capLevelController;
   if (!Base) throw new Error('this hls.js build has no level cap');
   made ??= class SteppedCap extends Base {
-    private readonly unfollow = store.sub(renditionStepAtom, () => this.detectPlayerSize());
+    private readonly unfollow = onRenditionStep(() => this.detectPlayerSize());
     override getMaxLevel(capLevelIndex: number): number {
       const level = super.getMaxLevel(capLevelIndex);
-      return level <= 0 ? level : Math.max(0, level - store.get(renditionStepAtom));
+      return level <= 0 ? level : Math.max(0, level - renditionStep());
     }
     override destroy(): void {
       this.unfollow();

@@ -49,8 +49,3 @@ export function summarizePlayback(players: Iterable<PlayerEntry>): HealthReport 
 
 export const healthReportAtom = atom((get) => summarizePlayback(get(playersAtom).values()));
 
-/**
- * Renditions below what each tile's box allows, for every HLS player on this screen: raised by
- * the frame budget (parts/frame-budget.ts) while the screen drops frames, 0 when it keeps up.
- */
-export const renditionStepAtom = atom(0);

@@ -6,8 +6,7 @@
  * The players apply it through hls.js's level cap (components/Player/capped-levels.ts), on top
  * of the cap their box sets. Small PCs and Raspberry-Pi-class boards decode in software.
  */
-import { renditionStepAtom } from '../playback.ts';
-import { store } from '../../../lib/store.ts';
+import { setRenditionStep } from '../rendition-step.ts';
 import { framesSince, videoPlayers } from './dropped-frames.ts';
 import { definePart } from './part.ts';
 
@@ -46,12 +45,12 @@ export const frameBudgetPart = definePart({
       const frames = counts.reduce((sum, c) => sum + c.frames, 0);
       const dropped = counts.reduce((sum, c) => sum + c.dropped, 0);
       state = nextBudget(state, frames, dropped);
-      if (store.get(renditionStepAtom) !== state.step) store.set(renditionStepAtom, state.step);
+      setRenditionStep(state.step);
     }, BUDGET_EVERY_MS);
     return {
       stop: () => {
         clearInterval(timer);
-        store.set(renditionStepAtom, 0);
+        setRenditionStep(0);
       },
     };
   },
