@@ -1,6 +1,6 @@
 /** Steering a player toward the shared moment (web/components/Player/live-sync.ts), one row per rule. */
 import { describe, expect, it } from 'vitest';
-import { freshSeekBudget, learnSeekLead, loopErrorMs, programErrorMs, programStartPosition, SEEK_LEAD_MAX_MS, SEEK_SPACING_MAX_MS, SEEK_SPACING_MS, seekTarget, spendSeek, SYNC_MAX_RATE_DELTA, syncStep, type SeekBudget, type SyncStep } from '../../web/components/Player/live-sync.ts';
+import { freshSeekBudget, learnSeekLead, loopErrorMs, programErrorMs, programStartPosition, SEEK_LEAD_MAX_MS, SEEK_SPACING_MAX_MS, SEEK_SPACING_MS, seekTarget, spendSeek, SYNC_CATCH_UP_RATE_DELTA, SYNC_MAX_RATE_DELTA, syncStep, type SeekBudget, type SyncStep } from '../../web/components/Player/live-sync.ts';
 import { describeSkew } from '../../web/features/admin/quality/camera-clock.ts';
 import { CAMERA_CLOCK_TOLERANCE_MS, cameraSkewHint, planProgramSync, syncLatencyMs } from '../../src/shared/streams/playback.ts';
 
@@ -10,8 +10,10 @@ describe('syncStep', () => {
     ['slows a player that shows a later moment', 100, { kind: 'rate', rate: 0.95 }],
     ['speeds up one that is behind', -40, { kind: 'rate', rate: 1.02 }],
     ['never moves the rate by more than the cap', 450, { kind: 'rate', rate: 1 - SYNC_MAX_RATE_DELTA }],
+    ['catches up faster on a lag of a new tile, still by rate', -750, { kind: 'rate', rate: 1 + SYNC_CATCH_UP_RATE_DELTA }],
+    ['holds back one ahead by up to a second and more the same way', 1_999, { kind: 'rate', rate: 1 - SYNC_CATCH_UP_RATE_DELTA }],
     ['seeks back over a large lead', 2_000, { kind: 'seek', bySeconds: -2 }],
-    ['seeks forward over a large lag', -750, { kind: 'seek', bySeconds: 0.75 }],
+    ['seeks forward over a large lag', -3_250, { kind: 'seek', bySeconds: 3.25 }],
     ['does nothing with an error it cannot know', Number.NaN, { kind: 'rate', rate: 1 }],
   ] as [string, number, SyncStep][])('%s', (_rule, error, step) => {
     const got = syncStep(error);

@@ -6,8 +6,8 @@
  *   latency), read through hls.js's `playingDate`;
  * - a looping file: (server time − the Unix epoch) modulo its duration.
  *
- * Small errors are closed by nudging the playback rate (the picture never jumps), large ones by
- * a seek. Live HLS without program date-time is left to hls.js's own live position, the same
+ * Errors are closed by nudging the playback rate (the picture never jumps), only large ones
+ * (SYNC_SEEK_MS) by a seek. Live HLS without program date-time is left to hls.js's own live position, the same
  * distance behind the playlist's end on every screen (within one playlist refresh). Embedded
  * players (YouTube, Twitch…) are cross-origin iframes and cannot be steered.
  *
@@ -20,10 +20,23 @@
 
 /** Below this error, the rate goes back to 1: a frame at 60 Hz is 16.7 ms. */
 export const SYNC_DEADBAND_MS = 4;
-/** Above this error a seek is cheaper than catching up (at 10 % it would take five seconds). */
-export const SYNC_SEEK_MS = 500;
-/** The rate moves by at most this much either way (10 %: unnoticeable on a nature camera). */
+/**
+ * Above this error a seek; below it the rate closes it. A seek is not free: the player loads and
+ * decodes from a keyframe — on a busy wall a segment fetched, transmuxed and appended, often in
+ * the frames of the next flip. With seeks from 500 ms, bench:wall's video walls sought ~100 times
+ * in 12 changes (new tiles start 0.5–1.7 s behind on a slow machine, and the seek's own lead
+ * carried it past its buffer), flipped 2–2.5 × as far apart as the bare wall, and left tiles
+ * frozen at the end of their buffer; without those seeks, 1.2 × and every tile playing.
+ */
+export const SYNC_SEEK_MS = 2_000;
+/** The rate moves by at most this much either way (10 %: unnoticeable on a nature camera)... */
 export const SYNC_MAX_RATE_DELTA = 0.1;
+/**
+ * ...and by this much while the error is at least SYNC_CATCH_UP_MS, the way hls.js's own live
+ * catch-up speeds playback up (`maxLiveSyncPlaybackRate`): 2 s closed in about eight seconds.
+ */
+export const SYNC_CATCH_UP_RATE_DELTA = 0.25;
+export const SYNC_CATCH_UP_MS = 500;
 /** Rate change per ms of error (100 ms ahead → 0.95, closed in about two seconds). */
 const SYNC_GAIN = 0.0005;
 /** How often a player checks its error. */
@@ -65,7 +78,8 @@ export function syncStep(errorMs: number): SyncStep {
   if (!Number.isFinite(errorMs)) return { kind: 'rate', rate: 1 };
   if (Math.abs(errorMs) >= SYNC_SEEK_MS) return { kind: 'seek', bySeconds: -errorMs / 1000 };
   if (Math.abs(errorMs) < SYNC_DEADBAND_MS) return { kind: 'rate', rate: 1 };
-  const delta = Math.max(-SYNC_MAX_RATE_DELTA, Math.min(SYNC_MAX_RATE_DELTA, errorMs * SYNC_GAIN));
+  const cap = Math.abs(errorMs) >= SYNC_CATCH_UP_MS ? SYNC_CATCH_UP_RATE_DELTA : SYNC_MAX_RATE_DELTA;
+  const delta = Math.max(-cap, Math.min(cap, errorMs * SYNC_GAIN));
   return { kind: 'rate', rate: 1 - delta };
 }
 
