@@ -68,7 +68,14 @@ export function screenFeature(deps: { router: ScreenRouter; directory: SceneDire
       async apply({ version, changes, facts }) {
         const { at, scenes } = facts.screens as ScreenFacts;
         directory.invalidate();
+        const rerouting = router.changed(changes);
         const refs = states.refsToRefresh(scenes);
+        // Nothing to push or move on this node (no screen here shows what changed — a node just
+        // restarted, say): a registration from this tick on is labelled with this version, its
+        // state read after it from the directory just invalidated. Marked only once the push was
+        // made, a screen joining in between was answered the change under the version before it,
+        // and never told the change came.
+        if (refs.length === 0 && !rerouting) return link.pushing(version);
         if (refs.length > 0) {
           const resolution = await directory.resolveChange({ sceneIds: [], refs, defaultSceneId: scenes.defaultSceneId });
           link.pushing(version);
@@ -76,7 +83,7 @@ export function screenFeature(deps: { router: ScreenRouter; directory: SceneDire
         }
         // The programme changed (a group, a schedule, a takeover…): every screen here is decided
         // again, for the instant the screens will show it (a boundary is queued a lead early).
-        if (router.changed(changes)) {
+        if (rerouting) {
           for (const { socket, route, sceneId } of await states.reroute(version, at, (f) => router.route(f, { at }))) {
             link.shown(socket, { scene_id: sceneId, rule: route.rule, group_id: route.groupId });
           }
