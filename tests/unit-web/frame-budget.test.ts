@@ -1,6 +1,7 @@
 /** A screen that drops frames plays cheaper renditions (web/features/screen/parts/frame-budget.ts). */
 import { describe, expect, it } from 'vitest';
 import { CALM_WINDOWS, MAX_RENDITION_STEP, nextBudget, type BudgetState } from '../../web/features/screen/parts/frame-budget.ts';
+import { onRenditionStep, renditionStep, setRenditionStep } from '../../web/features/screen/rendition-step.ts';
 
 const run = (windows: [number, number][], from: BudgetState = { step: 0, calm: 0 }) => windows.reduce((s, [f, d]) => nextBudget(s, f, d), from);
 
@@ -21,5 +22,19 @@ describe('the rendition step', () => {
 
   it('a window with too few frames says nothing', () => {
     expect(run([[20, 20]])).toEqual({ step: 0, calm: 0 });
+  });
+});
+
+describe('the screen\'s rendition step, as the players read it (rendition-step.ts)', () => {
+  it('tells its listeners each change once, and no longer once they leave', () => {
+    const heard: number[] = [];
+    const leave = onRenditionStep(() => heard.push(renditionStep()));
+    setRenditionStep(1);
+    setRenditionStep(1); // no change: the level caps are not asked again
+    setRenditionStep(2);
+    leave();
+    setRenditionStep(0);
+    expect(heard).toEqual([1, 2]);
+    expect(renditionStep()).toBe(0);
   });
 });
