@@ -7,9 +7,9 @@
  * - a looping file: (server time − the Unix epoch) modulo its duration.
  *
  * Errors are closed by nudging the playback rate (the picture never jumps), only large ones
- * (SYNC_SEEK_MS) by a seek. Live HLS without program date-time is left to hls.js's own live position, the same
- * distance behind the playlist's end on every screen (within one playlist refresh). Embedded
- * players (YouTube, Twitch…) are cross-origin iframes and cannot be steered.
+ * (SYNC_SEEK_MS) by a seek. Live HLS without program date-time is left to hls.js's own live
+ * position, the same distance behind the playlist's end on every screen (within one playlist
+ * refresh). Embedded players (YouTube, Twitch…) are cross-origin iframes and cannot be steered.
  *
  * A camera's program date-time is its own clock's: playback follows the shared moment only as
  * far as the playlist allows (`planProgramSync`, src/shared/streams/playback.ts). A moment outside the window the camera serves
@@ -36,6 +36,7 @@ export const SYNC_MAX_RATE_DELTA = 0.1;
  * catch-up speeds playback up (`maxLiveSyncPlaybackRate`): 2 s closed in about eight seconds.
  */
 export const SYNC_CATCH_UP_RATE_DELTA = 0.25;
+/** The error from which the wider rate applies. */
 export const SYNC_CATCH_UP_MS = 500;
 /** Rate change per ms of error (100 ms ahead → 0.95, closed in about two seconds). */
 const SYNC_GAIN = 0.0005;
