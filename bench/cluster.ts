@@ -29,6 +29,9 @@ import { startNginx, nodeName } from '../tests/cluster/nginx-harness.ts';
 import { missedChanges, newestVersion, openWalls, sawSceneAt, until, type ClusterWall } from '../tests/cluster/walls.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { highest, percentile } from './stats.ts';
+import { stallsWatched, watchStalls } from './stalls.ts';
+
+watchStalls('bench');
 
 const { values } = parseArgs({
   options: {
@@ -82,23 +85,31 @@ const OPEN_BATCH = 500;
 /** PUT default scene `sceneIds[i % 2]` `count` times, every CHANGE_EVERY_MS; p50/p99 of PUT start → each wall's receipt. */
 async function fanout(base: string, walls: ClusterWall[], sceneIds: number[], count: number) {
   const latencies: number[] = [];
+  // Each measured switch's answer and its walls' p50 / slowest: whether a tail is one switch or many.
+  const switches: { at_s: number; put_ms: number; p50_ms: number; max_ms: number }[] = [];
   let missed = 0;
   for (let i = 0; i < count + 2; i++) {
     const sceneId = sceneIds[i % 2]!;
     const start = performance.now();
     await ok(rest(base, 'PUT', '/api/config/default-scene', { scene_id: sceneId }));
+    const putMs = performance.now() - start;
+    if (stallsWatched) console.error(`[switch] ${i} from ${Math.round(performance.timeOrigin + start)} put ${Math.round(putMs)} ms`);
     await until(() => walls.every((w) => sawSceneAt(w, sceneId, start) !== undefined), 10_000, 'every wall saw the switch').catch(() => undefined);
     if (i >= 2) {
       // The first two warm the JIT and pools up.
+      const these: number[] = [];
       for (const w of walls) {
         const at = sawSceneAt(w, sceneId, start);
         if (at === undefined) missed++;
-        else latencies.push(at - start);
+        else these.push(at - start);
       }
+      latencies.push(...these);
+      if (these.length > 0) switches.push({ at_s: seconds(start - benchStart), put_ms: round(putMs), p50_ms: round(percentile(these, 50)), max_ms: round(highest(these)) });
     }
     await sleep(Math.max(0, CHANGE_EVERY_MS - (performance.now() - start)));
   }
-  return { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(highest(latencies)), missed };
+  const slowest = switches.sort((a, b) => b.max_ms - a.max_ms).slice(0, 3);
+  return { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(highest(latencies)), missed, slowest };
 }
 
 async function runAdapter(adapter: 'redis' | 'postgres') {

@@ -6,3 +6,7 @@ process.on('message', (message) => {
   const { heapUsed, rss } = process.memoryUsage();
   process.send?.({ heapUsed, rss });
 });
+
+import { watchStalls } from './stalls.ts';
+
+watchStalls(process.env.NODE_NAME ?? `server ${process.pid}`);
