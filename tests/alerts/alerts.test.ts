@@ -268,6 +268,35 @@ describe('a wall that goes away', () => {
     await app.request('PUT', '/api/alerts/rules', { id: rule.id, for_seconds: 2 });
   }, 60_000);
 
+  it('closes a live incident without a message when its rule is turned off, and leaves the others as they were', async () => {
+    const rule = await ruleOf('screen_offline');
+    const device = 'alert-wall-0005';
+    const wall = pool.open(app.baseUrl, { kind: 'wall', device, name: 'Ruleless wall' });
+    await wall.waitFor((s) => s !== null);
+    await check();
+    wall.close();
+    await until(() => presence(device), (p) => p?.online === false, 'the wall to be seen offline');
+    await check();
+    await settled();
+    const ours = async () => app.orm.em.fork().find(AlertIncident, { title: { $like: '%Ruleless wall%' } });
+    expect((await ours()).map((i) => i.phase)).toEqual(['pending']);
+    const others = await app.orm.em.fork().find(AlertIncident, { kind: { $ne: 'screen_offline' }, phase: { $ne: 'resolved' } });
+    const before = messages().length;
+
+    expect((await app.request('PUT', '/api/alerts/rules', { id: rule.id, enabled: false })).status).toBe(200);
+    await check();
+    await settled();
+    const [closed] = await ours();
+    expect(closed).toMatchObject({ phase: 'resolved', detail: expect.stringMatching(/Closed: its rule was turned off\.$/) });
+    expect(closed!.resolvedAt).not.toBeNull();
+    expect(messages()).toHaveLength(before);
+    // Incidents of other rules did not move.
+    const after = await app.orm.em.fork().find(AlertIncident, { id: { $in: others.map((i) => i.id) } });
+    expect(after.map((i) => [i.id, i.phase])).toEqual(expect.arrayContaining(others.map((i) => [i.id, i.phase])));
+    expect(after).toHaveLength(others.length);
+    expect((await app.request('PUT', '/api/alerts/rules', { id: rule.id, enabled: true })).status).toBe(200);
+  }, 60_000);
+
   it('retries a receiver that answers 500 with backoff, then marks the delivery failed with its answer', async () => {
     const failing = await app.request<CreatedDestinationDto>('POST', '/api/alerts/destinations', { name: 'Broken hook', kind: 'webhook', url: `${hooks.url}/fail` });
     const queued = await app.request<DeliveryDto>('POST', '/api/alerts/destinations/test', { id: failing.body.id });
