@@ -36,8 +36,21 @@ export interface ClockEstimate {
 export const CLOCK_BURST = 6;
 /** Of a burst, the samples with the smallest round trips are kept (the others waited in queues). */
 export const CLOCK_KEEP = 3;
-/** A fresh burst this often keeps the estimate honest against the two clocks' drift. */
+/** A fresh burst this often keeps the estimate honest against the two clocks' drift... */
 export const CLOCK_REFRESH_MS = 30_000;
+/** ...give or take this share, drawn afresh each time. */
+export const CLOCK_REFRESH_JITTER = 0.25;
+
+/**
+ * The wait before a screen's next burst (`random` in [0, 1)): screens that connected together — a
+ * venue after a restart, a node's walls after a roll — would otherwise sample together every
+ * 30 s for good, thousands of round trips in one instant, and a push made in that instant waited
+ * behind them (bench:cluster: 500 walls' refresh put 200–430 ms on a switch). Each wait drawn
+ * afresh, they drift apart within a few refreshes.
+ */
+export function clockRefreshDelay(random: number): number {
+  return Math.round(CLOCK_REFRESH_MS * (1 - CLOCK_REFRESH_JITTER + 2 * CLOCK_REFRESH_JITTER * random));
+}
 /** The server's clock is read to the microsecond, but allow for a coarse one. */
 const SERVER_RESOLUTION_MS = 0.5;
 

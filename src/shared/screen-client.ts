@@ -6,7 +6,7 @@
  * caller's job — see applyScreenMessage and the web store.
  */
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import { CLOCK_BURST, CLOCK_REFRESH_MS, estimateClock, type ClockEstimate, type ClockSample } from './clock.ts';
+import { CLOCK_BURST, clockRefreshDelay, estimateClock, type ClockEstimate, type ClockSample } from './clock.ts';
 import type { Ack, ClientToServerEvents, PairingState, Registration, RegistrationAnswer, ServerToClientEvents } from './events.ts';
 import { reportEvent, type AnswerOf, type ReportName, type ReportOf } from './reports.ts';
 import { MOVED_QUERY, SOCKET_OPTIONS, TO_NODE_QUERY } from './socket-options.ts'; // not events.ts: a screen need not download zod
@@ -100,7 +100,7 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
   let moving: ReturnType<typeof setTimeout> | undefined;
 
   // The server's clock: a burst of samples, one at a time (never queued behind each other),
-  // at every connect and every CLOCK_REFRESH_MS; each burst's estimate replaces the last.
+  // at every connect and about every CLOCK_REFRESH_MS (clockRefreshDelay); each burst's estimate replaces the last.
   let estimate: ClockEstimate | null = null;
   let syncing = false;
   const sample = (on: ScreenSocket) =>
@@ -131,11 +131,14 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
       syncing = false;
     }
   };
-  const clockRefresh = keepsTime
-    ? setInterval(() => {
-        if (socket.connected) void syncClock();
-      }, CLOCK_REFRESH_MS)
-    : undefined;
+  let clockRefresh: ReturnType<typeof setTimeout> | undefined;
+  const refreshClock = () => {
+    clockRefresh = setTimeout(() => {
+      if (socket.connected) void syncClock();
+      refreshClock();
+    }, clockRefreshDelay(Math.random()));
+  };
+  if (keepsTime) refreshClock();
   let registered = false;
   const registration = (): Registration => {
     const credential = keepsTime ? options.credential?.() : null;
@@ -320,7 +323,7 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
     close() {
       clearTimeout(retry);
       clearTimeout(moving);
-      clearInterval(clockRefresh);
+      clearTimeout(clockRefresh);
       giveUpCandidate();
       socket.close();
     },

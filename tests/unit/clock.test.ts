@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CLOCK_BURST, estimateClock, localTimeOf, serverTimeAt, type ClockSample } from '../../src/shared/clock.ts';
+import { CLOCK_BURST, CLOCK_REFRESH_JITTER, CLOCK_REFRESH_MS, clockRefreshDelay, estimateClock, localTimeOf, serverTimeAt, type ClockSample } from '../../src/shared/clock.ts';
 
 interface Link {
   up: number;
@@ -86,5 +86,22 @@ describe('converting between the two clocks', () => {
     const estimate = { offsetMs: 1_000_000.5 };
     expect(serverTimeAt(estimate, 250)).toBe(1_000_250.5);
     expect(localTimeOf(estimate, serverTimeAt(estimate, 250))).toBe(250);
+  });
+});
+
+describe('clockRefreshDelay', () => {
+  it('waits about CLOCK_REFRESH_MS, give or take CLOCK_REFRESH_JITTER, by the draw', () => {
+    expect(clockRefreshDelay(0)).toBe(CLOCK_REFRESH_MS * (1 - CLOCK_REFRESH_JITTER));
+    expect(clockRefreshDelay(0.5)).toBe(CLOCK_REFRESH_MS);
+    expect(clockRefreshDelay(0.999_999)).toBeLessThanOrEqual(CLOCK_REFRESH_MS * (1 + CLOCK_REFRESH_JITTER));
+    expect(clockRefreshDelay(0.999_999)).toBeGreaterThan(CLOCK_REFRESH_MS * (1 + CLOCK_REFRESH_JITTER) - 1);
+  });
+
+  it('spreads screens that connected together: 500 draws cover the window, none in one instant with most', () => {
+    const draws = Array.from({ length: 500 }, (_, i) => clockRefreshDelay((i + 0.5) / 500));
+    const bySecond = new Map<number, number>();
+    for (const d of draws) bySecond.set(Math.floor(d / 1000), (bySecond.get(Math.floor(d / 1000)) ?? 0) + 1);
+    expect(bySecond.size).toBeGreaterThanOrEqual(15); // 7.5 s before to 7.5 s after
+    expect(Math.max(...bySecond.values())).toBeLessThanOrEqual(40);
   });
 });
