@@ -10,6 +10,7 @@
  * Both servers first get 5 unmeasured changes (JIT and pools warm up on each side), and a batch
  * of walls that connect and leave before the idle-memory baseline; then heap per idle wall is
  * taken on each (heap_per_idle_client_kb: both, and what Nature Wall adds to the engine).
+ * `--offline N` adds N walls that come and go before that (screens switched off, still watched).
  * The last line is one JSON object.
  *
  * Each push is matched to the change that caused it by its `version` (one cluster-wide counter,
@@ -32,7 +33,7 @@ import { benchArgs } from './args.ts';
 import { benchAuth, startServerProcess, type Memory, type ServerProcess } from './server-process.ts';
 import { highest, median, percentile } from './stats.ts';
 
-const { clients: CLIENTS, changes: CHANGES } = benchArgs({ clients: 1000, changes: 30 });
+const { clients: CLIENTS, changes: CHANGES, offline: OFFLINE } = benchArgs({ clients: 1000, changes: 30, offline: 0 });
 const BATCH = 250;
 const log = (...parts: unknown[]) => console.error(`[fanout ${CLIENTS}]`, ...parts);
 
@@ -351,6 +352,12 @@ await switchDefault(defaultId, null);
 log('warming both servers up with a batch of walls that come and go');
 await warmUp(natureWall);
 await warmUp(bare);
+// `--offline N`: N more walls come and go on Nature Wall first — a venue with screens switched
+// off, each one a screen the server still watches (an offline alert, a row in the journal).
+if (OFFLINE > 0) {
+  log(`${OFFLINE} walls that come and go: screens offline while the others are measured`);
+  for (let left = OFFLINE; left > 0; left -= BATCH) (await connectWalls(base, Math.min(BATCH, left))).forEach((w) => w.client.close());
+}
 const nwBaseline = (await idleMemory(natureWall, null, null)).memory;
 const bareBaseline = (await idleMemory(bare, null, null)).memory;
 log('connecting walls');
@@ -361,6 +368,8 @@ const bareMemory = await idleMemory(bare, bareWalls, bareBaseline);
 
 // Interleaved, alternating which goes first, so both see the same machine noise.
 log('measuring');
+await natureWall.loop(); // each server's event-loop delay from here
+await bare.loop();
 const sceneOf = (i: number) => (i % 2 === 0 ? other : defaultId);
 const nw = series(nwWalls, (i) => switchDefault(sceneOf(i), i < WARMUP ? null : writeMs.with_screens), sceneOf);
 const floor = series(
@@ -378,6 +387,9 @@ for (let i = 0; i < WARMUP + CHANGES; i++) {
 }
 const nwRun = nw.result();
 const bareRun = floor.result();
+/** How late each server's event loop ran while it was measured: a stall there delays its pushes. */
+const serverLoop = { nature_wall: await natureWall.loop(), bare_engine: await bare.loop() };
+log('server event loop while measuring', JSON.stringify(serverLoop));
 bareWalls.forEach((w) => w.client.close());
 await bare.stop();
 const pushes = { nature_wall: nwRun.pushes, bare_engine: bareRun.pushes };
@@ -425,6 +437,7 @@ console.log(
   JSON.stringify({
     clients: CLIENTS,
     changes: CHANGES,
+    offline_screens: OFFLINE,
     nature_wall: nwResult,
     bare_engine: bareResult,
     p99_ratio: Math.round((nwResult.p99_ms / bareResult.p99_ms) * 100) / 100,
@@ -439,6 +452,7 @@ console.log(
       difference: heapOf(nwMemory.perClient) !== null && heapOf(bareMemory.perClient) !== null ? round(heapOf(nwMemory.perClient)! - heapOf(bareMemory.perClient)!) : null,
     },
     pushes,
+    server_event_loop: serverLoop,
     resync,
     goals: { p99_ratio: '<= 1.25', missed: 0, heap_kb_per_client: '<= 10', heap_kb_over_engine: '<= 0.5', resync_seconds_at_1000: '<= 5' },
   }),

@@ -14,6 +14,11 @@ export interface Memory {
   rss: number;
 }
 
+export interface LoopDelay {
+  loop_p99_ms: number;
+  loop_max_ms: number;
+}
+
 export interface ServerProcess {
   base: string;
   port: number;
@@ -21,6 +26,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Heap and RSS after a full GC. */
   memory(): Promise<Memory>;
+  /** How late its event loop ran since the last call (p99 and longest, ms; bench/memory-probe.ts). */
+  loop(): Promise<LoopDelay>;
   /** SIGTERM, wait, and remove a throw-away data folder. */
   stop(): Promise<void>;
   /** SIGKILL: the crash a restart must survive. */
@@ -94,6 +101,11 @@ async function startOnce(options: StartOptions): Promise<ServerProcess> {
       new Promise<Memory>((resolve) => {
         child.once('message', (message) => resolve(message as Memory));
         child.send('memory');
+      }),
+    loop: () =>
+      new Promise<LoopDelay>((resolve) => {
+        child.once('message', (message) => resolve(message as LoopDelay));
+        child.send('loop');
       }),
     async stop() {
       child.kill('SIGTERM');
