@@ -32,7 +32,7 @@
  * --playback-only, --first-frame-only (WALL_TIMELINE=1 prints where each cold load's time went, WALL_TIMELINE=all each warm one's too,
  * WALL_PROFILE=1 its main thread's CPU profile by file and function — it slows the load it measures),
  * --switch-only, --video-only, --no-video, --video-right-only, --video-runs N, --no-throttle (no
- * slowed walls), --quick (8 changes and 5 loads: the everyday run). NW_BENCH_DEBUG=1 prints each
+ * slowed walls), --throttled-only (with --video-only: only the slowed wall and its bare pair), --quick (8 changes and 5 loads: the everyday run). NW_BENCH_DEBUG=1 prints each
  * change's walls (video walls: each new tile's first picture before its flip, and the readyState
  * changes of those without one; NW_BENCH_DEBUG_ALL=1 of every new tile); stuck tiles are printed
  * with who set their playhead last (the app's sync or hls.js, by script file). NW_BENCH_CONSOLE=1
@@ -64,7 +64,7 @@ import { VIDEO_SCENES } from './video-scenes.ts';
 
 const quick = process.argv.includes('--quick');
 // --quick: the everyday run (8 changes, 5 loads) — the same measurements, fewer samples.
-const args = benchArgs({ pages: 5, changes: quick ? 8 : 20, runs: quick ? 5 : 10, 'video-runs': quick ? 1 : 2 }, ['no-build', 'in-step-only', 'playback-only', 'first-frame-only', 'switch-only', 'video-only', 'no-video', 'video-right-only', 'no-throttle', 'quick']);
+const args = benchArgs({ pages: 5, changes: quick ? 8 : 20, runs: quick ? 5 : 10, 'video-runs': quick ? 1 : 2 }, ['no-build', 'in-step-only', 'playback-only', 'first-frame-only', 'switch-only', 'video-only', 'no-video', 'video-right-only', 'no-throttle', 'throttled-only', 'quick']);
 const { pages: PAGES, changes: CHANGES, runs: RUNS } = args;
 const startedAt = performance.now();
 const WARMUP = 3;
@@ -1039,7 +1039,9 @@ try {
     const offline_start = await measureOfflineStart();
     result = { hls_first_frame, offline_start, goals: { hls_first_frame_le_400ms: { cold: hls_first_frame.cold.p50_ms <= 400, warm: hls_first_frame.warm.p50_ms <= 400 } } };
   } else if (args.on('video-only')) {
-    const video_walls = await measureVideoScenarios(args['video-runs'], CHANGES, args.on('video-right-only') ? ['right'] : (Object.keys(CAMERA_CLOCKS) as CameraClock[]), !args.on('no-throttle'));
+    // --throttled-only: just the slowed wall beside the others (and its bare pair).
+    const clocks: CameraClock[] = args.on('throttled-only') ? [] : args.on('video-right-only') ? ['right'] : (Object.keys(CAMERA_CLOCKS) as CameraClock[]);
+    const video_walls = await measureVideoScenarios(args['video-runs'], CHANGES, clocks, !args.on('no-throttle'));
     result = { video_walls, goals: videoGoals(video_walls) };
   } else if (args.on('playback-only')) {
     const playback_skew = await measurePlaybackSkew();

@@ -21,6 +21,18 @@ describe('syncStep', () => {
     if (got.kind === 'rate' && step.kind === 'rate') expect(got.rate).toBeCloseTo(step.rate, 9);
     if (got.kind === 'seek' && step.kind === 'seek') expect(got.bySeconds).toBeCloseTo(step.bySeconds, 9);
   });
+
+  // A screen that drops frames (its renditions stepped down): no seek, no fast catch-up.
+  it.each([
+    ['closes a large lag by the narrow rate, never a seek', -3_250, 1 + SYNC_MAX_RATE_DELTA],
+    ['holds back a large lead the same way', 2_500, 1 - SYNC_MAX_RATE_DELTA],
+    ['catches a new tile up no faster than the narrow rate', -750, 1 + SYNC_MAX_RATE_DELTA],
+    ['steers a small error as any screen does', 100, 0.95],
+  ])('on a screen that cannot keep up, %s', (_rule, error, rate) => {
+    const got = syncStep(error, true);
+    expect(got.kind).toBe('rate');
+    if (got.kind === 'rate') expect(got.rate).toBeCloseTo(rate, 9);
+  });
 });
 
 describe('the targets', () => {

@@ -7,6 +7,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import type HlsType from 'hls.js';
 import type { LevelDetails } from 'hls.js';
 import { clockAtom } from '../../features/screen/atoms.ts';
+import { renditionStep } from '../../features/screen/rendition-step.ts';
 import { flipIsNear, msUntilFlip } from '../../features/screen/flip-scheduler.ts';
 import { heldSeekAllowed, HOLD_MAX_MS, quietLoads, shouldHold } from './flip-hold.ts';
 import { countEffect } from '../../lib/render-count.ts';
@@ -241,7 +242,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
         screenLeads.seekMs = learnSeekLead(screenLeads.seekMs, error); // playing again after a seek: how far off it landed
         landing = false;
       }
-      const step = syncStep(error);
+      const step = syncStep(error, renditionStep() > 0);
       if (step.kind === 'seek') {
         const to = video.currentTime + step.bySeconds;
         const ahead = to + screenLeads.seekMs / 1000; // the moment moves on while the seek loads and decodes

@@ -74,12 +74,18 @@ export function spendSeek(budget: SeekBudget, now: number): { allowed: boolean; 
 
 export type SyncStep = { kind: 'seek'; bySeconds: number } | { kind: 'rate'; rate: number };
 
-/** What to do about an error (ms; positive: this screen shows a later moment than the target). */
-export function syncStep(errorMs: number): SyncStep {
+/**
+ * What to do about an error (ms; positive: this screen shows a later moment than the target).
+ * `struggling`: the screen drops frames (its frame budget has stepped renditions down). It then
+ * never seeks — a seek decodes from a keyframe, more of what it cannot keep up with; bench:wall's
+ * slowed wall had its tiles sought 3 s ahead and left at the end of their buffer — and never
+ * plays faster than the narrow rate: each frame played sooner is a frame more to decode each second.
+ */
+export function syncStep(errorMs: number, struggling = false): SyncStep {
   if (!Number.isFinite(errorMs)) return { kind: 'rate', rate: 1 };
-  if (Math.abs(errorMs) >= SYNC_SEEK_MS) return { kind: 'seek', bySeconds: -errorMs / 1000 };
+  if (Math.abs(errorMs) >= SYNC_SEEK_MS && !struggling) return { kind: 'seek', bySeconds: -errorMs / 1000 };
   if (Math.abs(errorMs) < SYNC_DEADBAND_MS) return { kind: 'rate', rate: 1 };
-  const cap = Math.abs(errorMs) >= SYNC_CATCH_UP_MS ? SYNC_CATCH_UP_RATE_DELTA : SYNC_MAX_RATE_DELTA;
+  const cap = Math.abs(errorMs) >= SYNC_CATCH_UP_MS && !struggling ? SYNC_CATCH_UP_RATE_DELTA : SYNC_MAX_RATE_DELTA;
   const delta = Math.max(-cap, Math.min(cap, errorMs * SYNC_GAIN));
   return { kind: 'rate', rate: 1 - delta };
 }
