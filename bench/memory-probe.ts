@@ -2,12 +2,49 @@
  * Preloaded into benchmark servers. Over IPC: 'memory' answers heap and RSS after a full GC;
  * 'loop' answers how late the event loop ran since the last 'loop' (p99 and longest, ms) — a
  * stall there delays every push and answer the server has to make.
+ * With NW_BENCH_CPU_PROFILE=<folder>, each 'loop' also ends the CPU profile begun at the one
+ * before it (written there as <name>-<n>.cpuprofile) and begins the next: the measured window's;
+ * NW_BENCH_HEAP_PROFILE=<folder> does the same with a sampling allocation profile (.heapprofile).
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { watchStalls } from './stalls.ts';
 
 const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
+
+const name = (process.env.NODE_NAME ?? `server-${process.pid}`).replace(/\W+/g, '-');
+
+/** One kind of inspector profile over the windows between 'loop' messages. */
+function profileWindows(dir: string | undefined, start: [string, object?], stop: string, extension: string): () => void {
+  let session: Session | undefined;
+  let written = 0;
+  const post = (s: Session, method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => s.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result))));
+  return () => {
+    if (!dir) return;
+    const ending = session;
+    if (ending) {
+      void post(ending, stop).then((result) => {
+        writeFileSync(path.join(dir, `${name}-${++written}.${extension}`), JSON.stringify((result as { profile: unknown }).profile));
+        ending.disconnect();
+      });
+    }
+    const next = (session = new Session());
+    next.connect();
+    void post(next, start[0].split('.')[0] + '.enable').then(() => post(next, start[0], start[1]));
+  };
+}
+
+const nextCpuProfile = profileWindows(process.env.NW_BENCH_CPU_PROFILE, ['Profiler.start'], 'Profiler.stop', 'cpuprofile');
+const nextHeapProfile = profileWindows(
+  process.env.NW_BENCH_HEAP_PROFILE,
+  ['HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }],
+  'HeapProfiler.stopSampling',
+  'heapprofile',
+);
 
 process.on('message', (message) => {
   if (message === 'memory') {
@@ -19,6 +56,8 @@ process.on('message', (message) => {
     const ms = (ns: number) => Math.round(ns / 1e5) / 10;
     process.send?.({ loop_p99_ms: ms(delay.percentile(99)), loop_max_ms: ms(delay.max) });
     delay.reset();
+    nextCpuProfile();
+    nextHeapProfile();
   }
 });
 

@@ -7,6 +7,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, type MikroORM } from '@mikro-orm/postgresql';
 import { fileURLToPath } from 'node:url';
 import { migrationsList } from '../migrations/index.ts';
+import { NatureWallDriver } from './database/platform.ts';
 import type { Logger } from './logger.ts';
 export type { EntityManager } from '@mikro-orm/postgresql';
 export type Orm = MikroORM;
@@ -25,6 +26,7 @@ export interface OrmOptions {
 export function ormConfig(options: OrmOptions & { entities: readonly EntityClass[] }) {
   const log = options.logger?.child({ component: 'orm' });
   return defineConfig({
+    driver: NatureWallDriver,
     clientUrl: options.url,
     entities: [...options.entities],
     extensions: [Migrator],
