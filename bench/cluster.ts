@@ -40,6 +40,8 @@ const { values } = parseArgs({
     adapter: { type: 'string', default: 'both' },
     from: { type: 'string', default: 'many' },
     grace: { type: 'string', default: '20' },
+    // The three fan-out phases only (no rolling restart, no shares after it): minutes, for working on pushes.
+    'fanout-only': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -90,17 +92,24 @@ const OPEN_BATCH = 500;
  */
 const WARM_UP = 5;
 
-/** PUT default scene `sceneIds[i % 2]` `count` times, every CHANGE_EVERY_MS; p50/p99 of PUT start → each wall's receipt. */
-async function fanout(base: string, walls: ClusterWall[], sceneIds: number[], count: number) {
+/**
+ * PUT default scene `sceneIds[i % 2]` `count` times, every CHANGE_EVERY_MS; p50/p99 of PUT start → each wall's receipt,
+ * and how late each server's event loop ran over the measured switches (bench/memory-probe.ts; with
+ * NW_BENCH_CPU_PROFILE each server's CPU profile of them).
+ */
+async function fanout(base: string, walls: ClusterWall[], sceneIds: number[], count: number, servers: readonly ServerProcess[], placed?: { nodeIds: readonly string[]; ofWall: readonly string[] }) {
   const latencies: number[] = [];
+  const nodeLatencies = placed?.nodeIds.map(() => [] as number[]);
   // Each measured switch's answer and its walls' p50 / slowest: whether a tail is one switch or many.
-  const switches: { at_s: number; put_ms: number; p50_ms: number; max_ms: number }[] = [];
+  const switches: { at_s: number; put_ms: number; p50_ms: number; max_ms: number; by_node?: ({ p50_ms: number; max_ms: number } | null)[] }[] = [];
   let missed = 0;
   // The first switch goes to the scene not shown: one to the scene already shown pushes nothing,
   // and waiting for it to arrive would stall the phase (and move it in time against the walls' clock refresh).
   const current = ((await ok(rest(base, 'GET', '/api/config/default-scene'))).body as { scene_id: number | null }).scene_id;
   const first = current === sceneIds[0] ? 1 : 0;
   for (let i = 0; i < count + WARM_UP; i++) {
+    if (i === 0) await Promise.all(servers.map((s) => s.profile()));
+    if (i === WARM_UP) await Promise.all(servers.map((s) => s.loop()));
     const sceneId = sceneIds[(i + first) % 2]!;
     const start = performance.now();
     await ok(rest(base, 'PUT', '/api/config/default-scene', { scene_id: sceneId }));
@@ -109,18 +118,30 @@ async function fanout(base: string, walls: ClusterWall[], sceneIds: number[], co
     await until(() => walls.every((w) => sawSceneAt(w, sceneId, start) !== undefined), 10_000, 'every wall saw the switch').catch(() => undefined);
     if (i >= WARM_UP) {
       const these: number[] = [];
-      for (const w of walls) {
+      // Through the cluster, each node's walls apart too: whether a slow switch was one node's.
+      const byNode = placed?.nodeIds.map(() => [] as number[]);
+      walls.forEach((w, k) => {
         const at = sawSceneAt(w, sceneId, start);
         if (at === undefined) missed++;
-        else these.push(at - start);
-      }
+        else {
+          these.push(at - start);
+          byNode?.[placed!.nodeIds.indexOf(placed!.ofWall[k]!)]?.push(at - start);
+        }
+      });
       latencies.push(...these);
-      if (these.length > 0) switches.push({ at_s: seconds(start - benchStart), put_ms: round(putMs), p50_ms: round(percentile(these, 50)), max_ms: round(highest(these)) });
+      byNode?.forEach((ms, n) => nodeLatencies![n]!.push(...ms));
+      if (these.length > 0) {
+        const by_node = byNode?.map((ms) => (ms.length === 0 ? null : { p50_ms: round(percentile(ms, 50)), max_ms: round(highest(ms)) }));
+        switches.push({ at_s: seconds(start - benchStart), put_ms: round(putMs), p50_ms: round(percentile(these, 50)), max_ms: round(highest(these)), ...(by_node ? { by_node } : {}) });
+      }
     }
     await sleep(Math.max(0, CHANGE_EVERY_MS - (performance.now() - start)));
   }
+  const serverLoops = await Promise.all(servers.map((s) => s.loop()));
+  await Promise.all(servers.map((s) => s.profile()));
   const slowest = switches.sort((a, b) => b.max_ms - a.max_ms).slice(0, 3);
-  return { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(highest(latencies)), missed, slowest };
+  const by_node = nodeLatencies?.map((ms) => (ms.length === 0 ? null : { p50_ms: round(percentile(ms, 50)), p99_ms: round(percentile(ms, 99)) }));
+  return { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(highest(latencies)), missed, slowest, server_event_loop: serverLoops, ...(by_node ? { by_node } : {}) };
 }
 
 async function runAdapter(adapter: 'redis' | 'postgres') {
@@ -157,7 +178,7 @@ async function runAdapter(adapter: 'redis' | 'postgres') {
     }
     walls = await openWalls(single.base, SCREENS, { from: FROM, batch: OPEN_BATCH });
     log(`${SCREENS} walls open`);
-    const oneNode = await fanout(single.base, walls, sceneIds, CHANGES);
+    const oneNode = await fanout(single.base, walls, sceneIds, CHANGES, [single]);
     log('one node fan-out', oneNode);
     walls.forEach((w) => w.client.close());
     walls = [];
@@ -166,7 +187,7 @@ async function runAdapter(adapter: 'redis' | 'postgres') {
     const alone = await startNginx([`127.0.0.1:${single.port}`]);
     cleanup.push(() => alone.stop());
     walls = await openWalls(alone.base, SCREENS, { from: FROM, batch: OPEN_BATCH });
-    const oneNodeNginx = await fanout(alone.base, walls, sceneIds, CHANGES);
+    const oneNodeNginx = await fanout(alone.base, walls, sceneIds, CHANGES, [single]);
     log('one node behind nginx fan-out', oneNodeNginx);
     walls.forEach((w) => w.client.close());
     walls = [];
@@ -193,10 +214,20 @@ async function runAdapter(adapter: 'redis' | 'postgres') {
         (placed) => countsOn(placed, nodeIds),
         (error: unknown) => (log(String(error)), null),
       );
-    const spreadBefore = await shares();
+    const placedBefore = await nodesOfWalls(base, walls);
+    const spreadBefore = countsOn(placedBefore, nodeIds);
     log('walls per node', spreadBefore);
-    const cluster = await fanout(base, walls, sceneIds, CHANGES);
+    const cluster = await fanout(base, walls, sceneIds, CHANGES, nodes, { nodeIds, ofWall: placedBefore });
     log('cluster fan-out', cluster);
+    const fanouts = {
+      fanout_cluster: cluster,
+      fanout_one_node_no_nginx: oneNode,
+      fanout_one_node_nginx: oneNodeNginx,
+      fanout_p99_cluster_over_one_node: Math.round((cluster.p99_ms / oneNode.p99_ms) * 100) / 100,
+      fanout_p99_cluster_over_one_node_nginx: Math.round((cluster.p99_ms / oneNodeNginx.p99_ms) * 100) / 100,
+      walls_per_node_before: spreadBefore,
+    };
+    if (values['fanout-only']) return fanouts;
 
     // ---- the rolling restart, under traffic ----------------------------------------------
     let tick = 0;
@@ -322,12 +353,7 @@ async function runAdapter(adapter: 'redis' | 'postgres') {
     }
 
     return {
-      fanout_cluster: cluster,
-      fanout_one_node_no_nginx: oneNode,
-      fanout_one_node_nginx: oneNodeNginx,
-      fanout_p99_cluster_over_one_node: Math.round((cluster.p99_ms / oneNode.p99_ms) * 100) / 100,
-      fanout_p99_cluster_over_one_node_nginx: Math.round((cluster.p99_ms / oneNodeNginx.p99_ms) * 100) / 100,
-      walls_per_node_before: spreadBefore,
+      ...fanouts,
       restarts,
       walls_moved_before_close: `${movedBeforeCloseInRoll}/${heldInRoll}`,
       longest_without_connection_s: seconds(longestGapMs),

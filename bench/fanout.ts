@@ -370,6 +370,7 @@ const bareMemory = await idleMemory(bare, bareWalls, bareBaseline);
 log('measuring');
 await natureWall.loop(); // each server's event-loop delay from here
 await bare.loop();
+await Promise.all([natureWall.profile(), bare.profile()]); // their profiles, when asked for (bench/memory-probe.ts)
 const sceneOf = (i: number) => (i % 2 === 0 ? other : defaultId);
 const nw = series(nwWalls, (i) => switchDefault(sceneOf(i), i < WARMUP ? null : writeMs.with_screens), sceneOf);
 const floor = series(
@@ -389,6 +390,7 @@ const nwRun = nw.result();
 const bareRun = floor.result();
 /** How late each server's event loop ran while it was measured: a stall there delays its pushes. */
 const serverLoop = { nature_wall: await natureWall.loop(), bare_engine: await bare.loop() };
+await Promise.all([natureWall.profile(), bare.profile()]);
 log('server event loop while measuring', JSON.stringify(serverLoop));
 bareWalls.forEach((w) => w.client.close());
 await bare.stop();

@@ -2,9 +2,10 @@
  * Preloaded into benchmark servers. Over IPC: 'memory' answers heap and RSS after a full GC;
  * 'loop' answers how late the event loop ran since the last 'loop' (p99 and longest, ms) — a
  * stall there delays every push and answer the server has to make.
- * With NW_BENCH_CPU_PROFILE=<folder>, each 'loop' also ends the CPU profile begun at the one
- * before it (written there as <name>-<n>.cpuprofile) and begins the next: the measured window's;
- * NW_BENCH_HEAP_PROFILE=<folder> does the same with a sampling allocation profile (.heapprofile).
+ * 'profile' ends the CPU profile begun at the one before it (written as <name>-<n>.cpuprofile in
+ * NW_BENCH_CPU_PROFILE's folder) and begins the next, and the same for a sampling allocation
+ * profile (.heapprofile, NW_BENCH_HEAP_PROFILE); nothing without them. Starting a profiler holds
+ * the event loop a moment: benches begin one before their unmeasured warm-up.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -56,8 +57,10 @@ process.on('message', (message) => {
     const ms = (ns: number) => Math.round(ns / 1e5) / 10;
     process.send?.({ loop_p99_ms: ms(delay.percentile(99)), loop_max_ms: ms(delay.max) });
     delay.reset();
+  } else if (message === 'profile') {
     nextCpuProfile();
     nextHeapProfile();
+    process.send?.('profiling');
   }
 });
 

@@ -28,6 +28,8 @@ export interface ServerProcess {
   memory(): Promise<Memory>;
   /** How late its event loop ran since the last call (p99 and longest, ms; bench/memory-probe.ts). */
   loop(): Promise<LoopDelay>;
+  /** Ends the profiles begun by the last call and begins the next (NW_BENCH_CPU_PROFILE / NW_BENCH_HEAP_PROFILE; bench/memory-probe.ts). */
+  profile(): Promise<void>;
   /** SIGTERM, wait, and remove a throw-away data folder. */
   stop(): Promise<void>;
   /** SIGKILL: the crash a restart must survive. */
@@ -106,6 +108,11 @@ async function startOnce(options: StartOptions): Promise<ServerProcess> {
       new Promise<LoopDelay>((resolve) => {
         child.once('message', (message) => resolve(message as LoopDelay));
         child.send('loop');
+      }),
+    profile: () =>
+      new Promise<void>((resolve) => {
+        child.once('message', () => resolve());
+        child.send('profile');
       }),
     async stop() {
       child.kill('SIGTERM');
