@@ -32,6 +32,9 @@ import { applyScreenMessage, type ScreenMessage } from '../src/shared/screen-sta
 import { benchArgs } from './args.ts';
 import { benchAuth, startServerProcess, type Memory, type ServerProcess } from './server-process.ts';
 import { highest, median, percentile } from './stats.ts';
+import { stallsWatched, watchStalls } from './stalls.ts';
+
+watchStalls('bench');
 
 const { clients: CLIENTS, changes: CHANGES, offline: OFFLINE } = benchArgs({ clients: 1000, changes: 30, offline: 0 });
 const BATCH = 250;
@@ -161,6 +164,8 @@ interface Attribution {
   negative: number;
   /** Changes no push could be attributed to. */
   unattributed_changes: number[];
+  /** Each measured change's latencies (by change index): whether a tail is one switch or many. */
+  byChange: Map<number, number[]>;
 }
 
 /**
@@ -194,7 +199,7 @@ function attribute(walls: Wall[], changes: Change[], endedAt: number): Attributi
     floor = found[0];
     changeOf.set(found[0], k);
   });
-  const result: Attribution = { latencies: [], versions, matched: 0, late: 0, missing: 0, missed: 0, unmatched: {}, not_applied: 0, negative: 0, unattributed_changes: [] };
+  const result: Attribution = { latencies: [], versions, matched: 0, late: 0, missing: 0, missed: 0, unmatched: {}, not_applied: 0, negative: 0, unattributed_changes: [], byChange: new Map() };
   versions.forEach((v, k) => v === null && result.unattributed_changes.push(k));
   for (const wall of walls) {
     const got = new Array<boolean>(changes.length).fill(false);
@@ -210,7 +215,12 @@ function attribute(walls: Wall[], changes: Change[], endedAt: number): Attributi
       if (latency < 0) result.negative++;
       if (push.at > (changes[k + 1]?.start ?? endedAt)) result.late++;
       if (!push.applied) result.not_applied++;
-      if (k >= WARMUP) result.latencies.push(latency);
+      if (k >= WARMUP) {
+        result.latencies.push(latency);
+        const ofChange = result.byChange.get(k) ?? [];
+        ofChange.push(latency);
+        result.byChange.set(k, ofChange);
+      }
     }
     got.forEach((g, k) => {
       if (g) return;
@@ -233,7 +243,7 @@ function brokenBy(name: string, a: Attribution): string[] {
 }
 
 /** Latencies of one server's changes; `change(i)` triggers change i and waits for every wall. */
-function series(walls: Wall[], trigger: (i: number) => Promise<void>, sceneOf: (i: number) => number | null) {
+function series(name: string, walls: Wall[], trigger: (i: number) => Promise<void>, sceneOf: (i: number) => number | null) {
   const changes: Change[] = [];
   for (const wall of walls) wall.pushes = []; // record from here on
   return {
@@ -242,6 +252,7 @@ function series(walls: Wall[], trigger: (i: number) => Promise<void>, sceneOf: (
       const floor = Math.max(...walls.map((w) => w.maxVersion));
       const start = performance.now();
       changes[i] = { start, scene: sceneOf(i) };
+      if (stallsWatched) console.error(`[switch] ${name} ${i} from ${Math.round(performance.timeOrigin + start)}`);
       await trigger(i);
       await until(() => walls.every((w) => w.maxVersion > floor), 5_000);
       await new Promise((r) => setTimeout(r, 100)); // let both sides go idle between changes
@@ -252,7 +263,17 @@ function series(walls: Wall[], trigger: (i: number) => Promise<void>, sceneOf: (
       return {
         attribution: a,
         /** Asked only of a run that is not refused (below): a broken one may have no latency at all. */
-        figures: () => ({ p50_ms: round(percentile(a.latencies, 50)), p99_ms: round(percentile(a.latencies, 99)), max_ms: round(highest(a.latencies)), missed: a.missed }),
+        figures: () => ({
+          p50_ms: round(percentile(a.latencies, 50)),
+          p99_ms: round(percentile(a.latencies, 99)),
+          max_ms: round(highest(a.latencies)),
+          missed: a.missed,
+          // Its three slowest switches (the change, its walls' p50 and slowest): one switch of 30 is 3.3 % of the samples.
+          slowest: [...a.byChange]
+            .map(([change, ms]) => ({ change, p50_ms: round(percentile(ms, 50)), max_ms: round(highest(ms)) }))
+            .sort((x, y) => y.max_ms - x.max_ms)
+            .slice(0, 3),
+        }),
         pushes: {
           matched: a.matched,
           late: a.late,
@@ -372,8 +393,9 @@ await natureWall.loop(); // each server's event-loop delay from here
 await bare.loop();
 await Promise.all([natureWall.profile(), bare.profile()]); // their profiles, when asked for (bench/memory-probe.ts)
 const sceneOf = (i: number) => (i % 2 === 0 ? other : defaultId);
-const nw = series(nwWalls, (i) => switchDefault(sceneOf(i), i < WARMUP ? null : writeMs.with_screens), sceneOf);
+const nw = series('nature-wall', nwWalls, (i) => switchDefault(sceneOf(i), i < WARMUP ? null : writeMs.with_screens), sceneOf);
 const floor = series(
+  'bare',
   bareWalls,
   async () => {
     const res = await fetch(`${bare.base}/trigger`, { method: 'POST' });
