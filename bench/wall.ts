@@ -661,7 +661,12 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
           for (const s of flip.nearScripts) scripts.set(s.who, (scripts.get(s.who) ?? 0) + s.ms);
         });
         if (instants.length > 1) skews.push(Math.max(...instants) - Math.min(...instants));
-        if (process.env.NW_BENCH_DEBUG) log(mode, clock, 'picture leads', flips.map((f) => (f ? f.pictureLeads.map((l) => (l === null ? 'none' : round(l))).join(',') : '-')).join(' | '), flips.flatMap((f) => f?.withoutPicture ?? []).join(' / '));
+        if (process.env.NW_BENCH_DEBUG) {
+          log(mode, clock, 'picture leads', flips.map((f) => (f ? f.pictureLeads.map((l) => (l === null ? 'none' : round(l))).join(',') : '-')).join(' | '), flips.flatMap((f) => f?.withoutPicture ?? []).join(' / '));
+          // Each wall's lateness for this change, and the long frames and scripts in the second before it.
+          const late = flips.map((f, p) => (f?.rendered == null ? null : round(f.rendered - offsets[p]! + server_offset - f.at)));
+          log(mode, clock, 'lates', late.join(' '), 'near-flip long frames', flips.map((f) => (f ? round(f.nearLoafMs) : null)).join(' '), flips.map((f) => (f ? f.nearScripts.map((x) => `${x.who.slice(0, 40)}:${round(x.ms)}`).join(',') : '')).join(' | '));
+        }
       }
       await new Promise((r) => setTimeout(r, 1_200));
     }
