@@ -100,6 +100,8 @@ const WARM_UP = 5;
 async function fanout(base: string, walls: ClusterWall[], sceneIds: number[], count: number, servers: readonly ServerProcess[], placed?: { nodeIds: readonly string[]; ofWall: readonly string[] }) {
   const latencies: number[] = [];
   const nodeLatencies = placed?.nodeIds.map(() => [] as number[]);
+  // Each wall's node as an index into nodeIds (-1: not listed, counted in the whole only).
+  const nodeOfWall = placed?.ofWall.map((id) => placed.nodeIds.indexOf(id));
   // Each measured switch's answer and its walls' p50 / slowest: whether a tail is one switch or many.
   const switches: { at_s: number; put_ms: number; p50_ms: number; max_ms: number; by_node?: ({ p50_ms: number; max_ms: number } | null)[] }[] = [];
   let missed = 0;
@@ -125,7 +127,7 @@ async function fanout(base: string, walls: ClusterWall[], sceneIds: number[], co
         if (at === undefined) missed++;
         else {
           these.push(at - start);
-          byNode?.[placed!.nodeIds.indexOf(placed!.ofWall[k]!)]?.push(at - start);
+          byNode?.[nodeOfWall![k]!]?.push(at - start);
         }
       });
       latencies.push(...these);
@@ -138,7 +140,7 @@ async function fanout(base: string, walls: ClusterWall[], sceneIds: number[], co
     await sleep(Math.max(0, CHANGE_EVERY_MS - (performance.now() - start)));
   }
   const serverLoops = await Promise.all(servers.map((s) => s.loop()));
-  await Promise.all(servers.map((s) => s.profile()));
+  await Promise.all(servers.map((s) => s.profile(true)));
   const slowest = switches.sort((a, b) => b.max_ms - a.max_ms).slice(0, 3);
   const by_node = nodeLatencies?.map((ms) => (ms.length === 0 ? null : { p50_ms: round(percentile(ms, 50)), p99_ms: round(percentile(ms, 99)) }));
   return { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(highest(latencies)), missed, slowest, server_event_loop: serverLoops, ...(by_node ? { by_node } : {}) };
@@ -214,10 +216,11 @@ async function runAdapter(adapter: 'redis' | 'postgres') {
         (placed) => countsOn(placed, nodeIds),
         (error: unknown) => (log(String(error)), null),
       );
-    const placedBefore = await nodesOfWalls(base, walls);
-    const spreadBefore = countsOn(placedBefore, nodeIds);
+    // Each wall's node, or null (said in the log) while the screen list stays partial, as shares() does.
+    const placedBefore = await nodesOfWalls(base, walls).catch((error: unknown) => (log(String(error)), null));
+    const spreadBefore = placedBefore && countsOn(placedBefore, nodeIds);
     log('walls per node', spreadBefore);
-    const cluster = await fanout(base, walls, sceneIds, CHANGES, nodes, { nodeIds, ofWall: placedBefore });
+    const cluster = await fanout(base, walls, sceneIds, CHANGES, nodes, placedBefore ? { nodeIds, ofWall: placedBefore } : undefined);
     log('cluster fan-out', cluster);
     const fanouts = {
       fanout_cluster: cluster,

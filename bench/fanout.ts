@@ -412,7 +412,7 @@ const nwRun = nw.result();
 const bareRun = floor.result();
 /** How late each server's event loop ran while it was measured: a stall there delays its pushes. */
 const serverLoop = { nature_wall: await natureWall.loop(), bare_engine: await bare.loop() };
-await Promise.all([natureWall.profile(), bare.profile()]);
+await Promise.all([natureWall.profile(true), bare.profile(true)]);
 log('server event loop while measuring', JSON.stringify(serverLoop));
 bareWalls.forEach((w) => w.client.close());
 await bare.stop();

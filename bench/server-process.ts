@@ -28,8 +28,8 @@ export interface ServerProcess {
   memory(): Promise<Memory>;
   /** How late its event loop ran since the last call (p99 and longest, ms; bench/memory-probe.ts). */
   loop(): Promise<LoopDelay>;
-  /** Ends the profiles begun by the last call and begins the next (NW_BENCH_CPU_PROFILE / NW_BENCH_HEAP_PROFILE; bench/memory-probe.ts). */
-  profile(): Promise<void>;
+  /** Begins (`end` false) or ends and writes its profiles (NW_BENCH_CPU_PROFILE / NW_BENCH_HEAP_PROFILE; bench/memory-probe.ts). */
+  profile(end?: boolean): Promise<void>;
   /** SIGTERM, wait, and remove a throw-away data folder. */
   stop(): Promise<void>;
   /** SIGKILL: the crash a restart must survive. */
@@ -109,10 +109,10 @@ async function startOnce(options: StartOptions): Promise<ServerProcess> {
         child.once('message', (message) => resolve(message as LoopDelay));
         child.send('loop');
       }),
-    profile: () =>
+    profile: (end = false) =>
       new Promise<void>((resolve) => {
         child.once('message', () => resolve());
-        child.send('profile');
+        child.send(end ? 'profile-end' : 'profile');
       }),
     async stop() {
       child.kill('SIGTERM');

@@ -645,6 +645,7 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
       const flips = await Promise.all(pages.map((page, p) => latestFlip(page, counts[p]!, mode === 'app' ? world.scenes[scene]! : null)));
       if (i >= WARMUP) {
         const instants: number[] = [];
+        const lateOfWall: (number | null)[] = flips.map(() => null);
         const ats = flips.flatMap((f) => (f ? [f.at] : []));
         const change = Math.max(...ats); // this change's instant: the latest any wall flipped
         flips.forEach((flip, p) => {
@@ -654,6 +655,7 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
           instants.push(shownAt);
           lates.push(shownAt - flip.at);
           perWallLate[p]!.push(shownAt - flip.at);
+          lateOfWall[p] = round(shownAt - flip.at);
           nearLoaf.push(flip.nearLoafMs);
           fresh += flip.fresh;
           ready += flip.ready;
@@ -664,8 +666,7 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
         if (process.env.NW_BENCH_DEBUG) {
           log(mode, clock, 'picture leads', flips.map((f) => (f ? f.pictureLeads.map((l) => (l === null ? 'none' : round(l))).join(',') : '-')).join(' | '), flips.flatMap((f) => f?.withoutPicture ?? []).join(' / '));
           // Each wall's lateness for this change, and the long frames and scripts in the second before it.
-          const late = flips.map((f, p) => (f?.rendered == null ? null : round(f.rendered - offsets[p]! + server_offset - f.at)));
-          log(mode, clock, 'lates', late.join(' '), 'near-flip long frames', flips.map((f) => (f ? round(f.nearLoafMs) : null)).join(' '), flips.map((f) => (f ? f.nearScripts.map((x) => `${x.who.slice(0, 40)}:${round(x.ms)}`).join(',') : '')).join(' | '));
+          log(mode, clock, 'lates', lateOfWall.join(' '), 'near-flip long frames', flips.map((f) => (f ? round(f.nearLoafMs) : null)).join(' '), flips.map((f) => (f ? f.nearScripts.map((x) => `${x.who.slice(0, 40)}:${round(x.ms)}`).join(',') : '')).join(' | '));
         }
       }
       await new Promise((r) => setTimeout(r, 1_200));

@@ -18,7 +18,7 @@ export function escapeLiteral(text: string): string {
 
 export class NatureWallPlatform extends PostgreSqlPlatform {
   override escape(value: unknown): string {
-    return typeof value === 'string' ? escapeLiteral(value) : (super.escape(value) as string);
+    return typeof value === 'string' ? escapeLiteral(value) : super.escape(value);
   }
 }
 
