@@ -43,6 +43,7 @@
  * flip frame marks it the same way), beside the instant the frame began.
  */
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -429,6 +430,8 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
     const server_offset = await serverClockOffset();
     const offsets = await Promise.all(pages.map(realClockOffset));
     const clockErrors = await Promise.all(pages.map((page) => page.evaluate(() => (globalThis as unknown as { __clock: { errorMs: number } }).__clock.errorMs)));
+    // WALL_PROFILE=1: the first wall's main thread over the changes, by function.
+    const profiling = process.env.WALL_PROFILE ? await startProfile(pages[0]!) : null;
 
     const skews: number[] = [];
     const lates: number[] = [];
@@ -478,6 +481,7 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
       if (process.env.NW_BENCH_DEBUG) log(links, 'lates', flips.map((f, p) => (f?.rendered ? round(f.rendered - offsets[p]! + server_offset - f.at) : null)).join(' '), 'render ms', flips.map((f) => (f?.renderMs == null ? null : round(f.renderMs))).join(' '));
       await new Promise((r) => setTimeout(r, 300));
     }
+    if (profiling) log(links, 'wall 1', await profiling.stop(`in-step-${links}-${Date.now()}`));
     const spread = (values: number[]) => ({ p50_ms: round(percentile(values, 50)), p95_ms: round(percentile(values, 95)), max_ms: round(highest(values)) });
     const late = (values: number[]) => ({ p50_ms: round(percentile(values, 50)), p95_ms: round(percentile(values.map(Math.abs), 95)) });
     // What no exchange of messages can see: half the difference of each wall's two delays.
@@ -610,6 +614,8 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
     }
     await new Promise((r) => setTimeout(r, 4_000)); // tiles start
     for (const page of pages) await page.evaluate(() => (globalThis as unknown as { __snapshot(): void }).__snapshot());
+    // WALL_PROFILE=1: the first wall's main thread over the measured changes, by function.
+    const profiling = process.env.WALL_PROFILE ? await startProfile(pages[0]!) : null;
     const server_offset = await serverClockOffset();
     const offsets = await Promise.all(pages.map(realClockOffset));
     const skews: number[] = [];
@@ -671,6 +677,7 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
       }
       await new Promise((r) => setTimeout(r, 1_200));
     }
+    if (profiling) log(mode, clock, 'wall 1', await profiling.stop(`video-${mode}-${clock}-${Date.now()}`));
     await new Promise((r) => setTimeout(r, 4_000)); // the last change's tiles settle
     const checks = (await Promise.all(pages.map((page) => page.evaluate(TILE_CHECK)))) as TileCheck[];
     const spread = (values: number[]) => ({ p50_ms: round(percentile(values, 50)), p95_ms: round(percentile(values, 95)), max_ms: round(highest(values)) });
@@ -875,8 +882,10 @@ async function startProfile(page: Page) {
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
   await cdp.send('Profiler.start');
   return {
-    async stop(): Promise<string> {
+    async stop(name?: string): Promise<string> {
       const { profile } = await cdp.send('Profiler.stop');
+      // WALL_PROFILE=<folder>: the whole profile too, for DevTools or a closer look.
+      if (name && process.env.WALL_PROFILE !== '1') writeFileSync(path.join(process.env.WALL_PROFILE!, `${name}.cpuprofile`), JSON.stringify(profile));
       const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
       const self = new Map<string, number>();
       profile.samples?.forEach((id, i) => {
@@ -889,8 +898,27 @@ async function startProfile(page: Page) {
         const file = key.split(' ').at(-1)!.replace(/:\d+$/, '') || '(native)';
         byFile.set(file, (byFile.get(file) ?? 0) + ms);
       }
+      // Inclusive: each function's own time and its callees' (once per stack, not per recursion).
+      const children = new Map(profile.nodes.map((n) => [n.id, n.children ?? []]));
+      const selfOfNode = new Map<number, number>();
+      profile.samples?.forEach((id, i) => selfOfNode.set(id, (selfOfNode.get(id) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000));
+      const inclusive = new Map<string, number>();
+      const walk = (id: number, open: Set<string>): number => {
+        const f = nodes.get(id)!.callFrame;
+        const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\//, '')}:${f.lineNumber}`;
+        const first = !open.has(key);
+        if (first) open.add(key);
+        let ms = selfOfNode.get(id) ?? 0;
+        for (const child of children.get(id)!) ms += walk(child, open);
+        if (first) {
+          open.delete(key);
+          inclusive.set(key, (inclusive.get(key) ?? 0) + ms);
+        }
+        return ms;
+      };
+      walk(profile.nodes[0]!.id, new Set());
       const rows = (m: Map<string, number>, n: number) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, ms]) => `  ${ms.toFixed(1).padStart(7)} ${k}`);
-      return ['cpu profile, ms self by file:', ...rows(byFile, 15), 'by function:', ...rows(self, 25)].join('\n');
+      return ['cpu profile, ms self by file:', ...rows(byFile, 15), 'by function:', ...rows(self, 25), 'inclusive:', ...rows(inclusive, 40)].join('\n');
     },
   };
 }

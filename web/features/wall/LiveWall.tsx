@@ -5,7 +5,7 @@
  */
 import { ScreenBanner } from '../../components/ScreenBanner.tsx';
 import { useAtom, useAtomValue } from 'jotai';
-import { useCallback, useEffect, useState } from 'react';
+import { memo, useCallback, useEffect, useState } from 'react';
 import type { SceneDto, SceneStreamDto } from '../../../src/shared/api/index.ts';
 import { SELECTION_ALGORITHM_LABELS } from '../../../src/shared/constants.ts';
 import { Clock } from '../../components/Clock.tsx';
@@ -33,11 +33,35 @@ import './wall.css';
 /** Streams the wall lays out (at most one per area). */
 const onWall = (streams: readonly SceneStreamDto[]) => streams.slice(0, TILE_AREAS.length);
 
-/** Each tile's box in a layout, by its index there. */
-function boxesOf(layoutType: string, count: number): TileBox[] {
-  const layout = wallLayout(layoutType, count);
-  return TILE_AREAS.slice(0, count).map((area) => tileBox(layout, area)!);
+/** Each tile's box in a layout, by its index there; computed once per layout and count (a push and a flip's catch-up each ask twice). */
+const boxes = new Map<string, readonly TileBox[]>();
+function boxesOf(layoutType: string, count: number): readonly TileBox[] {
+  const key = `${layoutType} ${count}`;
+  let found = boxes.get(key);
+  if (!found) {
+    const layout = wallLayout(layoutType, count);
+    found = TILE_AREAS.slice(0, count).map((area) => tileBox(layout, area)!);
+    boxes.set(key, found);
+  }
+  return found;
 }
+
+/**
+ * The header's right side: nothing in it depends on the scene, so a push's render and a flip's
+ * catch-up (both on a wall's busiest path) pass it by.
+ */
+const WallAside = memo(function WallAside() {
+  return (
+    <div className="wall__aside">
+      <ConnectionPill />
+      <Clock />
+      <AdminMenu />
+    </div>
+  );
+});
+
+/** The switcher re-renders when the scenes or the current one change, not on every push. */
+const Switcher = memo(SceneSwitcher);
 
 /**
  * The tiles of what shows now and of what shows after the waiting flip, each with its box on
@@ -159,16 +183,12 @@ export function LiveWall() {
         <div className="wall__headings flip-stack">
           <Flip now={scene} next={next?.scene} render={(shown, side) => <WallHeading scene={shown} side={side} />} />
         </div>
-        <div className="wall__aside">
-          <ConnectionPill />
-          <Clock />
-          <AdminMenu />
-        </div>
+        <WallAside />
       </header>
       <main className="wall__main">
         <WallGrid scene={scene} streams={state.streams} next={next} onOpen={openStream} />
       </main>
-      <SceneSwitcher scenes={list.scenes} currentId={scene.id} onPick={pick} />
+      <Switcher scenes={list.scenes} currentId={scene.id} onPick={pick} />
       {openStreamNow && <FullscreenPlayer stream={openStreamNow} onClose={() => setOpen(null)} />}
     </div>
   );
