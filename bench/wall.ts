@@ -30,7 +30,9 @@
  * server runs in its own process on a throw-away database. The last line is one JSON object.
  * Options: --no-build (use dist/web as it is), --changes N, --pages N, --runs N, --in-step-only,
  * --playback-only, --first-frame-only (WALL_TIMELINE=1 prints where each cold load's time went, WALL_TIMELINE=all each warm one's too,
- * WALL_PROFILE=1 its main thread's CPU profile by file and function — it slows the load it measures),
+ * WALL_PROFILE=1 its main thread's CPU profile by file and function — it slows the load it measures;
+ * in the in-step and video-wall runs it profiles the first wall over the changes, and
+ * WALL_PROFILE=<folder> also writes each whole profile there, for DevTools or a closer look),
  * --switch-only, --video-only, --no-video, --video-right-only, --video-runs N, --no-throttle (no
  * slowed walls), --throttled-only (with --video-only: only the slowed wall and its bare pair), --quick (8 changes and 5 loads: the everyday run). NW_BENCH_DEBUG=1 prints each
  * change's walls (video walls: each new tile's first picture before its flip, and the readyState

@@ -1,6 +1,9 @@
 /** A screen part may send only the reports it declares (web/features/screen/parts/part.ts). */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { definePart, startParts } from '../../web/features/screen/parts/part.ts';
+import { flipReportPart } from '../../web/features/screen/parts/flip-report.ts';
+import { lastFlipAtom, type FlipDetail } from '../../web/features/screen/flip-scheduler.ts';
+import { store } from '../../web/lib/store.ts';
 
 describe('screen parts', () => {
   it('a part may send only the reports it declares', () => {
@@ -54,5 +57,30 @@ describe('screen parts', () => {
     }
     expect(heard).toEqual(['changed', 'registered', 'settled', 'stopped']);
     expect(errors).toEqual(['The screen part "broken" failed in changed', 'The screen part "broken" failed in registered', 'The screen part "broken" failed in stop']);
+  });
+
+  it("sends a flip's report a second after the flip, not in the catch-up that announced it", () => {
+    vi.useFakeTimers();
+    const sent: unknown[] = [];
+    const session = { page: { kind: 'wall' as const }, registration: { kind: 'wall' as const }, device: null, installed: false, resyncEveryMs: undefined, registered: () => true, register: () => {}, report: (_name: string, report: unknown) => void sent.push(report), ask: async () => ({ error: 'none' }), listen: () => () => {} };
+    const flip = (late: number): FlipDetail => ({ version: 1, at: 0, frameTime: 100, renderedAt: 106.4, workMs: 6.4, lateMs: late, frameRenders: 0, frameEffects: 0, catchUpRenders: 3 });
+    try {
+      const running = startParts([flipReportPart], session);
+      store.set(lastFlipAtom, flip(12.4)); // what the catch-up does
+      expect(sent).toEqual([]);
+      store.set(lastFlipAtom, flip(20.6)); // a second flip within the second: its report is the one that goes
+      vi.advanceTimersByTime(999);
+      expect(sent).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(sent).toEqual([{ render_ms: 6, late_ms: 21 }]);
+      // A flip the session stops before its second has come is not sent after the session.
+      store.set(lastFlipAtom, flip(40));
+      running.stop();
+      vi.advanceTimersByTime(2_000);
+      expect(sent).toHaveLength(1);
+    } finally {
+      store.set(lastFlipAtom, null);
+      vi.useRealTimers();
+    }
   });
 });
