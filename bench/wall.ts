@@ -889,29 +889,29 @@ async function startProfile(page: Page) {
       // WALL_PROFILE=<folder>: the whole profile too, for DevTools or a closer look.
       if (name && process.env.WALL_PROFILE !== '1') writeFileSync(path.join(process.env.WALL_PROFILE!, `${name}.cpuprofile`), JSON.stringify(profile));
       const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-      const self = new Map<string, number>();
-      profile.samples?.forEach((id, i) => {
+      const keyOf = (id: number) => {
         const f = nodes.get(id)!.callFrame;
-        const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\//, '')}:${f.lineNumber}`;
-        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
-      });
+        // Line and column: a minified chunk is one line, and its anonymous functions differ only by column.
+        return `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\//, '')}:${f.lineNumber}:${f.columnNumber}`;
+      };
+      // Each node's own sampled time, then by function.
+      const selfOfNode = new Map<number, number>();
+      profile.samples?.forEach((id, i) => selfOfNode.set(id, (selfOfNode.get(id) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000));
+      const self = new Map<string, number>();
+      for (const [id, ms] of selfOfNode) self.set(keyOf(id), (self.get(keyOf(id)) ?? 0) + ms);
       const byFile = new Map<string, number>();
       for (const [key, ms] of self) {
-        const file = key.split(' ').at(-1)!.replace(/:\d+$/, '') || '(native)';
+        const file = key.split(' ').at(-1)!.replace(/:-?\d+:-?\d+$/, '') || '(native)';
         byFile.set(file, (byFile.get(file) ?? 0) + ms);
       }
       // Inclusive: each function's own time and its callees' (once per stack, not per recursion).
-      const children = new Map(profile.nodes.map((n) => [n.id, n.children ?? []]));
-      const selfOfNode = new Map<number, number>();
-      profile.samples?.forEach((id, i) => selfOfNode.set(id, (selfOfNode.get(id) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000));
       const inclusive = new Map<string, number>();
       const walk = (id: number, open: Set<string>): number => {
-        const f = nodes.get(id)!.callFrame;
-        const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\//, '')}:${f.lineNumber}`;
+        const key = keyOf(id);
         const first = !open.has(key);
         if (first) open.add(key);
         let ms = selfOfNode.get(id) ?? 0;
-        for (const child of children.get(id)!) ms += walk(child, open);
+        for (const child of nodes.get(id)!.children ?? []) ms += walk(child, open);
         if (first) {
           open.delete(key);
           inclusive.set(key, (inclusive.get(key) ?? 0) + ms);

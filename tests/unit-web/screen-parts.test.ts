@@ -5,6 +5,20 @@ import { flipReportPart } from '../../web/features/screen/parts/flip-report.ts';
 import { lastFlipAtom, type FlipDetail } from '../../web/features/screen/flip-scheduler.ts';
 import { store } from '../../web/lib/store.ts';
 
+/** A registered wall's session as a part sees it; `report` hears what the part sends. */
+const wallSession = (report: (name: string, report: unknown) => void = () => {}) => ({
+  page: { kind: 'wall' as const },
+  registration: { kind: 'wall' as const },
+  device: null,
+  installed: false,
+  resyncEveryMs: undefined,
+  registered: () => true,
+  register: () => {},
+  report,
+  ask: async () => ({ error: 'none' }),
+  listen: () => () => {},
+});
+
 describe('screen parts', () => {
   it('a part may send only the reports it declares', () => {
     const calls: string[] = [];
@@ -14,18 +28,7 @@ describe('screen parts', () => {
       start: (session) => ({ changed: () => session.report('health' as 'clock', { offset_ms: 0, error_ms: 0 }) }),
     });
     const honest = definePart<'clock'>({ name: 'honest', reports: ['clock'], start: (session) => ({ changed: () => session.report('clock', { offset_ms: 1, error_ms: 1 }) }) });
-    const session = {
-      page: { kind: 'wall' as const },
-      registration: { kind: 'wall' as const },
-      device: null,
-      installed: false,
-      resyncEveryMs: undefined,
-      registered: () => true,
-      register: () => {},
-      report: (name: string) => void calls.push(name),
-      ask: async () => ({ error: 'none' }),
-      listen: () => () => {},
-    };
+    const session = wallSession((name) => void calls.push(name));
     const errors: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => void errors.push((args[1] as Error).message);
@@ -44,7 +47,7 @@ describe('screen parts', () => {
     const heard: string[] = [];
     const broken = definePart({ name: 'broken', start: () => ({ changed: () => { throw new Error('boom'); }, registered: () => { throw new Error('boom'); }, stop: () => { throw new Error('boom'); } }) });
     const healthy = definePart({ name: 'healthy', start: () => ({ changed: () => void heard.push('changed'), registered: () => void heard.push('registered'), stop: () => void heard.push('stopped') }) });
-    const session = { page: { kind: 'wall' as const }, registration: { kind: 'wall' as const }, device: null, installed: false, resyncEveryMs: undefined, registered: () => true, register: () => {}, report: () => {}, ask: async () => ({ error: 'none' }), listen: () => () => {} };
+    const session = wallSession();
     const errors: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => void errors.push(args[0]);
@@ -62,7 +65,7 @@ describe('screen parts', () => {
   it("sends a flip's report a second after the flip, not in the catch-up that announced it", () => {
     vi.useFakeTimers();
     const sent: unknown[] = [];
-    const session = { page: { kind: 'wall' as const }, registration: { kind: 'wall' as const }, device: null, installed: false, resyncEveryMs: undefined, registered: () => true, register: () => {}, report: (_name: string, report: unknown) => void sent.push(report), ask: async () => ({ error: 'none' }), listen: () => () => {} };
+    const session = wallSession((_name, report) => void sent.push(report));
     const flip = (late: number): FlipDetail => ({ version: 1, at: 0, frameTime: 100, renderedAt: 106.4, workMs: 6.4, lateMs: late, frameRenders: 0, frameEffects: 0, catchUpRenders: 3 });
     try {
       const running = startParts([flipReportPart], session);

@@ -60,9 +60,6 @@ const WallAside = memo(function WallAside() {
   );
 });
 
-/** The switcher re-renders when the scenes or the current one change, not on every push. */
-const Switcher = memo(SceneSwitcher);
-
 /**
  * The tiles of what shows now and of what shows after the waiting flip, each with its box on
  * both sides: a stream in both keeps its element (and its player) and may change boxes.
@@ -188,7 +185,7 @@ export function LiveWall() {
       <main className="wall__main">
         <WallGrid scene={scene} streams={state.streams} next={next} onOpen={openStream} />
       </main>
-      <Switcher scenes={list.scenes} currentId={scene.id} onPick={pick} />
+      <SceneSwitcher scenes={list.scenes} currentId={scene.id} onPick={pick} />
       {openStreamNow && <FullscreenPlayer stream={openStreamNow} onClose={() => setOpen(null)} />}
     </div>
   );

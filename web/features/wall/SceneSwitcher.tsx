@@ -2,7 +2,7 @@
  * The Live Wall's scene switcher: a bar of picker cards that slides up when the pointer nears
  * the bottom edge and hides 3 s after it leaves. Only rendered when there is a scene to pick.
  */
-import { useLayoutEffect, useRef, useState } from 'react';
+import { memo, useLayoutEffect, useRef, useState } from 'react';
 import type { SceneDto } from '../../../src/shared/api/index.ts';
 import { SELECTION_ALGORITHM_LABELS } from '../../../src/shared/constants.ts';
 import { useSwitcherVisibility } from './useSwitcherVisibility.ts';
@@ -13,7 +13,8 @@ interface SceneSwitcherProps {
   onPick: (scene: SceneDto) => void;
 }
 
-export function SceneSwitcher({ scenes, currentId, onPick }: SceneSwitcherProps) {
+/** Memoised: it renders when the scenes or the current one change, not on every push to its wall. */
+export const SceneSwitcher = memo(function SceneSwitcher({ scenes, currentId, onPick }: SceneSwitcherProps) {
   const bar = useRef<HTMLElement>(null);
   const { visible, onFocus, onBlur, reveal } = useSwitcherVisibility(bar);
   const [focusWanted, setFocusWanted] = useState(false);
@@ -76,4 +77,4 @@ export function SceneSwitcher({ scenes, currentId, onPick }: SceneSwitcherProps)
       </nav>
     </>
   );
-}
+});
