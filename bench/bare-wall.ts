@@ -70,6 +70,7 @@ const PAGE = `<!doctype html>
   // A change: its incoming tiles now, the flip at 'instant' (the true clock, ms since the epoch).
   window.__switch = (streams, instant, at) => {
     const v = ++version;
+    window.__toldAt = performance.now(); // when it heard (bench:wall's NW_BENCH_DEBUG trace)
     const nextIds = new Set(streams.map((s) => s.id));
     const incoming = new Map();
     streams.forEach((s, i) => { if (!shown.has(s.id)) incoming.set(s.id, tile(s, i, 'next')); });

@@ -225,6 +225,15 @@ const IN_STEP_WATCH = `
   globalThis.Date = ShiftedDate;
   Object.defineProperty(performance, 'timeOrigin', { get: () => realOrigin + shift });
   window.__clock = null;
+  // Each socket message's arrival (and size): when a wall heard of a change (NW_BENCH_DEBUG).
+  window.__msgs = [];
+  const RealWebSocket = window.WebSocket;
+  window.WebSocket = class extends RealWebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => { window.__msgs.push([performance.now(), typeof e.data === 'string' ? e.data.length : 0]); if (window.__msgs.length > 200) window.__msgs.splice(0, 100); });
+    }
+  };
   window.addEventListener('nw:clock', (e) => { window.__clock = e.detail; });
   const count = (e) => { e.target.__loads = (e.target.__loads || 0) + 1; };
   document.addEventListener('loadstart', count, true);
@@ -293,6 +302,11 @@ const IN_STEP_WATCH = `
       // How long before the flip frame began each new tile had its first picture (negative: after it).
       record.pictureLeads = fresh.map((t) => { const p = firstPicture(t.media); return p === null ? null : d.frameTime - p; });
       // For a tile without one: its readyState changes till then (ms from the flip frame's begin), for NW_BENCH_DEBUG.
+      // When it heard of the change (the largest socket message 200–2000 ms before the frame, or the bare wall's __switch), and each new tile's media attached, metadata, first picture: ms before the frame.
+      const heard = window.__toldAt ?? (window.__msgs.filter(([t]) => t < d.frameTime - 200 && t > d.frameTime - 2000).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null);
+      const stateTime = (m, r) => { const hit = (m.__states || []).find(([t, s]) => s >= r && t > (heard ?? 0)); return hit ? Math.round(d.frameTime - hit[0]) : null; };
+      const attachTime = (m) => { const hit = (m.__states || []).find(([t, s]) => s === 0 && t > (heard ?? 0)); return hit ? Math.round(d.frameTime - hit[0]) : null; };
+      record.trace = { heard: heard === null ? null : Math.round(d.frameTime - heard), tiles: fresh.map((t) => [attachTime(t.media), stateTime(t.media, 1), stateTime(t.media, 2)]) };
       record.withoutPicture = fresh.filter((t) => window.__debugAll || firstPicture(t.media) === null).map((t) => (t.media.__states || []).map(([ms, r]) => Math.round(ms - d.frameTime) + ':' + r).join(' '));
       window.__snapshot();
     };
@@ -356,6 +370,8 @@ interface FlipRecord {
   /** Per new tile: ms from its first picture to the flip frame's begin (negative: after it; null: none by the report). */
   pictureLeads: (number | null)[];
   withoutPicture: string[];
+  /** NW_BENCH_DEBUG: ms before the flip frame the wall heard of the change, and each new tile's media attached, metadata, first picture. */
+  trace?: { heard: number | null; tiles: (number | null)[][] };
   keptReloads: number;
   /** Long animation frames in the second before the flip frame ended: their total length and scripts. */
   nearLoafMs: number;
@@ -672,6 +688,7 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
         });
         if (instants.length > 1) skews.push(Math.max(...instants) - Math.min(...instants));
         if (process.env.NW_BENCH_DEBUG) {
+          log(mode, clock, 'heard / attach,meta,picture', flips.map((f) => (f?.trace ? `${f.trace.heard}: ` + f.trace.tiles.map((t) => t.join(',')).join(' ') : '-')).join(' | '));
           log(mode, clock, 'picture leads', flips.map((f) => (f ? f.pictureLeads.map((l) => (l === null ? 'none' : round(l))).join(',') : '-')).join(' | '), flips.flatMap((f) => f?.withoutPicture ?? []).join(' / '));
           // Each wall's lateness for this change, and the long frames and scripts in the second before it.
           log(mode, clock, 'lates', lateOfWall.join(' '), 'near-flip long frames', flips.map((f) => (f ? round(f.nearLoafMs) : null)).join(' '), flips.map((f) => (f ? f.nearScripts.map((x) => `${x.who.slice(0, 40)}:${round(x.ms)}`).join(',') : '')).join(' | '));
