@@ -1,6 +1,6 @@
 /** Steering a player toward the shared moment (web/components/Player/live-sync.ts), one row per rule. */
 import { describe, expect, it } from 'vitest';
-import { freshSeekBudget, learnSeekLead, loopErrorMs, programErrorMs, programStartPosition, SEEK_LEAD_MAX_MS, SEEK_SPACING_MAX_MS, SEEK_SPACING_MS, seekTarget, spendSeek, SYNC_CATCH_UP_RATE_DELTA, SYNC_MAX_RATE_DELTA, syncStep, type SeekBudget, type SyncStep } from '../../web/components/Player/live-sync.ts';
+import { freshSeekBudget, keyframeStart, learnSeekLead, loopErrorMs, programErrorMs, programStartPosition, SEEK_LEAD_MAX_MS, SEEK_SPACING_MAX_MS, SEEK_SPACING_MS, seekTarget, spendSeek, START_SNAP_MAX_S, SYNC_CATCH_UP_RATE_DELTA, SYNC_MAX_RATE_DELTA, syncStep, type SeekBudget, type SyncStep } from '../../web/components/Player/live-sync.ts';
 import { describeSkew } from '../../web/features/admin/quality/camera-clock.ts';
 import { CAMERA_CLOCK_TOLERANCE_MS, cameraSkewHint, planProgramSync, syncLatencyMs } from '../../src/shared/streams/playback.ts';
 
@@ -166,6 +166,29 @@ describe('programStartPosition', () => {
   it('is null outside the window: hls.js would snap back to its live edge', () => {
     expect(programStartPosition(edge, window, 1_000_013_000)).toBeNull();
     expect(programStartPosition(edge, window, 1_000_023_000)).toBeNull();
+  });
+});
+
+describe('keyframeStart', () => {
+  // A window of four 2 s segments: 14, 16, 18, 20 (the oldest, at 14, leaves it next).
+  const starts = [14, 16, 18, 20];
+
+  it('moves a start to the nearest segment start within a second, either way', () => {
+    expect(keyframeStart(17.2, starts)).toBe(18);
+    expect(keyframeStart(16.9, starts)).toBe(16);
+    expect(keyframeStart(19.0, starts)).toBe(18); // a tie: the earlier start, the longer buffer
+    expect(keyframeStart(20.6, starts)).toBe(20);
+  });
+
+  it('never moves to the oldest segment, which leaves the window next', () => {
+    expect(keyframeStart(14.3, starts)).toBe(14.3);
+    expect(keyframeStart(15.2, starts)).toBe(16);
+  });
+
+  it('keeps a start more than a second from any segment start (long segments)', () => {
+    expect(keyframeStart(33, [24, 30, 36])).toBe(33);
+    expect(keyframeStart(31, [24, 30, 36])).toBe(30);
+    expect(START_SNAP_MAX_S).toBe(1);
   });
 });
 

@@ -12,7 +12,7 @@ import { flipIsNear, msUntilFlip } from '../../features/screen/flip-scheduler.ts
 import { heldSeekAllowed, HOLD_MAX_MS, quietLoads, shouldHold } from './flip-hold.ts';
 import { countEffect } from '../../lib/render-count.ts';
 import { store } from '../../lib/store.ts';
-import { freshSeekBudget, learnSeekLead, loopErrorMs, programErrorMs, programStartPosition, seekTarget, spendSeek, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
+import { freshSeekBudget, keyframeStart, learnSeekLead, loopErrorMs, programErrorMs, programStartPosition, seekTarget, spendSeek, SYNC_PERIOD_MS, syncStep } from './live-sync.ts';
 import { planProgramSync, syncLatencyMs, type PlaybackHints, type ProgramPlan } from '../../../src/shared/streams/playback.ts';
 import { pictureAdvanced, pictureSample, PROGRESS_CHECK_MS, STALL_REPORT_MS, STALL_RETRY_MS, type MediaEvent, type PictureSample } from './machine.ts';
 import { hasMediaSource, loadHls } from './hls-loader.ts';
@@ -186,9 +186,10 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
     /**
      * The first playlist, before hls.js picks its first segment: its live start (three target
      * durations behind the edge, whatever the segments' phase — 1 to 3 s behind the moment on a
-     * 2 s camera) is put on the moment, by hls.js's own target latency. Else the sync's seek that
-     * closed the gap came after the tile was on screen: a visible jump, and on a busy screen a
-     * segment to fetch and decode, the tile behind again and sought again.
+     * 2 s camera) is put on the segment start nearest the moment (within a second: its keyframe
+     * shows at once), by hls.js's own target latency; the steer's rate closes the rest. Else the
+     * sync's seek that closed the gap came after the tile was on screen: a visible jump, and on a
+     * busy screen a segment to fetch and decode, the tile behind again and sought again.
      */
     const startAtMoment = (hls: HlsType, details: LevelDetails) => {
       const clock = store.get(clockAtom);
@@ -196,17 +197,20 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       const planned = planFor(details);
       if (!clock || !edge?.programDateTime || planned?.kind !== 'follow') return;
       const target = performance.now() + clock.offsetMs - planned.latencyMs + screenLeads.startMs;
-      const at = programStartPosition({ start: edge.start, programDateTime: edge.programDateTime }, { start: details.fragmentStart, end: details.edge }, target);
+      const moment = programStartPosition({ start: edge.start, programDateTime: edge.programDateTime }, { start: details.fragmentStart, end: details.edge }, target);
       const from = hls.liveSyncPosition;
       const latency = hls.targetLatency;
-      if (at === null || from === null || latency === null) return;
+      if (moment === null || from === null || latency === null) return;
+      // On a keyframe near the moment (live-sync.ts): the steer closes the rest after the flip.
+      const at = keyframeStart(moment, details.fragments.map((f) => f.start));
       hls.targetLatency = Math.max(0, latency + from - at);
-      // Where its first picture played against the moment: read when it first plays, not by the
-      // steer after the flip, when a held tile's stalls would count as a late start.
+      // Where its first picture played against the moment, less the keyframe's own offset: read
+      // when it first plays, not by the steer after the flip, when a held tile's stalls would
+      // count as a late start.
       listen('playing', () => {
         const shown = hls.playingDate;
         const now = store.get(clockAtom);
-        if (shown && now) screenLeads.startMs = learnSeekLead(screenLeads.startMs, programErrorMs(shown.getTime(), performance.now() + now.offsetMs, planned.latencyMs));
+        if (shown && now) screenLeads.startMs = learnSeekLead(screenLeads.startMs, programErrorMs(shown.getTime(), performance.now() + now.offsetMs, planned.latencyMs) - (at - moment) * 1000);
       }, true);
     };
     let quiet = false;

@@ -125,6 +125,33 @@ export function programStartPosition(
   return at >= window.start && at <= window.end ? at : null;
 }
 
+/**
+ * How far a live start may move to a segment's first frame: the steer's ±25 % closes a second in
+ * about four, and the picture never stops meanwhile.
+ */
+export const START_SNAP_MAX_S = 1;
+
+/**
+ * Where a live player starts near `at`: the nearest segment start within START_SNAP_MAX_S, else
+ * `at` itself. A segment opens with a keyframe, so a start there shows its picture as soon as that
+ * frame is decoded; a start inside a segment first decodes every frame from the segment's keyframe
+ * up to it (for 2 s segments, a second of video on average) — on a wall, in the frames before its
+ * flip (bench:wall's video walls: metadata → first picture 150–200 ms within a segment, against
+ * ~50 at its start). The window's oldest segment is never taken: it is the next to leave the
+ * window, and hls.js moves a playhead outside its window back to its live edge.
+ */
+export function keyframeStart(at: number, segmentStarts: readonly number[]): number {
+  let best = at;
+  let distance = Infinity;
+  for (const start of segmentStarts.slice(1)) {
+    if (Math.abs(start - at) < distance) {
+      best = start;
+      distance = Math.abs(start - at);
+    }
+  }
+  return distance <= START_SNAP_MAX_S ? best : at;
+}
+
 /** The most a player aims ahead of its target for the time a start or a seek takes. */
 export const SEEK_LEAD_MAX_MS = 2_000;
 /** Residual errors beyond this say something else happened (a stall, a hold): not learnt from. */
