@@ -29,7 +29,7 @@
  * Media are generated with ffmpeg and served on 127.0.0.1 (tests/e2e/support/media.ts); the
  * server runs in its own process on a throw-away database. The last line is one JSON object.
  * Options: --no-build (use dist/web as it is), --changes N, --pages N, --runs N, --in-step-only,
- * --playback-only, --first-frame-only (WALL_TIMELINE=1 prints where each cold load's time went, WALL_TIMELINE=all each warm one's too,
+ * --playback-only (WALL_PLAYBACK_SETTLE_MS: how long the walls play before their skew is read, 10 s unless set), --first-frame-only (WALL_TIMELINE=1 prints where each cold load's time went, WALL_TIMELINE=all each warm one's too,
  * WALL_PROFILE=1 its main thread's CPU profile by file and function — it slows the load it measures;
  * in the in-step and video-wall runs it profiles the first wall over the changes, and
  * WALL_PROFILE=<folder> also writes each whole profile there, for DevTools or a closer look),
@@ -252,8 +252,8 @@ const IN_STEP_WATCH = `
       this.__setBy = { at: performance.now(), by: (new Error().stack || '').split('\\n').slice(2, 4).map((l) => l.trim().replace(/^at /, '').replace(/https?:[^ )]*\\//g, '')).join(' < '), to: value, from: this.currentTime, beforeAt: this.__setBy?.at ?? null };
       // A jump of a picture already there (a seek before the first picture shows nothing): by hls.js or by the page.
       if (firstPicture(this) !== null) {
-        const jumps = (window.__jumps ||= { page: 0, hls: 0, page_moves: [], page_after_ms: [], page_first_load: 0 });
-        if (this.__setBy.by.includes('hls')) jumps.hls++;
+        const jumps = (window.__jumps ||= { page: 0, hls: 0, page_moves: [], page_after_ms: [], page_first_load: 0, hls_moves: [] });
+        if (this.__setBy.by.includes('hls')) jumps.hls++, jumps.hls_moves.push({ moved_s: Math.round((value - this.currentTime) * 100) / 100, after_picture_ms: Math.round(this.__setBy.at - firstPicture(this)), by: this.__setBy.by });
         // Before the wall's first flip: the tiles of its first load (started before the screen knew the server's clock).
         else if (!window.__flips?.length) jumps.page_first_load++;
         else jumps.page++, jumps.page_moves.push(Math.round((this.__setBy.to - this.__setBy.from) * 100) / 100), jumps.page_after_ms.push(Math.round(this.__setBy.at - firstPicture(this)));
@@ -541,7 +541,8 @@ async function measureInStep(links: 'asymmetric' | 'symmetric') {
  * quality corpus's ladder of 360p/720p/1080p, with program date-time, 2 s segments, a 3-segment
  * window; ten cameras, so each change brings three or five new tiles), 20 default-scene changes.
  * Beside it, in the same run and conditions, the bare wall (bench/bare-wall.ts): the same tiles
- * and hls.js settings, the same flip, no app — the app is judged as ratios to it. Per run:
+ * and hls.js settings, the same flip, no app, told of each change after its wall's link delay
+ * (as the app's walls hear the push) — the app is judged as ratios to it. Per run:
  * presented skew and lateness (the instant each wall's flip frame had been rendered), then, after
  * the changes, the tiles whose picture advanced ≥ 1 s over 2 s and the frames each wall dropped
  * over 10 s. The cameras' clocks: right, 6 s fast, 10 s slow, an hour fast.
@@ -594,14 +595,14 @@ const TILE_CHECK = `(async () => {
     frames += q1.totalVideoFrames - q.totalVideoFrames;
     dropped += q1.droppedVideoFrames - q.droppedVideoFrames;
   }
-  return { tiles, frames, dropped, jumps: window.__jumps || { page: 0, hls: 0, page_moves: [], page_after_ms: [], page_first_load: 0 } };
+  return { tiles, frames, dropped, jumps: window.__jumps || { page: 0, hls: 0, page_moves: [], page_after_ms: [], page_first_load: 0, hls_moves: [] } };
 })()`;
 
 interface TileCheck {
   tiles: { advanced: boolean; time: number; ready: number; height: number; seeks: number; last_set_by: { ms_ago: number; by: string; moved_s: number; before_ms_ago: number | null } | null }[];
   frames: number;
   dropped: number;
-  jumps: { page: number; hls: number; page_moves: number[]; page_after_ms: number[]; page_first_load: number };
+  jumps: { page: number; hls: number; page_moves: number[]; page_after_ms: number[]; page_first_load: number; hls_moves: { moved_s: number; after_picture_ms: number; by: string }[] };
 }
 
 async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, options: { walls: number; changes: number; throttle?: number }) {
@@ -632,8 +633,8 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
     }
     await new Promise((r) => setTimeout(r, 4_000)); // tiles start
     for (const page of pages) await page.evaluate(() => (globalThis as unknown as { __snapshot(): void }).__snapshot());
-    // WALL_PROFILE=1: the first wall's main thread over the measured changes, by function.
-    const profiling = process.env.WALL_PROFILE ? await startProfile(pages[0]!) : null;
+    // WALL_PROFILE=1: the first wall's main thread over the measured changes, by function (the slowed wall's, when one is).
+    const profiling = process.env.WALL_PROFILE ? await startProfile(options.throttle ? pages.at(-1)! : pages[0]!) : null;
     const server_offset = await serverClockOffset();
     const offsets = await Promise.all(pages.map(realClockOffset));
     const skews: number[] = [];
@@ -651,16 +652,19 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
       const counts = await Promise.all(pages.map((page) => page.evaluate(() => (globalThis as unknown as { __flips: unknown[] }).__flips.length)));
       if (mode === 'app') await api.setDefaultScene(world.scenes[scene]!);
       else {
-        // The app's lead: the instant 800 ms after the change, on the true clock.
+        // The app's lead: the instant 800 ms after the change, on the true clock. Each bare wall
+        // hears of it over its wall's link, as the app's walls hear the server's push (its
+        // one-way delay down; before stop 64 it was told at once, 62–87 ms ahead of the app's).
         const instant = nodeNow() + 800;
         await Promise.all(
-          pages.map((page, p) =>
-            page.evaluate(([streams, at, serverAt]) => (globalThis as unknown as { __switch(s: unknown, a: number, b: number): void }).__switch(streams, at, serverAt), [
+          pages.map(async (page, p) => {
+            await new Promise((r) => setTimeout(r, walls[p]!.down));
+            await page.evaluate(([streams, at, serverAt]) => (globalThis as unknown as { __switch(s: unknown, a: number, b: number): void }).__switch(streams, at, serverAt), [
               VIDEO_SCENES[scene]!.map((n) => world.streams[n]!),
               instant + offsets[p]!,
               instant + server_offset,
-            ] as const),
-          ),
+            ] as const);
+          }),
         );
       }
       // The wall's flip of this change: the app's wall shows the scene (a wall may also flip a
@@ -699,6 +703,7 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
     if (profiling) log(mode, clock, 'wall 1', await profiling.stop(`video-${mode}-${clock}-${Date.now()}`));
     await new Promise((r) => setTimeout(r, 4_000)); // the last change's tiles settle
     const checks = (await Promise.all(pages.map((page) => page.evaluate(TILE_CHECK)))) as TileCheck[];
+    if (process.env.NW_BENCH_DEBUG) for (const [p, c] of checks.entries()) for (const m of c.jumps.hls_moves) log(mode, clock, `wall ${p + 1} hls.js moved a playhead ${m.moved_s} s, ${m.after_picture_ms} ms after its first picture, by ${m.by}`);
     const spread = (values: number[]) => ({ p50_ms: round(percentile(values, 50)), p95_ms: round(percentile(values, 95)), max_ms: round(highest(values)) });
     const tiles = checks.flatMap((c) => c.tiles);
     return {
@@ -797,7 +802,7 @@ async function measurePlaybackSkew() {
         return page;
       }),
     );
-    await new Promise((r) => setTimeout(r, 10_000)); // "after 10 s": players converge meanwhile
+    await new Promise((r) => setTimeout(r, Number(process.env.WALL_PLAYBACK_SETTLE_MS ?? 10_000))); // "after 10 s" (or WALL_PLAYBACK_SETTLE_MS): players converge meanwhile
     const offsets = await Promise.all(pages.map(realClockOffset));
     const samples = await Promise.all(
       pages.map((page) =>
