@@ -170,24 +170,32 @@ describe('programStartPosition', () => {
 });
 
 describe('keyframeStart', () => {
-  // A window of four 2 s segments: 14, 16, 18, 20 (the oldest, at 14, leaves it next).
+  // A window of four 2 s segments: 14, 16, 18, 20 (the oldest, at 14, leaves it next); the
+  // playlist ends at 22, so a start may move later up to 22 − 2 − 1 = 19.
   const starts = [14, 16, 18, 20];
+  const latest = 19;
 
   it('moves a start to the nearest segment start within a second, either way', () => {
-    expect(keyframeStart(17.2, starts)).toBe(18);
-    expect(keyframeStart(16.9, starts)).toBe(16);
-    expect(keyframeStart(19.0, starts)).toBe(18); // a tie: the earlier start, the longer buffer
-    expect(keyframeStart(20.6, starts)).toBe(20);
+    expect(keyframeStart(17.2, starts, latest)).toBe(18);
+    expect(keyframeStart(16.9, starts, latest)).toBe(16);
+    expect(keyframeStart(19.0, starts, latest)).toBe(18); // a tie: the earlier start, the longer buffer
+    expect(keyframeStart(20.6, starts, latest)).toBe(20); // earlier: always allowed
   });
 
   it('never moves to the oldest segment, which leaves the window next', () => {
-    expect(keyframeStart(14.3, starts)).toBe(14.3);
-    expect(keyframeStart(15.2, starts)).toBe(16);
+    expect(keyframeStart(14.3, starts, latest)).toBe(14.3);
+    expect(keyframeStart(15.2, starts, latest)).toBe(16);
+  });
+
+  it('never moves later than `latest` (a short window: it would wait for the next segment)', () => {
+    expect(keyframeStart(19.4, starts, latest)).toBe(19.4); // 20 is nearer, but past 19
+    expect(keyframeStart(19.4, starts, 20)).toBe(20);
+    expect(keyframeStart(17.2, starts, 17.5)).toBe(17.2);
   });
 
   it('keeps a start more than a second from any segment start (long segments)', () => {
-    expect(keyframeStart(33, [24, 30, 36])).toBe(33);
-    expect(keyframeStart(31, [24, 30, 36])).toBe(30);
+    expect(keyframeStart(33, [24, 30, 36], 40)).toBe(33);
+    expect(keyframeStart(31, [24, 30, 36], 40)).toBe(30);
     expect(START_SNAP_MAX_S).toBe(1);
   });
 });

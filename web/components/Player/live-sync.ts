@@ -138,12 +138,15 @@ export const START_SNAP_MAX_S = 1;
  * up to it (for 2 s segments, a second of video on average) — on a wall, in the frames before its
  * flip (bench:wall's video walls: metadata → first picture 150–200 ms within a segment, against
  * ~50 at its start). The window's oldest segment is never taken: it is the next to leave the
- * window, and hls.js moves a playhead outside its window back to its live edge.
+ * window, and hls.js moves a playhead outside its window back to its live edge. A start moves
+ * later only up to `latest` (DirectVideo: a target duration and a second before the playlist's
+ * end — the next segment's publication), so a short window does not leave it waiting for media.
  */
-export function keyframeStart(at: number, segmentStarts: readonly number[]): number {
+export function keyframeStart(at: number, segmentStarts: readonly number[], latest: number): number {
   let best = at;
   let distance = Infinity;
   for (const start of segmentStarts.slice(1)) {
+    if (start > at && start > latest) continue;
     if (Math.abs(start - at) < distance) {
       best = start;
       distance = Math.abs(start - at);
