@@ -225,10 +225,11 @@ const IN_STEP_WATCH = `
   globalThis.Date = ShiftedDate;
   Object.defineProperty(performance, 'timeOrigin', { get: () => realOrigin + shift });
   window.__clock = null;
-  // Each socket message's arrival (and size): when a wall heard of a change (NW_BENCH_DEBUG).
+  // Each socket message's arrival (and size): when a wall heard of a change. Only for
+  // NW_BENCH_DEBUG: a measured run's walls carry no listener of the bench's on their socket.
   window.__msgs = [];
   const RealWebSocket = window.WebSocket;
-  window.WebSocket = class extends RealWebSocket {
+  if (__DEBUG__) window.WebSocket = class extends RealWebSocket {
     constructor(...args) {
       super(...args);
       this.addEventListener('message', (e) => { window.__msgs.push([performance.now(), typeof e.data === 'string' ? e.data.length : 0]); if (window.__msgs.length > 200) window.__msgs.splice(0, 100); });
@@ -303,12 +304,12 @@ const IN_STEP_WATCH = `
       record.ready = fresh.filter((t) => stateAt(t.media, at) >= 2).length;
       // How long before the flip frame began each new tile had its first picture (negative: after it).
       record.pictureLeads = fresh.map((t) => { const p = firstPicture(t.media); return p === null ? null : d.frameTime - p; });
-      // For a tile without one: its readyState changes till then (ms from the flip frame's begin), for NW_BENCH_DEBUG.
-      // When it heard of the change (the largest socket message 200–2000 ms before the frame, or the bare wall's __switch), and each new tile's media attached, metadata, first picture: ms before the frame.
+      // When it heard of the change (the largest socket message 200–2000 ms before the frame, or the bare wall's __switch), and each new tile's media attached, metadata, first picture: ms before the frame (NW_BENCH_DEBUG).
       const heard = window.__toldAt ?? (window.__msgs.filter(([t]) => t < d.frameTime - 200 && t > d.frameTime - 2000).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null);
       const stateTime = (m, r) => { const hit = (m.__states || []).find(([t, s]) => s >= r && t > (heard ?? 0)); return hit ? Math.round(d.frameTime - hit[0]) : null; };
       const attachTime = (m) => { const hit = (m.__states || []).find(([t, s]) => s === 0 && t > (heard ?? 0)); return hit ? Math.round(d.frameTime - hit[0]) : null; };
       record.trace = { heard: heard === null ? null : Math.round(d.frameTime - heard), tiles: fresh.map((t) => [attachTime(t.media), stateTime(t.media, 1), stateTime(t.media, 2)]) };
+      // For a tile without one: its readyState changes till then (ms from the flip frame's begin), for NW_BENCH_DEBUG.
       record.withoutPicture = fresh.filter((t) => window.__debugAll || firstPicture(t.media) === null).map((t) => (t.media.__states || []).map(([ms, r]) => Math.round(ms - d.frameTime) + ':' + r).join(' '));
       window.__snapshot();
     };
@@ -320,6 +321,9 @@ const IN_STEP_WATCH = `
     }
   });
 `;
+
+/** The watch for a wall whose clock is `shift` ms off (the socket's messages traced only for NW_BENCH_DEBUG). */
+const watchScript = (shift: number) => IN_STEP_WATCH.replace('__SHIFT__', String(shift)).replace('__DEBUG__', String(Boolean(process.env.NW_BENCH_DEBUG)));
 
 /** How long before their flip frame new tiles had a picture: p10 and p50 (tiles with none by the report count as the least), and how many had none. */
 function pictureLeads(leads: (number | null)[]) {
@@ -424,7 +428,7 @@ async function watchedWalls(walls: readonly { shift: number }[]): Promise<{ cont
   const contexts = await Promise.all(walls.map(() => browser.newContext({ viewport: { width: 1280, height: 720 } })));
   const pages = await Promise.all(
     contexts.map(async (context, i) => {
-      await context.addInitScript(IN_STEP_WATCH.replace('__SHIFT__', String(walls[i]!.shift)) + (process.env.NW_BENCH_DEBUG_ALL ? ';window.__debugAll = true;' : ''));
+      await context.addInitScript(watchScript(walls[i]!.shift) + (process.env.NW_BENCH_DEBUG_ALL ? ';window.__debugAll = true;' : ''));
       const page = await context.newPage();
       if (process.env.NW_BENCH_CONSOLE) page.on('console', (m) => log(`[wall ${i}] ${m.text()}`));
       return page;
@@ -802,7 +806,7 @@ async function measurePlaybackSkew() {
   try {
     const pages = await Promise.all(
       contexts.map(async (context, i) => {
-        await context.addInitScript(IN_STEP_WATCH.replace('__SHIFT__', String(shifts[i]!)));
+        await context.addInitScript(watchScript(shifts[i]!));
         const page = await context.newPage();
         await page.goto(`${server.base}/scenes/${scene.slug ?? scene.id}`);
         await page.waitForSelector('.stream-card video', { timeout: 30_000 });

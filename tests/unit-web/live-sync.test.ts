@@ -1,6 +1,6 @@
 /** Steering a player toward the shared moment (web/components/Player/live-sync.ts), one row per rule. */
 import { describe, expect, it } from 'vitest';
-import { freshSeekBudget, keyframeStart, learnSeekLead, loopErrorMs, programErrorMs, programStartPosition, SEEK_LEAD_MAX_MS, SEEK_SPACING_MAX_MS, SEEK_SPACING_MS, seekTarget, spendSeek, START_SNAP_MAX_S, SYNC_CATCH_UP_RATE_DELTA, SYNC_MAX_RATE_DELTA, syncStep, type SeekBudget, type SyncStep } from '../../web/components/Player/live-sync.ts';
+import { freshSeekBudget, keyframeStart, learnSeekLead, loopErrorMs, programErrorMs, programStartPosition, SEEK_LEAD_MAX_MS, SEEK_SPACING_MAX_MS, SEEK_SPACING_MS, seekTarget, spendSeek, START_PUBLISH_MARGIN_S, START_SNAP_MAX_S, SYNC_CATCH_UP_RATE_DELTA, SYNC_MAX_RATE_DELTA, syncStep, type SeekBudget, type SyncStep } from '../../web/components/Player/live-sync.ts';
 import { describeSkew } from '../../web/features/admin/quality/camera-clock.ts';
 import { CAMERA_CLOCK_TOLERANCE_MS, cameraSkewHint, planProgramSync, syncLatencyMs } from '../../src/shared/streams/playback.ts';
 
@@ -172,30 +172,33 @@ describe('programStartPosition', () => {
 describe('keyframeStart', () => {
   // A window of four 2 s segments: 14, 16, 18, 20 (the oldest, at 14, leaves it next); the
   // playlist ends at 22, so a start may move later up to 22 − 2 − 1 = 19.
-  const starts = [14, 16, 18, 20];
-  const latest = 19;
+  const segmentStarts = [14, 16, 18, 20];
+  const playlist = { segmentStarts, edge: 22, targetDuration: 2 };
+  // The same window ending elsewhere: a start may move later up to `latest`.
+  const endingFor = (latest: number) => ({ segmentStarts, edge: latest + 2 + START_PUBLISH_MARGIN_S, targetDuration: 2 });
 
   it('moves a start to the nearest segment start within a second, either way', () => {
-    expect(keyframeStart(17.2, starts, latest)).toBe(18);
-    expect(keyframeStart(16.9, starts, latest)).toBe(16);
-    expect(keyframeStart(19.0, starts, latest)).toBe(18); // a tie: the earlier start, the longer buffer
-    expect(keyframeStart(20.6, starts, latest)).toBe(20); // earlier: always allowed
+    expect(keyframeStart(17.2, playlist)).toBe(18);
+    expect(keyframeStart(16.9, playlist)).toBe(16);
+    expect(keyframeStart(19.0, playlist)).toBe(18); // a tie: the earlier start, the longer buffer
+    expect(keyframeStart(20.6, playlist)).toBe(20); // earlier: always allowed
   });
 
   it('never moves to the oldest segment, which leaves the window next', () => {
-    expect(keyframeStart(14.3, starts, latest)).toBe(14.3);
-    expect(keyframeStart(15.2, starts, latest)).toBe(16);
+    expect(keyframeStart(14.3, playlist)).toBe(14.3);
+    expect(keyframeStart(15.2, playlist)).toBe(16);
   });
 
-  it('never moves later than `latest` (a short window: it would wait for the next segment)', () => {
-    expect(keyframeStart(19.4, starts, latest)).toBe(19.4); // 20 is nearer, but past 19
-    expect(keyframeStart(19.4, starts, 20)).toBe(20);
-    expect(keyframeStart(17.2, starts, 17.5)).toBe(17.2);
+  it('never moves later than a target duration and a second before the end (a short window: it would wait for the next segment)', () => {
+    expect(keyframeStart(19.4, playlist)).toBe(19.4); // 20 is nearer, but past 19
+    expect(keyframeStart(19.4, endingFor(20))).toBe(20);
+    expect(keyframeStart(17.2, endingFor(17.5))).toBe(17.2);
   });
 
   it('keeps a start more than a second from any segment start (long segments)', () => {
-    expect(keyframeStart(33, [24, 30, 36], 40)).toBe(33);
-    expect(keyframeStart(31, [24, 30, 36], 40)).toBe(30);
+    const long = { segmentStarts: [24, 30, 36], edge: 42, targetDuration: 6 };
+    expect(keyframeStart(33, long)).toBe(33);
+    expect(keyframeStart(31, long)).toBe(30);
     expect(START_SNAP_MAX_S).toBe(1);
   });
 });

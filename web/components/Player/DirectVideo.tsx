@@ -202,7 +202,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       const latency = hls.targetLatency;
       if (moment === null || from === null || latency === null) return;
       // On a keyframe near the moment (live-sync.ts): the steer closes the rest after the flip.
-      const at = keyframeStart(moment, details.fragments.map((f) => f.start), details.edge - details.targetduration - 1);
+      const at = keyframeStart(moment, { segmentStarts: details.fragments.map((f) => f.start), edge: details.edge, targetDuration: details.targetduration });
       hls.targetLatency = Math.max(0, latency + from - at);
       // Where its first picture played against the moment, less the keyframe's own offset: read
       // when it first plays, not by the steer after the flip, when a held tile's stalls would

@@ -130,6 +130,8 @@ export function programStartPosition(
  * about four, and the picture never stops meanwhile.
  */
 export const START_SNAP_MAX_S = 1;
+/** A start moved later keeps a target duration and this much media before the playlist's end: the next segment's publication. */
+export const START_PUBLISH_MARGIN_S = 1;
 
 /**
  * Where a live player starts near `at`: the nearest segment start within START_SNAP_MAX_S, else
@@ -139,13 +141,14 @@ export const START_SNAP_MAX_S = 1;
  * flip (bench:wall's video walls: metadata → first picture 150–200 ms within a segment, against
  * ~50 at its start). The window's oldest segment is never taken: it is the next to leave the
  * window, and hls.js moves a playhead outside its window back to its live edge. A start moves
- * later only up to `latest` (DirectVideo: a target duration and a second before the playlist's
- * end — the next segment's publication), so a short window does not leave it waiting for media.
+ * later only up to a target duration and START_PUBLISH_MARGIN_S before the playlist's end, so a
+ * short window does not leave it waiting for the next segment.
  */
-export function keyframeStart(at: number, segmentStarts: readonly number[], latest: number): number {
+export function keyframeStart(at: number, playlist: { segmentStarts: readonly number[]; edge: number; targetDuration: number }): number {
+  const latest = playlist.edge - playlist.targetDuration - START_PUBLISH_MARGIN_S;
   let best = at;
   let distance = Infinity;
-  for (const start of segmentStarts.slice(1)) {
+  for (const start of playlist.segmentStarts.slice(1)) {
     if (start > at && start > latest) continue;
     if (Math.abs(start - at) < distance) {
       best = start;
