@@ -39,22 +39,31 @@ describe('a player waiting for its flip holds at its first picture', () => {
 });
 
 describe('no new segment loads in the frames around a flip', () => {
+  /** A player at a readyState: with a picture (2+) it has had a segment; below it, none asked yet. */
+  const at = (readyState: number) => ({ readyState, segmentAsked: readyState >= 2 });
+
   it('pauses players with a picture from shortly before the instant until shortly after it', () => {
-    expect(quietLoads(4, QUIET_LOADS_BEFORE_MS - 1)).toBe(true);
-    expect(quietLoads(2, 0)).toBe(true);
-    expect(quietLoads(4, -200)).toBe(true); // the flip frame and its catch-up
-    expect(quietLoads(4, -(QUIET_LOADS_AFTER_MS - 1))).toBe(true);
+    expect(quietLoads(at(4), QUIET_LOADS_BEFORE_MS - 1)).toBe(true);
+    expect(quietLoads(at(2), 0)).toBe(true);
+    expect(quietLoads(at(4), -200)).toBe(true); // the flip frame and its catch-up
+    expect(quietLoads(at(4), -(QUIET_LOADS_AFTER_MS - 1))).toBe(true);
   });
 
   it('lets every player load otherwise — a flip left waiting past its instant stops nothing for good', () => {
-    expect(quietLoads(4, QUIET_LOADS_BEFORE_MS)).toBe(false);
-    expect(quietLoads(4, Infinity)).toBe(false);
-    expect(quietLoads(4, -QUIET_LOADS_AFTER_MS)).toBe(false);
-    expect(quietLoads(4, -60_000)).toBe(false);
+    expect(quietLoads(at(4), QUIET_LOADS_BEFORE_MS)).toBe(false);
+    expect(quietLoads(at(4), Infinity)).toBe(false);
+    expect(quietLoads(at(4), -QUIET_LOADS_AFTER_MS)).toBe(false);
+    expect(quietLoads(at(4), -60_000)).toBe(false);
   });
 
-  it('never pauses a player still without its first picture: the flip will show it', () => {
-    expect(quietLoads(1, 100)).toBe(false);
-    expect(quietLoads(0, 0)).toBe(false);
+  it('never pauses a player that has not asked for its first segment: the flip will show it', () => {
+    expect(quietLoads(at(1), 100)).toBe(false);
+    expect(quietLoads(at(0), 0)).toBe(false);
+  });
+
+  it('pauses one whose first segment is on its way: that segment still comes, the next waits', () => {
+    expect(quietLoads({ readyState: 0, segmentAsked: true }, 100)).toBe(true);
+    expect(quietLoads({ readyState: 1, segmentAsked: true }, -100)).toBe(true);
+    expect(quietLoads({ readyState: 1, segmentAsked: true }, QUIET_LOADS_BEFORE_MS)).toBe(false);
   });
 });

@@ -219,7 +219,8 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       // No new segment load starts in the frames around a flip (flip-hold.ts). Asserted each
       // turn: hls.js's startLoad (a hold's release) resumes buffering on its own.
       const wasQuiet = quiet;
-      quiet = quietLoads(video.readyState, msUntilFlip());
+      const segmentAsked = video.buffered.length > 0 || hlsPlayer?.inFlightFragments.main?.frag != null;
+      quiet = quietLoads({ readyState: video.readyState, segmentAsked }, msUntilFlip());
       if (quiet && hlsPlayer?.bufferingEnabled) hlsPlayer.pauseBuffering();
       else if (!quiet && wasQuiet) hlsPlayer?.resumeBuffering();
       const clock = store.get(clockAtom);

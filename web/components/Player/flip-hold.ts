@@ -52,10 +52,19 @@ export const shouldHold = (r: HoldReading): boolean =>
 /** May a holding player seek to the shared moment now (ms until its flip)? */
 export const heldSeekAllowed = (msUntilFlip: number): boolean => msUntilFlip >= HELD_SEEK_LEAD_MS;
 
+export interface LoadReading {
+  readyState: number;
+  /** Its first segment is loaded or on its way (media buffered, or a segment request in flight). */
+  segmentAsked: boolean;
+}
+
 /**
  * Should a player's segment loading pause (hls.js pauseBuffering: loads in flight finish,
- * playlists refresh)? Around a flip's instant, for a player with a picture; one still without its
- * first picture loads on — it is the one the flip will show.
+ * playlists refresh)? Around a flip's instant, for a player with a picture or with its first
+ * segment on its way: that segment still comes and gives the picture, and the segment after it
+ * would only share the frames around the instant with the flip and with the other incoming tiles'
+ * first segments (bench:wall's video walls: new tiles had their picture p10 55 → 167 ms before
+ * the flip). One that has not asked for a segment yet loads on — the flip will show it.
  */
-export const quietLoads = (readyState: number, msUntilFlip: number): boolean =>
-  readyState >= 2 && msUntilFlip < QUIET_LOADS_BEFORE_MS && msUntilFlip > -QUIET_LOADS_AFTER_MS;
+export const quietLoads = (r: LoadReading, msUntilFlip: number): boolean =>
+  (r.readyState >= 2 || r.segmentAsked) && msUntilFlip < QUIET_LOADS_BEFORE_MS && msUntilFlip > -QUIET_LOADS_AFTER_MS;
