@@ -705,9 +705,9 @@ async function measureVideoWalls(mode: 'app' | 'bare', clock: CameraClock, optio
           });
           log(mode, clock, 'heard / attach,meta,picture', flips.map((f) => (f?.trace ? `${f.trace.heard}: ` + f.trace.tiles.map((t) => t.join(',')).join(' ') : '-')).join(' | '));
           log(mode, clock, 'picture leads', flips.map((f) => (f ? f.pictureLeads.map((l) => (l === null ? 'none' : round(l))).join(',') : '-')).join(' | '), flips.flatMap((f) => f?.withoutPicture ?? []).join(' / '));
-          // Each wall's lateness for this change, and the long frames and scripts in the second before it.
           // Each wall's flip frame: when it began (ms from the instant, the true clock), how long it took to render, and of that the flip's own work (from its callback; the app's only).
           log(mode, clock, 'flip frames begin / render / work', flips.map((f, p) => (f?.rendered ? `${round(f.began - offsets[p]! + server_offset - f.at)}/${round(f.renderMs!)}/${f.workMs === null ? '-' : round(f.workMs)}` : '-')).join(' '));
+          // Each wall's lateness for this change, and the long frames and scripts in the second before it.
           log(mode, clock, 'lates', lateOfWall.join(' '), 'near-flip long frames', flips.map((f) => (f ? round(f.nearLoafMs) : null)).join(' '), flips.map((f) => (f ? f.nearScripts.map((x) => `${x.who.slice(0, 40)}:${round(x.ms)}`).join(',') : '')).join(' | '));
         }
       }

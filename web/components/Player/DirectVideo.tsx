@@ -38,6 +38,8 @@ interface DirectVideoProps {
 }
 
 const HLS_MIME = 'application/vnd.apple.mpegurl';
+/** A media element's time ranges (buffered, seekable) as [start, end] pairs. */
+const rangesOf = (ranges: TimeRanges) => Array.from({ length: ranges.length }, (_, i) => [ranges.start(i), ranges.end(i)] as [number, number]);
 /** Playlist loads the camera's clock skew is judged over (the largest: the freshest load). */
 const SKEW_LOADS = 4;
 /** How long after a player leaves its decoder and connection are released. */
@@ -219,7 +221,10 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
       // No new segment load starts in the frames around a flip (flip-hold.ts). Asserted each
       // turn: hls.js's startLoad (a hold's release) resumes buffering on its own.
       const wasQuiet = quiet;
-      const segmentAsked = video.buffered.length > 0 || hlsPlayer?.inFlightFragments.main?.frag != null;
+      // Media where it stands, or a segment on its way: not a buffer it has just sought away from,
+      // which leaves the new position to load.
+      const here = video.currentTime;
+      const segmentAsked = rangesOf(video.buffered).some(([from, to]) => here >= from && here < to) || hlsPlayer?.inFlightFragments.main?.frag != null;
       quiet = quietLoads({ readyState: video.readyState, segmentAsked }, msUntilFlip());
       if (quiet && hlsPlayer?.bufferingEnabled) hlsPlayer.pauseBuffering();
       else if (!quiet && wasQuiet) hlsPlayer?.resumeBuffering();
@@ -252,7 +257,7 @@ export function DirectVideo({ source, playback, fit, onEvent, onStalledTooLong, 
         const to = video.currentTime + step.bySeconds;
         const ahead = to + screenLeads.seekMs / 1000; // the moment moves on while the seek loads and decodes
         // Never outside what hls.js can play: it would snap back, and the two would fight.
-        const seekable = () => Array.from({ length: video.seekable.length }, (_, i) => [video.seekable.start(i), video.seekable.end(i)] as [number, number]);
+        const seekable = () => rangesOf(video.seekable);
         const target = hlsPlayer ? (seekTarget(ahead, seekable()) ?? seekTarget(to, seekable())) : ((ahead % video.duration) + video.duration) % video.duration;
         if (target === null) return;
         const waiting = holding.current.held && stopped !== undefined;

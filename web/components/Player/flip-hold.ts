@@ -54,7 +54,7 @@ export const heldSeekAllowed = (msUntilFlip: number): boolean => msUntilFlip >= 
 
 export interface LoadReading {
   readyState: number;
-  /** Its first segment is loaded or on its way (media buffered, or a segment request in flight). */
+  /** A segment is loaded where it stands or on its way (media buffered at its playhead, or a segment request in flight). */
   segmentAsked: boolean;
 }
 
@@ -63,8 +63,9 @@ export interface LoadReading {
  * playlists refresh)? Around a flip's instant, for a player with a picture or with its first
  * segment on its way: that segment still comes and gives the picture, and the segment after it
  * would only share the frames around the instant with the flip and with the other incoming tiles'
- * first segments (bench:wall's video walls: new tiles had their picture p10 55 → 167 ms before
- * the flip). One that has not asked for a segment yet loads on — the flip will show it.
+ * first segments (bench:wall's video walls, four pairs: new tiles had their picture p10 52–83 →
+ * 146–202 ms before the flip in three). One that has not asked for a segment yet loads on — the
+ * flip will show it.
  */
 export const quietLoads = (r: LoadReading, msUntilFlip: number): boolean =>
   (r.readyState >= 2 || r.segmentAsked) && msUntilFlip < QUIET_LOADS_BEFORE_MS && msUntilFlip > -QUIET_LOADS_AFTER_MS;
