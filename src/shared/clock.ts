@@ -30,6 +30,8 @@ export interface ClockEstimate {
   rttMs: number;
   /** How many samples the estimate rests on. */
   samples: number;
+  /** Local monotonic ms the estimate was made at (its last sample's answer): what it ages from. */
+  at: number;
 }
 
 /** Samples per burst: at connect, after a reconnect, and at every refresh. */
@@ -50,6 +52,14 @@ export const CLOCK_REFRESH_JITTER = 0.25;
  */
 export function clockRefreshDelay(random: number): number {
   return Math.round(CLOCK_REFRESH_MS * (1 - CLOCK_REFRESH_JITTER + 2 * CLOCK_REFRESH_JITTER * random));
+}
+/**
+ * The wait before a connection's second burst (`random` in [0, 1)): 3 to 8 s, when the page has
+ * settled (its first burst came while it registered and started its players), spread so that a
+ * venue's walls connecting together do not sample together again.
+ */
+export function clockSettleDelay(random: number): number {
+  return Math.round(3_000 + 5_000 * random);
 }
 /** The server's clock is read to the microsecond, but allow for a coarse one. */
 const SERVER_RESOLUTION_MS = 0.5;
@@ -74,7 +84,33 @@ export function estimateClock(samples: readonly ClockSample[], keep = CLOCK_KEEP
     used++;
   }
   const rtt = best[0]!.receivedAt - best[0]!.sentAt;
-  return { offsetMs: (low + high) / 2, errorMs: (high - low) / 2, rttMs: rtt, samples: used };
+  const at = Math.max(...usable.map((s) => s.receivedAt));
+  return { offsetMs: (low + high) / 2, errorMs: (high - low) / 2, rttMs: rtt, samples: used, at };
+}
+
+/**
+ * How fast the screen's clock and the server's may run apart, as a share of the time elapsed:
+ * NTP allows 15 ppm; an ordinary PC's or board's crystal stays within 100.
+ */
+export const CLOCK_DRIFT = 100e-6;
+
+/**
+ * A new burst's estimate, narrowed by the one before it on the same connection. A burst taken
+ * while the screen is busy (its first, right after registering, while the page starts its
+ * players; one during a flip) reads its answers late: its interval is wide and its middle is
+ * early by half the wait — a wall then flips late by that until a better burst comes. What an
+ * earlier estimate knew still holds, widened by the drift since (CLOCK_DRIFT, both ways), so
+ * the two intervals are intersected and the best samples of the last bursts decide (NTP's clock
+ * filter keeps its lowest-delay sample the same way). When they do not meet, a clock stepped in
+ * between: the new estimate alone.
+ */
+export function combineEstimates(previous: ClockEstimate | null, next: ClockEstimate): ClockEstimate {
+  if (!previous) return next;
+  const widen = Math.max(0, next.at - previous.at) * CLOCK_DRIFT;
+  const low = Math.max(previous.offsetMs - previous.errorMs - widen, next.offsetMs - next.errorMs);
+  const high = Math.min(previous.offsetMs + previous.errorMs + widen, next.offsetMs + next.errorMs);
+  if (low > high) return next;
+  return { offsetMs: (low + high) / 2, errorMs: (high - low) / 2, rttMs: Math.min(previous.rttMs, next.rttMs), samples: previous.samples + next.samples, at: next.at };
 }
 
 /** Server time now, by an estimate (`localNow`: the screen's monotonic clock). */

@@ -6,7 +6,7 @@
  * caller's job — see applyScreenMessage and the web store.
  */
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import { CLOCK_BURST, clockRefreshDelay, estimateClock, type ClockEstimate, type ClockSample } from './clock.ts';
+import { CLOCK_BURST, clockRefreshDelay, clockSettleDelay, combineEstimates, estimateClock, type ClockEstimate, type ClockSample } from './clock.ts';
 import type { Ack, ClientToServerEvents, PairingState, Registration, RegistrationAnswer, ServerToClientEvents } from './events.ts';
 import { reportEvent, type AnswerOf, type ReportName, type ReportOf } from './reports.ts';
 import { MOVED_QUERY, SOCKET_OPTIONS, TO_NODE_QUERY } from './socket-options.ts'; // not events.ts: a screen need not download zod
@@ -100,9 +100,14 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
   let moving: ReturnType<typeof setTimeout> | undefined;
 
   // The server's clock: a burst of samples, one at a time (never queued behind each other),
-  // at every connect and about every CLOCK_REFRESH_MS (clockRefreshDelay); each burst's estimate replaces the last.
+  // at every connect, again once the page has settled (clockSettleDelay) and then about every
+  // CLOCK_REFRESH_MS (clockRefreshDelay). Bursts on one engine connection narrow each other
+  // (combineEstimates); a new connection — maybe another node, with a clock of its own — starts over.
   let estimate: ClockEstimate | null = null;
+  let measuredOn: string | undefined;
   let syncing = false;
+  /** A burst was asked for while one ran (a reconnect mid-burst): it runs when that one ends. */
+  let syncAgain = false;
   const sample = (on: ScreenSocket) =>
     new Promise<ClockSample | null>((resolve) => {
       const sentAt = performance.now();
@@ -111,32 +116,43 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
         resolve(!err && 'data' in result ? { sentAt, serverTime: result.data.now, receivedAt } : null);
       });
     });
-  const syncClock = async () => {
-    if (syncing || !keepsTime) return;
+  const syncClock = async (): Promise<void> => {
+    if (!keepsTime) return;
+    if (syncing) return void (syncAgain = true);
     syncing = true;
+    syncAgain = false;
     try {
       // One connection's samples: a move mid-burst ends the burst (the next one measures the new node).
       const on = socket;
+      const connection = on.io.engine?.id;
       const samples: ClockSample[] = [];
       for (let i = 0; i < CLOCK_BURST && on.connected && on === socket; i++) {
         const s = await sample(on);
         if (s) samples.push(s);
       }
       const next = estimateClock(samples);
-      if (next) {
-        estimate = next;
-        options.onClock?.(next);
+      if (next && on === socket && on.connected && connection !== undefined && on.io.engine?.id === connection) {
+        const first = measuredOn !== connection;
+        estimate = first ? next : combineEstimates(estimate, next);
+        measuredOn = connection;
+        options.onClock?.(estimate);
+        // A connection's first burst is taken while the screen starts up and reads its answers late.
+        if (first) refreshClock(clockSettleDelay(Math.random()));
       }
     } finally {
       syncing = false;
     }
+    if (syncAgain && socket.connected) return syncClock();
   };
   let clockRefresh: ReturnType<typeof setTimeout> | undefined;
-  const refreshClock = () => {
+  let closed = false;
+  const refreshClock = (delay = clockRefreshDelay(Math.random())) => {
+    clearTimeout(clockRefresh);
+    if (closed) return;
     clockRefresh = setTimeout(() => {
-      if (socket.connected) void syncClock();
       refreshClock();
-    }, clockRefreshDelay(Math.random()));
+      if (socket.connected) void syncClock();
+    }, delay);
   };
   if (keepsTime) refreshClock();
   let registered = false;
@@ -321,6 +337,7 @@ export function connectScreen(options: ScreenClientOptions): ScreenClient {
     },
     clock: () => estimate,
     close() {
+      closed = true;
       clearTimeout(retry);
       clearTimeout(moving);
       clearTimeout(clockRefresh);

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
-import { serverTimeAt } from '../../src/shared/clock.ts';
+import { CLOCK_DRIFT, serverTimeAt } from '../../src/shared/clock.ts';
 import type { KioskState, ScreenPresence, WallState } from '../../src/shared/events.ts';
 import { EMPTY_STAGE, flip, receive } from '../../src/shared/screen-stage.ts';
 import { screenTargetOf, type ScreenMessage } from '../../src/shared/screen-state.ts';
@@ -48,6 +48,20 @@ describe('the shared clock', () => {
     expect(clock.errorMs).toBeLessThanOrEqual(clock.rttMs / 2 + 0.5 + 1e-3);
     expect(clock.samples).toBeGreaterThanOrEqual(1);
   });
+
+  it("samples again once the screen has settled, and that burst narrows the first instead of replacing it", async () => {
+    const wall = open(app.baseUrl, { kind: 'wall', name: 'Settling' });
+    const first = await clockOf(wall);
+    // The second burst comes 3–8 s after the first (clockSettleDelay), not at the 30 s refresh.
+    for (let i = 0; i < 120 && wall.client.clock()!.samples <= first.samples; i++) await new Promise((r) => setTimeout(r, 100));
+    const second = wall.client.clock()!;
+    expect(second.samples).toBeGreaterThan(first.samples); // both bursts' samples count: combined, not replaced
+    expect(second.at).toBeGreaterThan(first.at);
+    // Never wider than the first's bound widened by the drift allowed between them.
+    expect(second.errorMs).toBeLessThanOrEqual(first.errorMs + (second.at - first.at) * CLOCK_DRIFT + 1e-6);
+    const serverNow = performance.timeOrigin + performance.now();
+    expect(Math.abs(serverTimeAt(second, performance.now()) - serverNow)).toBeLessThanOrEqual(second.errorMs + 1);
+  }, 20_000);
 
   it('answers a malformed clock question with an error, and too many with a refusal', async () => {
     const socket = ioClient(app.baseUrl, { transports: ['websocket'], forceNew: true });

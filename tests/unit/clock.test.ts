@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CLOCK_BURST, CLOCK_REFRESH_JITTER, CLOCK_REFRESH_MS, clockRefreshDelay, estimateClock, localTimeOf, serverTimeAt, type ClockSample } from '../../src/shared/clock.ts';
+import { CLOCK_BURST, CLOCK_DRIFT, CLOCK_REFRESH_JITTER, CLOCK_REFRESH_MS, clockRefreshDelay, clockSettleDelay, combineEstimates, estimateClock, localTimeOf, serverTimeAt, type ClockSample } from '../../src/shared/clock.ts';
 
 interface Link {
   up: number;
@@ -103,5 +103,74 @@ describe('clockRefreshDelay', () => {
     for (const d of draws) bySecond.set(Math.floor(d / 1000), (bySecond.get(Math.floor(d / 1000)) ?? 0) + 1);
     expect(bySecond.size).toBeGreaterThanOrEqual(15); // 7.5 s before to 7.5 s after
     expect(Math.max(...bySecond.values())).toBeLessThanOrEqual(40);
+  });
+});
+
+describe('combineEstimates: bursts on one connection narrow each other', () => {
+  const offset = 1_795_000_000_000;
+  /** A burst whose answers the screen read `busy` ms late (its page was rendering), as a wall's first. */
+  const busyBurst = (start: number, busy: number) => burst(offset, { up: 80, down: 80 + busy, jitter: [] }, start);
+
+  it('a burst read late moves the estimate early by half the wait; the burst before it keeps it right', () => {
+    const late = estimateClock(busyBurst(40_000, 80))!;
+    expect(late.offsetMs - offset).toBeCloseTo(-40, 6); // alone: the wall would flip 40 ms late
+    const clean = estimateClock(busyBurst(10_000, 0))!;
+    const combined = combineEstimates(clean, late);
+    // Within the clean burst's bound, widened by the drift allowed over the 30 s between them.
+    expect(Math.abs(combined.offsetMs - offset)).toBeLessThanOrEqual(30_000 * CLOCK_DRIFT + 1e-6);
+    expect(combined.errorMs).toBeLessThanOrEqual(clean.errorMs + 30_000 * CLOCK_DRIFT);
+    expect(combined.at).toBe(late.at);
+    // And the other way round: a late first burst is mended by a clean one after it.
+    expect(Math.abs(combineEstimates(late, clean).offsetMs - offset)).toBeLessThan(1e-6);
+  });
+
+  it('takes the new estimate alone when the two do not meet (a clock stepped between them)', () => {
+    const before = estimateClock(burst(offset, { up: 5, down: 5, jitter: [] }, 0))!;
+    const after = estimateClock(burst(offset + 2_000, { up: 5, down: 5, jitter: [] }, 30_000))!;
+    expect(combineEstimates(before, after)).toEqual(after);
+    expect(combineEstimates(null, after)).toEqual(after);
+  });
+
+  it('an old estimate fades: its bound widens by the drift allowed since, so a newer tight burst decides', () => {
+    const old = estimateClock(burst(offset, { up: 2, down: 2, jitter: [] }, 0))!;
+    const hourLater = estimateClock(burst(offset + 200, { up: 30, down: 30, jitter: [] }, 3_600_000))!; // 100 ppm for an hour: 360 ms allowed
+    const combined = combineEstimates(old, hourLater);
+    expect(Math.abs(combined.offsetMs - (offset + 200))).toBeLessThanOrEqual(hourLater.errorMs);
+  });
+
+  it('never excludes the truth while the clocks drift within CLOCK_DRIFT, whatever the delays', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -CLOCK_DRIFT, max: CLOCK_DRIFT, noNaN: true }),
+        fc.array(
+          fc.record({
+            gap: fc.double({ min: 1_000, max: 600_000, noNaN: true }),
+            up: fc.double({ min: 0, max: 150, noNaN: true }),
+            down: fc.double({ min: 0, max: 150, noNaN: true }),
+            jitter: fc.array(fc.double({ min: 0, max: 200, noNaN: true }), { minLength: 2 * CLOCK_BURST, maxLength: 2 * CLOCK_BURST }),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        (drift, bursts) => {
+          let combined = null;
+          let start = 10_000;
+          for (const b of bursts) {
+            start += b.gap;
+            const trueOffset = 5_000 + drift * start;
+            combined = combineEstimates(combined, estimateClock(burst(trueOffset, b, start))!);
+            // The drift over one burst (a second at most) is far below the tolerance allowed here.
+            expect(Math.abs(combined.offsetMs - trueOffset)).toBeLessThanOrEqual(combined.errorMs + 0.05);
+          }
+        },
+      ),
+    );
+  });
+});
+
+describe('clockSettleDelay', () => {
+  it("brings a connection's second burst 3 to 8 s after its first, spread by the draw", () => {
+    expect(clockSettleDelay(0)).toBe(3_000);
+    expect(clockSettleDelay(0.5)).toBe(5_500);
+    expect(clockSettleDelay(0.999_999)).toBe(8_000);
   });
 });
